@@ -1,0 +1,122 @@
+# pmrec — build, test, install.  See README.md.
+VERSION := 0.1.0
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+# Build directory: `make SAN=1` builds an AddressSanitizer/UBSan tree beside
+# the normal one so both can coexist.
+ifeq ($(SAN),1)
+O ?= build-san
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+O ?= build
+SAN_FLAGS :=
+endif
+
+ELF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf 2>/dev/null)
+ELF_LIBS := $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
+ifeq ($(strip $(ELF_LIBS)),)
+ELF_LIBS := -lelf
+endif
+
+# Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
+PM_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -Ilib \
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(SAN_FLAGS) -MMD -MP
+PM_LDFLAGS := $(SAN_FLAGS)
+PM_LIBS := $(ELF_LIBS) -lpthread
+
+ifneq ($(V),1)
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2);
+else
+Q :=
+msg =
+endif
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+CMD_SRC := $(sort $(wildcard cmd/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
+UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
+HELPER_BIN := $(HELPER_SRC:%.c=$(O)/%)
+BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
+LIBPM := $(O)/libpmrec.a
+PMREC := $(O)/pmrec
+MANPAGES := $(sort $(wildcard man/*.1))
+
+all: $(PMREC) $(UNIT_BIN) $(HELPER_BIN)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)$(CC) $(PM_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIBPM): $(LIB_OBJ)
+	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(PMREC): $(CMD_OBJ) $(LIBPM)
+	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIBPM) $(PM_LIBS) $(LDLIBS)
+
+$(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIBPM)
+	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBPM) $(PM_LIBS) $(LDLIBS)
+
+# Test helpers are workloads: frame pointers so call-chain tests can unwind.
+$(O)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)$(CC) $(PM_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
+
+$(O)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)$(CC) $(PM_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
+
+deps-build:
+	$(Q).ci/deps build
+
+deps-test:
+	$(Q).ci/deps test
+
+# Records the whole machine for 3 seconds and summarizes what was captured.
+demo: deps-build
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(PMREC) record -a --duration=3 -o pmrec.data
+	$(Q)$(PMREC) dump --stats pmrec.data
+
+lint-man: $(PMREC)
+	$(Q)for m in $(MANPAGES); do \
+		out=$$(LC_ALL=C.UTF-8 MANROFFSEQ='' groff -man -ww -z $$m 2>&1); \
+		if [ -n "$$out" ]; then echo "$$m: $$out"; exit 1; fi; \
+	done
+
+check: deps-test
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory lint-man
+	$(Q)PMREC_BUILD=$(CURDIR)/$(O) prove --exec '' $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
+
+bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
+	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
+
+install: $(PMREC)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(PMREC) $(DESTDIR)$(BINDIR)/pmrec
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pmrec
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all deps-build deps-test demo lint-man check bench install uninstall clean
+.SECONDARY:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

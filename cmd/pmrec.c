@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmrec: command dispatch.  Commands are matched by exact name only, so a new
+ * command can never change what an existing abbreviation meant.  When the
+ * first word is an option, the command is "record", as with `perf record`.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+struct cmd_struct {
+	const char *name;
+	const char *argv0;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd_struct commands[] = {
+	{ .name = "record", .argv0 = "pmrec record", .fn = cmd_record,
+	  .summary = "record samples into a perf.data file (the default)" },
+	{ .name = "dump", .argv0 = "pmrec dump", .fn = cmd_dump,
+	  .summary = "print the records of a perf.data file or stream" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: pmrec [--version] [--help] [COMMAND] [OPTIONS] [-- WORKLOAD...]\n\n"
+		     "commands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "  %-8s %s\n", "help", "show a command's options");
+	fprintf(out, "\n'pmrec COMMAND --help' lists a command's options; "
+		     "man pmrec-COMMAND has the details.\n");
+}
+
+static void version(void)
+{
+	printf("pmrec %s\n", PMREC_VERSION);
+	printf("features: perf-data-file perf-data-pipe libelf overwrite switch-output\n");
+}
+
+static const struct cmd_struct *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int run(const struct cmd_struct *cmd, int argc, char **argv)
+{
+	argv[0] = (char *)cmd->argv0;
+	return cmd->fn(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd_struct *cmd;
+	char *help_argv[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		usage(stderr);
+		return PM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		version();
+		return PM_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return PM_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return PM_EXIT_OK;
+		}
+		cmd = find_command(argv[2]);
+		if (!cmd) {
+			fprintf(stderr, "pmrec: '%s' is not a pmrec command; see 'pmrec --help'\n",
+				argv[2]);
+			return PM_EXIT_USAGE;
+		}
+		return run(cmd, 2, help_argv);
+	}
+	cmd = find_command(argv[1]);
+	if (cmd)
+		return run(cmd, argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return run(&commands[0], argc, argv);
+	fprintf(stderr, "pmrec: '%s' is not a pmrec command; see 'pmrec --help'\n", argv[1]);
+	return PM_EXIT_USAGE;
+}

@@ -1,0 +1,134 @@
+# tests/test-lib.sh: sourced by every tests/tNNNN-*.sh script.
+#
+# Each test runs in a fresh temporary directory, in a subshell with `set -e`,
+# and prints one TAP line.  Tests that need the kernel's perf_event_open or the
+# perf binary call test_require_*; the requirement skips the whole script,
+# except when PMREC_REQUIRE_PERF=1 (CI), where a missing requirement fails it.
+
+set -u
+TEST_NAME=$(basename "$0" .sh)
+SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PMREC_BUILD:-$SRC_DIR/build}
+PMREC=$BUILD/pmrec
+HELPERS=$BUILD/tests/helpers
+export PMREC HELPERS SRC_DIR BUILD
+export LC_ALL=C
+
+TMP_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/$TEST_NAME.XXXXXX")
+test_count=0
+test_failed=0
+trap 'rm -rf "$TMP_ROOT"' EXIT
+
+if [ ! -x "$PMREC" ]; then
+	echo "Bail out! $PMREC is not built (run make)"
+	exit 1
+fi
+
+# test_skip_all REASON: the script cannot run here.
+test_skip_all() {
+	if [ "${PMREC_REQUIRE_PERF:-0}" = 1 ]; then
+		echo "1..1"
+		echo "not ok 1 - requirement missing (PMREC_REQUIRE_PERF=1): $1"
+		exit 1
+	fi
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# Probe once per script: can we open and map a perf event?
+test_require_perf_event() {
+	if ! "$PMREC" record -q -C 0 --duration=0.05 -o "$TMP_ROOT/.probe.data" \
+		>"$TMP_ROOT/.probe.log" 2>&1; then
+		test_skip_all "perf_event_open unavailable: $(head -n 1 "$TMP_ROOT/.probe.log")"
+	fi
+}
+
+test_require_perf_tool() {
+	command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1 ||
+		test_skip_all "the perf binary is not installed (apt-get install linux-perf)"
+}
+
+test_require_root() {
+	[ "$(id -u)" = 0 ] || test_skip_all "needs root"
+}
+
+# test_expect_success DESCRIPTION BODY
+test_expect_success() {
+	test_count=$((test_count + 1))
+	dir="$TMP_ROOT/$test_count"
+	mkdir -p "$dir"
+	(
+		cd "$dir" || exit 1
+		set -e
+		eval "$2"
+	) >"$dir/.log" 2>&1 </dev/null
+	rc=$?
+	if [ $rc = 0 ]; then
+		echo "ok $test_count - $1"
+	else
+		echo "not ok $test_count - $1"
+		sed -e 's/^/#   /' "$dir/.log" | tail -n 40
+		test_failed=$((test_failed + 1))
+	fi
+}
+
+test_done() {
+	echo "1..$test_count"
+	[ "$test_failed" = 0 ]
+	exit $?
+}
+
+# Assertions, usable inside test bodies.
+
+# test_expect_code CODE CMD...: CMD exits with exactly CODE.
+test_expect_code() {
+	want=$1
+	shift
+	set +e
+	"$@"
+	got=$?
+	set -e
+	if [ "$got" != "$want" ]; then
+		echo "expected exit $want, got $got: $*"
+		return 1
+	fi
+}
+
+# test_must_fail CMD...: CMD exits non-zero but was not killed by a signal.
+test_must_fail() {
+	set +e
+	"$@"
+	got=$?
+	set -e
+	if [ "$got" = 0 ] || [ "$got" -gt 128 ]; then
+		echo "expected failure, got exit $got: $*"
+		return 1
+	fi
+}
+
+# test_equal WANT GOT [WHAT]
+test_equal() {
+	if [ "$1" != "$2" ]; then
+		echo "${3:-value}: expected '$1', got '$2'"
+		return 1
+	fi
+}
+
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# test_grep PATTERN FILE: like grep -q, but shows the file when it fails.
+test_grep() {
+	if ! grep -E -q -e "$1" "$2"; then
+		echo "no line matches '$1' in $2:"
+		head -n 20 "$2"
+		return 1
+	fi
+}
+
+# Number of SAMPLE records perf counts in a perf.data file.
+perf_sample_count() {
+	perf report -i "$1" --stats 2>/dev/null |
+		awk '/^ *SAMPLE events:/ { print $3; found = 1 } END { if (!found) print 0 }'
+}
