@@ -225,3 +225,44 @@ out:
 	free(sizes);
 	return err;
 }
+
+static uint64_t ring__u64(const struct pm_ring *r, uint64_t pos)
+{
+	uint64_t v;
+
+	/* 8-aligned u64s never straddle a power-of-two area. */
+	memcpy(&v, r->data + (pos & r->mask), sizeof(v));
+	return v;
+}
+
+int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_off,
+		  struct pm_ring_scan *sc)
+{
+	uint64_t pos = s->start;
+
+	memset(sc, 0, sizeof(*sc));
+	while (pos != s->end) {
+		const struct perf_event_header *h =
+			(const void *)(r->data + (pos & r->mask));
+		uint64_t left = s->end - pos;
+
+		if (left < sizeof(*h) || h->size < sizeof(*h) || (h->size & 7) || h->size > left)
+			return -EBADMSG;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			sc->samples++;
+			if (time_off && time_off + 8 <= h->size) {
+				uint64_t t = ring__u64(r, pos + time_off);
+
+				if (!sc->first_time)
+					sc->first_time = t;
+				if (t > sc->last_time)
+					sc->last_time = t;
+			}
+		} else if (h->type == PERF_RECORD_LOST && h->size >= 24) {
+			sc->lost += ring__u64(r, pos + 16);
+		}
+		pos += h->size;
+		sc->valid = pos - s->start;
+	}
+	return 0;
+}

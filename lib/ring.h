@@ -81,6 +81,24 @@ void pm_ring__release(struct pm_ring *r, const struct pm_span *s);
 int pm_ring__next(struct pm_ring *r, const struct pm_span *s, uint64_t *pos,
 		  const struct perf_event_header **ev);
 
+/* What a drain pass needs to know about a span, from its headers alone. */
+struct pm_ring_scan {
+	uint64_t samples;
+	uint64_t lost;			/* sum of PERF_RECORD_LOST counts */
+	uint64_t first_time;		/* of the first sample, 0 if none */
+	uint64_t last_time;		/* largest sample time seen */
+	uint64_t valid;			/* bytes of whole, valid records */
+};
+
+/*
+ * Walks the record headers of a span without copying anything.  time_off is
+ * the offset of the u64 time field in a SAMPLE (0: none).  Returns 0, or
+ * -EBADMSG when a header is invalid: only the first sc->valid bytes may then
+ * be used.
+ */
+int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_off,
+		  struct pm_ring_scan *sc);
+
 /*
  * For a paused backward (overwrite) ring: appends the complete records from
  * the newest back to the oldest still intact, in oldest-first order, to out.

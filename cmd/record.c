@@ -1,0 +1,1506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmrec record: open one perf event per CPU (and per task), map one ring per
+ * CPU, drain every ring on each wake-up and write the records as perf.data.
+ */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "builtin.h"
+#include "cpumap.h"
+#include "event.h"
+#include "hostinfo.h"
+#include "pmdata.h"
+#include "ring.h"
+#include "synth.h"
+#include "tracing.h"
+
+#define DEFAULT_MMAP_PAGES 128
+#define POLL_TIMEOUT_MS 100
+/* Offset of the time field in our SAMPLEs: header, IDENTIFIER, IP, TID. */
+#define SAMPLE_TIME_OFFSET 32
+
+struct record_opts {
+	const char *output;
+	const char *cpu_list;
+	const char *pid_list;
+	const char *tid_list;
+	bool system_wide;
+	bool no_inherit;
+	bool quiet;
+	int verbose;
+	uint64_t freq;
+	uint64_t period;
+	bool callchain;
+	bool dwarf;
+	uint32_t dwarf_stack;
+	size_t mmap_pages;
+	double duration;
+	char **workload;
+	int nr_workload;
+	struct pm_evlist evlist;
+};
+
+enum ring_state { RING_ACTIVE, RING_DRAINING, RING_RETIRED };
+
+struct rec_ring {
+	struct pm_ring ring;
+	int cpu;
+	int live_fds;
+	enum ring_state state;
+	uint64_t lost;			/* from PERF_RECORD_LOST */
+	struct pm_span span;		/* peeked in the current pass */
+};
+
+struct rec_fd {
+	int fd;
+	size_t ring;
+	size_t event;
+	int cpu;
+	bool dead;			/* hung up, out of the poll set */
+};
+
+struct record {
+	struct record_opts *opts;
+	struct pm_cpumap cpus;
+	pid_t *tids;			/* -1 alone for system-wide */
+	size_t nr_tids;
+	struct rec_fd *fds;
+	size_t nr_fds;
+	struct rec_ring *rings;
+	size_t nr_rings;
+	struct pollfd *pfds;
+	size_t *pfd_fd;			/* pfds[i] watches fds[pfd_fd[i]] */
+	size_t nr_pfds;
+	struct iovec *iov;
+	struct pmdata out;
+	int out_fd;
+	char *tmp_path;
+	int sigfd;
+	sigset_t oldmask;
+	pid_t child;
+	int child_status;
+	bool child_running;
+	int go_fd;
+	int err_fd;
+	int stop_signal;
+	bool lost_format;
+	uint64_t samples;
+	uint64_t lost;
+	uint64_t first_time;
+	uint64_t last_time;
+	uint64_t corrupt;
+};
+
+static const char *prog = "pmrec record";
+
+__attribute__((format(printf, 1, 2)))
+static void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+__attribute__((format(printf, 1, 2)))
+static void hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("  ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+enum {
+	OPT_DURATION = 0x100,
+	OPT_FILTER,
+	OPT_CALL_GRAPH,
+};
+
+static const struct argp_option record_options[] = {
+	{ .doc = "Targets:", .group = 1 },
+	{ .name = "all-cpus", .key = 'a', .doc = "record every online CPU (system-wide)" },
+	{ .name = "cpu", .key = 'C', .arg = "LIST", .doc = "record only these CPUs, e.g. 0,2-3" },
+	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
+	  .doc = "record running processes (all their threads)" },
+	{ .name = "tid", .key = 't', .arg = "TID[,TID...]", .doc = "record running threads" },
+	{ .name = "no-inherit", .key = 'i', .doc = "do not follow children of recorded tasks" },
+	{ .doc = "Events:", .group = 2 },
+	{ .name = "event", .key = 'e', .arg = "EVENT",
+	  .doc = "event to sample (repeatable, comma-separated): cpu-clock, page-faults, "
+		 "SUBSYS:NAME tracepoints, ...; modifiers :u :k" },
+	{ .name = "filter", .key = OPT_FILTER, .arg = "EXPR",
+	  .doc = "kernel filter for the preceding tracepoint event" },
+	{ .name = "freq", .key = 'F', .arg = "HZ|max", .doc = "sample at this rate (default 4000)" },
+	{ .name = "count", .key = 'c', .arg = "PERIOD", .doc = "sample every PERIOD events" },
+	{ .name = NULL, .key = 'g', .doc = "record frame-pointer call chains" },
+	{ .name = "call-graph", .key = OPT_CALL_GRAPH, .arg = "fp|dwarf[,SIZE]",
+	  .doc = "call chains from frame pointers, or user stack copies of SIZE bytes "
+		 "(default 8192) for DWARF unwinding" },
+	{ .doc = "Output:", .group = 3 },
+	{ .name = "output", .key = 'o', .arg = "FILE",
+	  .doc = "output file (default pmrec.data); - writes a pipe stream to stdout" },
+	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
+	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
+	{ .name = "duration", .key = OPT_DURATION, .arg = "SECONDS", .doc = "stop after SECONDS" },
+	{ .name = "quiet", .key = 'q', .doc = "no summary" },
+	{ .name = "verbose", .key = 'v', .doc = "show progress" },
+	{ 0 }
+};
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int read_sysctl_u64(const char *path, uint64_t *out)
+{
+	char buf[64];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EINVAL;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_u64(buf, out);
+}
+
+/* PAGES, or a byte size with K/M/G, converted to a power-of-two page count. */
+static int parse_mmap_pages(const char *s, size_t *pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *end;
+	unsigned long long v, mult = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	switch (*end) {
+	case '\0': mult = 0; break;
+	case 'k': case 'K': mult = 1ULL << 10; break;
+	case 'm': case 'M': mult = 1ULL << 20; break;
+	case 'g': case 'G': mult = 1ULL << 30; break;
+	default: return -EINVAL;
+	}
+	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
+		return -EINVAL;
+	if (mult) {
+		if (v > (1ULL << 40) / mult || (v * mult) % page)
+			return -EINVAL;
+		v = v * mult / page;
+	}
+	if (!v || (v & (v - 1)) || v > (1ULL << 24))
+		return -EINVAL;
+	*pages = v;
+	return 0;
+}
+
+static int parse_call_graph(struct record_opts *o, const char *arg)
+{
+	uint64_t size;
+
+	if (!strcmp(arg, "fp")) {
+		o->callchain = true;
+		o->dwarf = false;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return -EINVAL;
+	o->callchain = true;
+	o->dwarf = true;
+	o->dwarf_stack = 8192;
+	if (arg[5] == ',') {
+		/* The kernel caps the copy below 64 KiB and wants a multiple of 8. */
+		if (parse_u64(arg + 6, &size) || !size || size > 65528)
+			return -EINVAL;
+		o->dwarf_stack = (uint32_t)((size + 7) & ~7ULL);
+	}
+	return 0;
+}
+
+static error_t record_parse(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+	char *bad = NULL;
+	double d;
+	char *end;
+	int err;
+
+	switch (key) {
+	case 'a':
+		o->system_wide = true;
+		break;
+	case 'C':
+		o->cpu_list = arg;
+		break;
+	case 'p':
+		o->pid_list = arg;
+		break;
+	case 't':
+		o->tid_list = arg;
+		break;
+	case 'i':
+		o->no_inherit = true;
+		break;
+	case 'e':
+		err = pm_evlist__add(&o->evlist, arg, &bad);
+		if (err == -ENOENT) {
+			fprintf(stderr, "%s: unknown event '%s'\n", prog, bad ? bad : arg);
+			hint("software events: cpu-clock task-clock page-faults minor-faults major-faults "
+			     "context-switches cpu-migrations alignment-faults emulation-faults dummy;");
+			hint("tracepoints: SUBSYS:NAME as listed under /sys/kernel/tracing/events");
+			free(bad);
+			exit(PM_EXIT_USAGE);
+		} else if (err == -EINVAL) {
+			argp_error(state, "bad event modifier in '%s' (use :u, :k or :uk)", bad ? bad : arg);
+		} else if (err) {
+			fprintf(stderr, "%s: cannot use event '%s': %s\n", prog, bad ? bad : arg,
+				strerror(-err));
+			if (err == -EACCES || err == -EPERM)
+				hint("tracepoint ids are in tracefs: run as root or mount tracefs");
+			free(bad);
+			exit(PM_EXIT_FAILURE);
+		}
+		free(bad);
+		break;
+	case OPT_FILTER:
+		if (pm_evlist__set_filter(&o->evlist, arg))
+			argp_error(state, "--filter must follow a tracepoint event (-e SUBSYS:NAME)");
+		break;
+	case 'F':
+		if (!strcmp(arg, "max")) {
+			if (read_sysctl_u64("/proc/sys/kernel/perf_event_max_sample_rate", &o->freq))
+				argp_error(state, "cannot read kernel.perf_event_max_sample_rate");
+		} else if (parse_u64(arg, &o->freq) || !o->freq) {
+			argp_error(state, "bad frequency '%s' (a number of Hz, or max)", arg);
+		}
+		break;
+	case 'c':
+		if (parse_u64(arg, &o->period) || !o->period)
+			argp_error(state, "bad period '%s' (a positive number of events)", arg);
+		break;
+	case 'g':
+		o->callchain = true;
+		break;
+	case OPT_CALL_GRAPH:
+		if (parse_call_graph(o, arg))
+			argp_error(state, "bad call graph '%s' (fp, dwarf or dwarf,SIZE with SIZE <= 65528)",
+				   arg);
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case 'm':
+		if (parse_mmap_pages(arg, &o->mmap_pages))
+			argp_error(state, "bad buffer size '%s': a power of two number of pages, "
+				   "or a size like 512K that is one", arg);
+		break;
+	case OPT_DURATION:
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno || end == arg || *end || !(d > 0) || d > 1e9)
+			argp_error(state, "bad duration '%s' (seconds, e.g. 2.5)", arg);
+		o->duration = d;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'v':
+		o->verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		/* The first word that is not an option starts the workload. */
+		o->workload = &state->argv[state->next - 1];
+		o->nr_workload = state->argc - state->next + 1;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if ((o->pid_list || o->tid_list) && o->workload)
+			argp_error(state, "-p/-t and a workload command exclude each other");
+		if (o->pid_list && o->tid_list)
+			argp_error(state, "use either -p or -t");
+		if ((o->pid_list || o->tid_list) && o->system_wide)
+			argp_error(state, "-a and -p/-t exclude each other");
+		if (o->period && o->freq)
+			argp_error(state, "-c and -F exclude each other");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp record_argp = {
+	.options = record_options,
+	.parser = record_parse,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = "Record samples into a perf.data file that perf report, perf script and "
+	       "pmrec dump read.\v"
+	       "Without -a, -C, -p or -t, the COMMAND is recorded, with its children. "
+	       "With -a and a COMMAND, the whole system is recorded until COMMAND exits. "
+	       "Exit status: the workload's (128+N if it died of signal N); 1 on a runtime "
+	       "failure; 64 on a usage error; 128+N when pmrec was stopped by signal N.",
+};
+
+/* ---- targets ---------------------------------------------------------- */
+
+static int add_tid(struct record *rec, pid_t tid)
+{
+	pid_t *n = realloc(rec->tids, (rec->nr_tids + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	rec->tids = n;
+	rec->tids[rec->nr_tids++] = tid;
+	return 0;
+}
+
+/* Every thread of each process of a -p list, or each thread of a -t list. */
+static int record__parse_tasks(struct record *rec, const char *list, bool threads)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		char path[64];
+		struct stat st;
+
+		if (parse_u64(tok, &v) || !v || v > INT_MAX) {
+			error("bad %s '%s'", threads ? "thread id" : "process id", tok);
+			err = -EINVAL;
+			break;
+		}
+		snprintf(path, sizeof(path), "/proc/%llu", (unsigned long long)v);
+		if (stat(path, &st)) {
+			error("no such %s %llu", threads ? "thread" : "process", (unsigned long long)v);
+			err = -ESRCH;
+			break;
+		}
+		if (threads) {
+			err = add_tid(rec, (pid_t)v);
+		} else {
+			char tpath[80];
+			struct dirent *de;
+			DIR *d;
+
+			snprintf(tpath, sizeof(tpath), "%s/task", path);
+			d = opendir(tpath);
+			if (!d) {
+				error("cannot list the threads of process %llu: %s",
+				      (unsigned long long)v, strerror(errno));
+				err = -errno;
+				break;
+			}
+			while (!err && (de = readdir(d)))
+				if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+					err = add_tid(rec, (pid_t)atoi(de->d_name));
+			closedir(d);
+		}
+	}
+	free(copy);
+	return err;
+}
+
+/* ---- workload --------------------------------------------------------- */
+
+/*
+ * The child is forked first so events can name its pid, and held on a pipe
+ * until every event and ring exists: pmrec's own set-up is never sampled, and
+ * enable_on_exec catches the first instructions of the command.
+ */
+static int record__fork_workload(struct record *rec)
+{
+	int go[2], err[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+		return -errno;
+	rec->child = fork();
+	if (rec->child < 0)
+		return -errno;
+	if (rec->child == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		sigprocmask(SIG_SETMASK, &rec->oldmask, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(rec->opts->workload[0], rec->opts->workload);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	rec->go_fd = go[1];
+	rec->err_fd = err[0];
+	rec->child_running = true;
+	return 0;
+}
+
+/* Lets the child exec; returns 0 once exec succeeded, else the child's errno. */
+static int record__start_workload(struct record *rec)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(rec->go_fd, "g", 1) != 1)
+		return -errno;
+	close(rec->go_fd);
+	rec->go_fd = -1;
+	do
+		n = read(rec->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(rec->err_fd);
+	rec->err_fd = -1;
+	return n == sizeof(e) ? -e : 0;
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
+			    unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+static int read_paranoid(void)
+{
+	uint64_t v;
+	char buf[32];
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return INT_MIN;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return INT_MIN;
+	buf[n] = '\0';
+	if (buf[0] == '-')
+		return -(int)strtol(buf + 1, NULL, 10);
+	return parse_u64(strtok(buf, "\n"), &v) ? INT_MIN : (int)v;
+}
+
+static bool have_hw_pmu(void)
+{
+	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+}
+
+static void report_open_error(const struct pm_event *ev, int cpu, pid_t tid, int err)
+{
+	char where[64];
+
+	if (tid > 0)
+		snprintf(where, sizeof(where), "task %d on CPU %d", tid, cpu);
+	else
+		snprintf(where, sizeof(where), "CPU %d", cpu);
+	error("cannot open '%s' on %s: %s", ev->name, where, strerror(err));
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		hint("kernel.perf_event_paranoid is %d; run as root, grant CAP_PERFMON, or lower it "
+		     "(sysctl kernel.perf_event_paranoid=1)", read_paranoid());
+		if (tid > 0)
+			hint("recording another user's task also needs ptrace access to it "
+			     "(CAP_SYS_PTRACE or kernel.yama.ptrace_scope)");
+		break;
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		if (ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE) {
+			if (!have_hw_pmu())
+				hint("this machine has no hardware PMU; try -e cpu-clock");
+			else
+				hint("the CPU's PMU does not support this event");
+		}
+		break;
+	case EMFILE:
+	case ENFILE:
+		hint("too many open files: raise the limit (ulimit -n) or record fewer CPUs/events");
+		break;
+	case ESRCH:
+		hint("the task exited during set-up");
+		break;
+	case EINVAL:
+		if (ev->attr.freq)
+			hint("the rate may exceed kernel.perf_event_max_sample_rate; try a lower -F");
+		break;
+	}
+}
+
+static struct rec_fd *record__add_fd(struct record *rec)
+{
+	struct rec_fd *n = realloc(rec->fds, (rec->nr_fds + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	rec->fds = n;
+	return &rec->fds[rec->nr_fds];
+}
+
+/* Opens one fd; the first of a CPU owns the CPU's ring, the rest write into it. */
+static int record__open_one(struct record *rec, size_t ev_idx, pid_t tid, size_t ring_idx)
+{
+	struct pm_event *ev = &rec->opts->evlist.events[ev_idx];
+	struct rec_ring *r = &rec->rings[ring_idx];
+	struct rec_fd *f = record__add_fd(rec);
+	uint64_t id;
+	int fd, err;
+
+	if (!f)
+		return -ENOMEM;
+	fd = (int)perf_event_open(&ev->attr, tid, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && rec->lost_format) {
+		/* Kernels before 6.0 have no PERF_FORMAT_LOST: count loss from records. */
+		size_t i;
+
+		rec->lost_format = false;
+		for (i = 0; i < rec->opts->evlist.nr; i++)
+			rec->opts->evlist.events[i].attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		fd = (int)perf_event_open(&ev->attr, tid, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0) {
+		err = errno;
+		report_open_error(ev, r->cpu, tid, err);
+		return -err;
+	}
+	*f = (struct rec_fd){ .fd = fd, .ring = ring_idx, .event = ev_idx, .cpu = r->cpu };
+	rec->nr_fds++;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 || pm_evlist__add_id(&rec->opts->evlist, ev_idx, id)) {
+		error("cannot read the sample id of '%s': %s", ev->name, strerror(errno));
+		return -EIO;
+	}
+	if (ev->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter) < 0) {
+		err = errno;
+		error("the kernel rejected filter '%s' on '%s': %s", ev->filter, ev->name, strerror(err));
+		hint("filters use the kernel's syntax on the event's fields, e.g. 'id == 110'; "
+		     "fields are listed in /sys/kernel/tracing/events/%s/format", ev->tracepoint);
+		return -err;
+	}
+	if (!r->ring.map) {
+		err = pm_ring__mmap(&r->ring, fd, rec->opts->mmap_pages, false);
+		if (err) {
+			error("cannot map a %zu KiB ring buffer on CPU %d: %s",
+			      rec->opts->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024, r->cpu,
+			      strerror(-err));
+			if (err == -EPERM || err == -ENOMEM) {
+				uint64_t kb = 0;
+
+				read_sysctl_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
+				hint("locked memory for perf rings is limited by kernel.perf_event_mlock_kb "
+				     "(%llu) and RLIMIT_MEMLOCK; use a smaller -m or raise them",
+				     (unsigned long long)kb);
+			}
+			return err;
+		}
+		/* The ring owns this fd now: pm_ring__unmap closes it. */
+	} else {
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->ring.fd) < 0) {
+			err = errno;
+			error("cannot redirect '%s' into the ring of CPU %d: %s", ev->name, r->cpu,
+			      strerror(err));
+			return -err;
+		}
+		pm_ring__get(&r->ring);
+	}
+	r->live_fds++;
+	return 0;
+}
+
+static int record__open_events(struct record *rec)
+{
+	struct record_opts *o = rec->opts;
+	size_t c, t, e;
+	int err;
+
+	rec->nr_rings = rec->cpus.nr;
+	rec->rings = calloc(rec->nr_rings, sizeof(*rec->rings));
+	if (!rec->rings)
+		return -ENOMEM;
+	for (c = 0; c < rec->cpus.nr; c++) {
+		rec->rings[c].cpu = rec->cpus.cpus[c];
+		rec->rings[c].ring.fd = -1;
+		for (t = 0; t < rec->nr_tids; t++)
+			for (e = 0; e < o->evlist.nr; e++) {
+				err = record__open_one(rec, e, rec->tids[t], c);
+				if (err)
+					return err;
+			}
+	}
+	return 0;
+}
+
+static void record__ioctl_all(struct record *rec, unsigned long req)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nr_fds; i++)
+		if (rec->fds[i].fd >= 0)
+			ioctl(rec->fds[i].fd, req, 0);
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+/*
+ * The file is created 0600 with O_EXCL under a temporary name in the target
+ * directory and renamed into place once set-up succeeded, so a failed start
+ * leaves no garbage and a symlink planted at the output path is replaced,
+ * never followed.
+ */
+static int record__check_output(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		error("cannot check '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error("'%s' is a directory", path);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		error("'%s' is not a regular file; refusing to replace it", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int record__create_output(struct record *rec)
+{
+	const char *path = rec->opts->output;
+
+	if (!strcmp(path, "-")) {
+		if (isatty(STDOUT_FILENO)) {
+			error("refusing to write a binary stream to a terminal; redirect stdout");
+			return -EINVAL;
+		}
+		/* A deeper pipe absorbs a slow reader; best effort. */
+		fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
+		rec->out_fd = STDOUT_FILENO;
+		return 0;
+	}
+	if (asprintf(&rec->tmp_path, "%s.tmpXXXXXX", path) < 0)
+		return -ENOMEM;
+	rec->out_fd = mkostemp(rec->tmp_path, O_CLOEXEC);
+	if (rec->out_fd < 0) {
+		error("cannot create '%s': %s", rec->tmp_path, strerror(errno));
+		free(rec->tmp_path);
+		rec->tmp_path = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+/* Moves an existing output to FILE.old and the new file into place. */
+static int record__publish_output(struct record *rec)
+{
+	const char *path = rec->opts->output;
+	char *old;
+	struct stat st;
+
+	if (!rec->tmp_path)
+		return 0;
+	if (!lstat(path, &st)) {
+		if (asprintf(&old, "%s.old", path) < 0)
+			return -ENOMEM;
+		if (rename(path, old)) {
+			error("cannot rename '%s' to '%s': %s", path, old, strerror(errno));
+			free(old);
+			return -errno;
+		}
+		free(old);
+	}
+	if (rename(rec->tmp_path, path)) {
+		error("cannot rename '%s' to '%s': %s", rec->tmp_path, path, strerror(errno));
+		return -errno;
+	}
+	free(rec->tmp_path);
+	rec->tmp_path = NULL;
+	return 0;
+}
+
+static void record__discard_output(struct record *rec)
+{
+	if (rec->tmp_path) {
+		unlink(rec->tmp_path);
+		free(rec->tmp_path);
+		rec->tmp_path = NULL;
+	}
+}
+
+static void report_write_error(struct record *rec, int err)
+{
+	error("cannot write '%s': %s", rec->opts->output, strerror(-err));
+}
+
+static int tracing_blob(struct record *rec, struct pm_buf *blob)
+{
+	const struct pm_evlist *l = &rec->opts->evlist;
+	const char **names = calloc(l->nr, sizeof(*names));
+	size_t i, nr = 0;
+	int err;
+
+	if (!names)
+		return -ENOMEM;
+	for (i = 0; i < l->nr; i++)
+		if (l->events[i].tracepoint)
+			names[nr++] = l->events[i].tracepoint;
+	err = pm_tracing__data(blob, names, nr);
+	free(names);
+	return err;
+}
+
+static int cmdline_feature(struct pm_buf *b, int argc, char **argv)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int i;
+
+	exe[n > 0 ? n : 0] = '\0';
+	if (pm_buf__append_u32(b, (uint32_t)argc) ||
+	    pm_buf__append_perf_string(b, n > 0 ? exe : argv[0]))
+		return -ENOMEM;
+	for (i = 1; i < argc; i++)
+		if (pm_buf__append_perf_string(b, argv[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Header features; SAMPLE_TIME only at the end, when times are known. */
+static int record__features(struct record *rec, struct pm_features *f, int argc, char **argv,
+			    bool final)
+{
+	static const int host[] = { HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_ARCH, HEADER_NRCPUS,
+				    HEADER_CPUDESC, HEADER_CPUID, HEADER_TOTAL_MEM };
+	struct pm_buf *b;
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(host) / sizeof(host[0]); i++) {
+		struct pm_buf tmp = { 0 };
+
+		/* A host fact that cannot be read is left out, not faked. */
+		if (!pm_hostinfo__feature(&tmp, host[i])) {
+			b = pm_features__add(f, host[i]);
+			*b = tmp;
+		} else {
+			pm_buf__exit(&tmp);
+		}
+	}
+	b = pm_features__add(f, HEADER_VERSION);
+	if (pm_buf__append_perf_string(b, "pmrec " PMREC_VERSION))
+		return -ENOMEM;
+	err = cmdline_feature(pm_features__add(f, HEADER_CMDLINE), argc, argv);
+	if (!err)
+		err = pm_features__event_desc(pm_features__add(f, HEADER_EVENT_DESC), &rec->opts->evlist);
+	if (!err && pm_evlist__has_tracepoints(&rec->opts->evlist))
+		err = tracing_blob(rec, pm_features__add(f, HEADER_TRACING_DATA));
+	if (!err && final) {
+		b = pm_features__add(f, HEADER_SAMPLE_TIME);
+		if (pm_buf__append_u64(b, rec->first_time) || pm_buf__append_u64(b, rec->last_time))
+			err = -ENOMEM;
+	}
+	return err;
+}
+
+/* Pipe mode: attrs, features, tracing data and names come before any sample. */
+static int record__pipe_prologue(struct record *rec, int argc, char **argv)
+{
+	struct pm_features f = { 0 };
+	int err = record__features(rec, &f, argc, argv, false);
+
+	if (!err)
+		err = pmdata__pipe_features(&rec->out, &f);
+	if (!err && (f.mask & (1ULL << HEADER_TRACING_DATA)))
+		err = pmdata__pipe_tracing(&rec->out, &f.payload[HEADER_TRACING_DATA]);
+	if (!err)
+		err = pmdata__pipe_event_names(&rec->out, &rec->opts->evlist);
+	pm_features__exit(&f);
+	return err;
+}
+
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tid;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return tid;
+	buf[n] = '\0';
+	p = strstr(buf, "\nTgid:");
+	return p ? (pid_t)atoi(p + 6) : tid;
+}
+
+/* The processes behind the -p/-t threads, each synthesized once. */
+static int synth_targets(struct record *rec, struct pm_buf *b, size_t trailer)
+{
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < rec->nr_tids && !err; i++) {
+		pid_t pid = tgid_of(rec->tids[i]);
+		bool seen = false;
+
+		for (j = 0; j < i && !seen; j++)
+			seen = tgid_of(rec->tids[j]) == pid;
+		if (!seen)
+			err = pm_synth__task(b, pid, trailer);
+		if (err == -ENOENT || err == -ESRCH)
+			err = 0;
+	}
+	return err;
+}
+
+/* Kernel map, then COMM/MMAP2 of the tasks that exist before recording. */
+static int record__synthesize(struct record *rec)
+{
+	size_t trailer = pm_evlist__trailer_size(&rec->opts->evlist);
+	struct pm_buf b = { 0 };
+	int err;
+
+	err = pm_synth__kernel_mmap(&b, trailer);
+	if (err && rec->opts->verbose)
+		fprintf(stderr, "%s: no kernel map (%s): kernel symbols will not resolve\n", prog,
+			strerror(-err));
+	err = 0;
+	if (rec->nr_tids == 1 && rec->tids[0] == -1)
+		err = pm_synth__all_tasks(&b, trailer);
+	else if (!rec->opts->workload)
+		err = synth_targets(rec, &b, trailer);
+	if (err == -ENOENT || err == -ESRCH)
+		err = 0;
+	if (!err && b.len) {
+		struct perf_event_header fin = { .type = PERF_RECORD_FINISHED_INIT, .size = 8 };
+
+		err = pm_buf__append(&b, &fin, sizeof(fin));
+		if (!err)
+			err = pmdata__write(&rec->out, b.data, b.len);
+	}
+	pm_buf__exit(&b);
+	return err;
+}
+
+/* ---- drain loop ------------------------------------------------------- */
+
+static int record__build_pollfds(struct record *rec)
+{
+	size_t i, n = 1;
+
+	if (!rec->pfds) {
+		rec->pfds = calloc(rec->nr_fds + 1, sizeof(*rec->pfds));
+		rec->pfd_fd = calloc(rec->nr_fds + 1, sizeof(*rec->pfd_fd));
+		if (!rec->pfds || !rec->pfd_fd)
+			return -ENOMEM;
+	}
+	rec->pfds[0] = (struct pollfd){ .fd = rec->sigfd, .events = POLLIN };
+	for (i = 0; i < rec->nr_fds; i++) {
+		if (rec->fds[i].dead)
+			continue;
+		rec->pfds[n] = (struct pollfd){ .fd = rec->fds[i].fd, .events = POLLIN };
+		rec->pfd_fd[n++] = i;
+	}
+	rec->nr_pfds = n;
+	return 0;
+}
+
+/*
+ * A hung-up fd leaves the poll set at once (it would make every poll return
+ * immediately); its ring keeps its data until a pass finds it empty.
+ */
+static bool record__handle_hangups(struct record *rec)
+{
+	bool changed = false;
+	size_t i;
+
+	for (i = 1; i < rec->nr_pfds; i++) {
+		struct rec_fd *f;
+		struct rec_ring *r;
+
+		if (!(rec->pfds[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			continue;
+		f = &rec->fds[rec->pfd_fd[i]];
+		r = &rec->rings[f->ring];
+		f->dead = true;
+		changed = true;
+		if (--r->live_fds == 0 && r->state == RING_ACTIVE)
+			r->state = RING_DRAINING;
+	}
+	if (changed)
+		record__build_pollfds(rec);
+	return changed;
+}
+
+static void record__retire_ring(struct record *rec, size_t idx)
+{
+	struct rec_ring *r = &rec->rings[idx];
+	size_t i;
+
+	/* Redirected fds go first: an owner unmapped under live writers drops silently. */
+	for (i = 0; i < rec->nr_fds; i++) {
+		struct rec_fd *f = &rec->fds[i];
+
+		if (f->ring != idx || f->fd < 0 || f->fd == r->ring.fd)
+			continue;
+		close(f->fd);
+		f->fd = -1;
+		f->dead = true;
+		pm_ring__put(&r->ring);
+	}
+	for (i = 0; i < rec->nr_fds; i++)
+		if (rec->fds[i].ring == idx && rec->fds[i].fd == r->ring.fd) {
+			rec->fds[i].fd = -1;
+			rec->fds[i].dead = true;
+		}
+	pm_ring__put(&r->ring);
+	pm_ring__unmap(&r->ring);
+	r->state = RING_RETIRED;
+}
+
+/*
+ * One pass: one head load per ring, every pending byte of every ring in one
+ * writev straight from the mappings, a FINISHED_ROUND, then data_tail and
+ * data.size.  Sets *busy when a ring was more than half full, so the caller
+ * passes again before sleeping.
+ */
+static int record__pass(struct record *rec, bool *busy)
+{
+	size_t i, nr_iov = 0;
+	uint64_t bytes = 0;
+	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND, .size = 8 };
+	bool retire = false;
+	int err;
+
+	*busy = false;
+	for (i = 0; i < rec->nr_rings; i++) {
+		struct rec_ring *r = &rec->rings[i];
+		struct pm_ring_scan sc;
+		uint64_t len;
+		int j;
+
+		r->span.iovcnt = 0;
+		if (r->state == RING_RETIRED)
+			continue;
+		len = pm_ring__peek(&r->ring, &r->span);
+		if (!len) {
+			retire |= r->state == RING_DRAINING;
+			continue;
+		}
+		if (pm_ring__scan(&r->ring, &r->span, SAMPLE_TIME_OFFSET, &sc)) {
+			/* Keep the valid prefix; the rest cannot be parsed by anyone. */
+			rec->corrupt++;
+			len = sc.valid;
+			if (r->span.iov[0].iov_len >= len) {
+				r->span.iov[0].iov_len = len;
+				r->span.iovcnt = len ? 1 : 0;
+			} else {
+				r->span.iov[1].iov_len = len - r->span.iov[0].iov_len;
+			}
+		}
+		rec->samples += sc.samples;
+		r->lost += sc.lost;
+		rec->lost += sc.lost;
+		if (sc.first_time && (!rec->first_time || sc.first_time < rec->first_time))
+			rec->first_time = sc.first_time;
+		if (sc.last_time > rec->last_time)
+			rec->last_time = sc.last_time;
+		if (len > r->ring.size / 2)
+			*busy = true;
+		for (j = 0; j < r->span.iovcnt; j++)
+			rec->iov[nr_iov++] = r->span.iov[j];
+		bytes += len;
+	}
+	if (bytes) {
+		rec->iov[nr_iov].iov_base = &round;
+		rec->iov[nr_iov++].iov_len = sizeof(round);
+		err = pmdata__writev(&rec->out, rec->iov, (int)nr_iov);
+		if (err)
+			return err;
+		for (i = 0; i < rec->nr_rings; i++)
+			if (rec->rings[i].state != RING_RETIRED && rec->rings[i].span.end != rec->rings[i].ring.tail)
+				pm_ring__release(&rec->rings[i].ring, &rec->rings[i].span);
+		err = pmdata__commit(&rec->out);
+		if (err)
+			return err;
+	}
+	if (retire)
+		for (i = 0; i < rec->nr_rings; i++)
+			if (rec->rings[i].state == RING_DRAINING && rec->rings[i].span.start == rec->rings[i].span.end)
+				record__retire_ring(rec, i);
+	return 0;
+}
+
+static bool record__all_retired(const struct record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nr_rings; i++)
+		if (rec->rings[i].state != RING_RETIRED)
+			return false;
+	return true;
+}
+
+static void record__reap_child(struct record *rec)
+{
+	int status;
+
+	if (!rec->child_running)
+		return;
+	if (waitpid(rec->child, &status, WNOHANG) == rec->child) {
+		rec->child_status = status;
+		rec->child_running = false;
+	}
+}
+
+/* Returns true when recording must stop. */
+static bool record__handle_signals(struct record *rec)
+{
+	struct signalfd_siginfo si;
+	bool stop = false;
+
+	while (read(rec->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGCHLD:
+			record__reap_child(rec);
+			if (rec->child > 0 && !rec->child_running)
+				stop = true;
+			break;
+		case SIGINT:
+		case SIGTERM:
+		case SIGHUP:
+			if (!rec->stop_signal)
+				rec->stop_signal = (int)si.ssi_signo;
+			stop = true;
+			break;
+		}
+	}
+	return stop;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int record__loop(struct record *rec)
+{
+	int64_t deadline = rec->opts->duration > 0 ?
+		now_ns() + (int64_t)(rec->opts->duration * 1e9) : 0;
+	bool busy = false;
+	int err;
+
+	for (;;) {
+		int timeout = POLL_TIMEOUT_MS;
+
+		if (deadline) {
+			int64_t left = deadline - now_ns();
+
+			if (left <= 0)
+				break;
+			if (left / 1000000 < timeout)
+				timeout = (int)(left / 1000000) + 1;
+		}
+		if (!busy) {
+			if (poll(rec->pfds, rec->nr_pfds, timeout) < 0 && errno != EINTR)
+				return -errno;
+			if ((rec->pfds[0].revents & POLLIN) && record__handle_signals(rec))
+				break;
+			record__handle_hangups(rec);
+		}
+		err = record__pass(rec, &busy);
+		if (err)
+			return err;
+		if (record__all_retired(rec))
+			break;
+	}
+	return 0;
+}
+
+/* Stop every event, then drain until every ring is empty. */
+static int record__stop(struct record *rec)
+{
+	bool busy;
+	size_t i;
+	int err, pass;
+
+	record__ioctl_all(rec, PERF_EVENT_IOC_DISABLE);
+	for (i = 0; i < rec->nr_rings; i++)
+		if (rec->rings[i].state == RING_ACTIVE)
+			rec->rings[i].state = RING_DRAINING;
+	for (i = 0; i < rec->nr_rings; i++)
+		rec->rings[i].live_fds = 0;
+	/* Each pass empties every ring; a second one retires the emptied rings. */
+	for (pass = 0; pass < 64 && !record__all_retired(rec); pass++) {
+		err = record__pass(rec, &busy);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Samples the kernel dropped, per event, from PERF_FORMAT_LOST. */
+static int record__lost_samples(struct record *rec, struct pm_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nr_fds; i++) {
+		struct {
+			struct perf_event_header h;
+			uint64_t lost;
+			uint32_t pid, tid;
+			uint64_t time;
+			uint32_t cpu, res;
+			uint64_t id;
+		} rec_ls = { .h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(rec_ls) } };
+		uint64_t v[3];
+
+		if (rec->fds[i].fd < 0 || read(rec->fds[i].fd, v, sizeof(v)) != sizeof(v) || !v[2])
+			continue;
+		rec_ls.lost = v[2];
+		rec_ls.cpu = (uint32_t)rec->fds[i].cpu;
+		rec_ls.id = v[1];
+		if (pm_buf__append(b, &rec_ls, sizeof(rec_ls)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- set-up, teardown, summary --------------------------------------- */
+
+static int record__setup_targets(struct record *rec)
+{
+	struct record_opts *o = rec->opts;
+	struct pm_cpumap online;
+	size_t i;
+	int err;
+
+	err = pm_cpumap__online(&online);
+	if (err) {
+		error("cannot read the online CPUs: %s", strerror(-err));
+		return err;
+	}
+	if (o->cpu_list) {
+		err = pm_cpumap__parse(&rec->cpus, o->cpu_list);
+		if (err) {
+			error("bad CPU list '%s' (use e.g. 0,2-3)", o->cpu_list);
+			pm_cpumap__exit(&online);
+			return PM_EXIT_USAGE;
+		}
+		for (i = 0; i < rec->cpus.nr; i++)
+			if (!pm_cpumap__has(&online, rec->cpus.cpus[i])) {
+				error("CPU %d is not online (online CPUs: 0-%d)", rec->cpus.cpus[i],
+				      online.cpus[online.nr - 1]);
+				pm_cpumap__exit(&online);
+				return PM_EXIT_USAGE;
+			}
+		pm_cpumap__exit(&online);
+	} else {
+		rec->cpus = online;
+	}
+	if (o->pid_list || o->tid_list) {
+		err = record__parse_tasks(rec, o->pid_list ? o->pid_list : o->tid_list, !o->pid_list);
+		return err == -EINVAL ? PM_EXIT_USAGE : err ? PM_EXIT_FAILURE : 0;
+	}
+	if (o->workload && !o->system_wide && !o->cpu_list)
+		return 0;	/* the child's pid is added once it is forked */
+	if (!o->workload && !o->system_wide && !o->cpu_list) {
+		error("nothing to record: give -a, -C, -p, -t or a command");
+		return PM_EXIT_USAGE;
+	}
+	return add_tid(rec, -1) ? PM_EXIT_FAILURE : 0;
+}
+
+static void record__summary(struct record *rec, uint64_t lost_samples)
+{
+	uint64_t lost = lost_samples > rec->lost ? lost_samples : rec->lost;
+	const char *out = strcmp(rec->opts->output, "-") ? rec->opts->output : "stdout";
+	size_t i;
+
+	if (rec->opts->quiet)
+		return;
+	fprintf(stderr, "%s: wrote %llu samples, %.2f MB, to '%s'", prog,
+		(unsigned long long)rec->samples,
+		(double)(rec->out.data_size + rec->out.data_offset) / 1e6, out);
+	if (!lost) {
+		fputs(", lost 0\n", stderr);
+	} else {
+		fprintf(stderr, ", lost %llu (%.2f%%)\n", (unsigned long long)lost,
+			100.0 * (double)lost / (double)(lost + rec->samples));
+		for (i = 0; i < rec->nr_rings; i++)
+			if (rec->rings[i].lost)
+				hint("CPU %d: %llu lost", rec->rings[i].cpu,
+				     (unsigned long long)rec->rings[i].lost);
+		hint("to lose less: a larger buffer (-m, now %zu pages), a lower rate (-F/-c), "
+		     "or fewer events", rec->opts->mmap_pages);
+	}
+	if (rec->corrupt)
+		hint("%llu corrupt ring headers were skipped", (unsigned long long)rec->corrupt);
+}
+
+static int record__block_signals(struct record *rec)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, &rec->oldmask))
+		return -errno;
+	/* EPIPE is handled where it happens; dying of SIGPIPE loses the file. */
+	signal(SIGPIPE, SIG_IGN);
+	rec->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	return rec->sigfd < 0 ? -errno : 0;
+}
+
+static void record__teardown(struct record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nr_rings; i++)
+		if (rec->rings[i].state != RING_RETIRED && rec->rings[i].ring.map)
+			record__retire_ring(rec, i);
+	for (i = 0; i < rec->nr_fds; i++)
+		if (rec->fds[i].fd >= 0)
+			close(rec->fds[i].fd);
+	if (rec->child_running) {
+		kill(rec->child, SIGTERM);
+		if (waitpid(rec->child, &rec->child_status, 0) == rec->child)
+			rec->child_running = false;
+	}
+	if (rec->sigfd >= 0)
+		close(rec->sigfd);
+	record__discard_output(rec);
+	free(rec->rings);
+	free(rec->fds);
+	free(rec->pfds);
+	free(rec->pfd_fd);
+	free(rec->iov);
+	free(rec->tids);
+	pm_cpumap__exit(&rec->cpus);
+}
+
+static int exit_status(const struct record *rec, int fallback)
+{
+	if (rec->stop_signal)
+		return 128 + rec->stop_signal;
+	if (rec->child > 0 && !rec->child_running) {
+		if (WIFEXITED(rec->child_status))
+			return WEXITSTATUS(rec->child_status);
+		if (WIFSIGNALED(rec->child_status))
+			return 128 + WTERMSIG(rec->child_status);
+	}
+	return fallback;
+}
+
+static int record__run(struct record *rec, int argc, char **argv)
+{
+	struct record_opts *o = rec->opts;
+	struct pm_features f = { 0 };
+	struct pm_buf lost = { 0 };
+	struct pm_event_config cfg;
+	long page = sysconf(_SC_PAGESIZE);
+	int err, status;
+
+	status = record__setup_targets(rec);
+	if (status)
+		return status;
+	if (strcmp(o->output, "-") && record__check_output(o->output))
+		return PM_EXIT_FAILURE;
+	if (record__block_signals(rec)) {
+		error("cannot set up signal handling: %s", strerror(errno));
+		return PM_EXIT_FAILURE;
+	}
+	if (o->workload) {
+		err = record__fork_workload(rec);
+		if (err) {
+			error("cannot start '%s': %s", o->workload[0], strerror(-err));
+			return PM_EXIT_FAILURE;
+		}
+		if (!rec->nr_tids && add_tid(rec, rec->child))
+			return PM_EXIT_FAILURE;
+	}
+	rec->lost_format = true;
+	cfg = (struct pm_event_config){
+		.freq = o->freq,
+		.period = o->period,
+		.callchain = o->callchain,
+		.dwarf = o->dwarf,
+		.dwarf_stack = o->dwarf_stack,
+		.inherit = !o->no_inherit && rec->tids[0] != -1,
+		.enable_on_exec = o->workload && rec->tids[0] != -1,
+		.lost_format = true,
+		/* Wake with three quarters of the ring still free. */
+		.watermark = (uint32_t)(o->mmap_pages * page / 4),
+	};
+	pm_evlist__config(&o->evlist, &cfg);
+	if (record__open_events(rec))
+		return PM_EXIT_FAILURE;
+	rec->iov = calloc(2 * rec->nr_rings + 1, sizeof(*rec->iov));
+	if (!rec->iov || record__build_pollfds(rec))
+		return PM_EXIT_FAILURE;
+	if (record__create_output(rec))
+		return PM_EXIT_FAILURE;
+	err = pmdata__start(&rec->out, rec->out_fd, !strcmp(o->output, "-"), &o->evlist);
+	if (!err && rec->out.pipe)
+		err = record__pipe_prologue(rec, argc, argv);
+	if (err) {
+		report_write_error(rec, err);
+		return PM_EXIT_FAILURE;
+	}
+	if (!cfg.enable_on_exec)
+		record__ioctl_all(rec, PERF_EVENT_IOC_ENABLE);
+	err = record__synthesize(rec);
+	if (err) {
+		report_write_error(rec, err);
+		return PM_EXIT_FAILURE;
+	}
+	if (o->workload) {
+		err = record__start_workload(rec);
+		if (err) {
+			error("cannot run '%s': %s", o->workload[0], strerror(-err));
+			record__reap_child(rec);
+			waitpid(rec->child, NULL, 0);
+			rec->child_running = false;
+			rec->child = 0;
+			return 127;
+		}
+	}
+	if (record__publish_output(rec))
+		return PM_EXIT_FAILURE;
+	if (o->verbose)
+		fprintf(stderr, "%s: recording %zu events on %zu CPUs through %zu fds\n", prog,
+			o->evlist.nr, rec->nr_rings, rec->nr_fds);
+
+	err = record__loop(rec);
+	if (!err) {
+		record__ioctl_all(rec, PERF_EVENT_IOC_DISABLE);
+		err = record__lost_samples(rec, &lost);
+	}
+	if (!err)
+		err = record__stop(rec);
+	if (!err && lost.len)
+		err = pmdata__write(&rec->out, lost.data, lost.len);
+	if (!err)
+		err = pmdata__commit(&rec->out);
+	if (!err && !rec->out.pipe) {
+		err = record__features(rec, &f, argc, argv, true);
+		if (!err)
+			err = pmdata__finish(&rec->out, &f);
+	}
+	if (err) {
+		report_write_error(rec, err);
+		pmdata__rollback(&rec->out);
+		status = PM_EXIT_FAILURE;
+	} else {
+		uint64_t lost_samples = 0;
+		size_t off;
+
+		for (off = 0; off + 48 <= lost.len; off += 48)
+			lost_samples += *(uint64_t *)(lost.data + off + 8);
+		record__summary(rec, lost_samples);
+		status = PM_EXIT_OK;
+	}
+	pm_features__exit(&f);
+	pm_buf__exit(&lost);
+	record__reap_child(rec);
+	if (rec->child_running) {
+		/* Recording stopped first (signal, --duration): end the workload too. */
+		kill(rec->child, SIGTERM);
+		waitpid(rec->child, &rec->child_status, 0);
+		rec->child_running = false;
+		if (!rec->stop_signal)
+			return status;
+	}
+	return status ? status : exit_status(rec, status);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts opts = {
+		.output = "pmrec.data",
+		.mmap_pages = DEFAULT_MMAP_PAGES,
+	};
+	struct record rec = { .opts = &opts, .sigfd = -1, .out_fd = -1, .go_fd = -1, .err_fd = -1 };
+	char *bad = NULL;
+	int status;
+
+	prog = argv[0];
+	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &opts))
+		return PM_EXIT_USAGE;
+	if (!opts.evlist.nr && pm_evlist__add(&opts.evlist, "cpu-clock", &bad)) {
+		error("cannot set up the default event cpu-clock");
+		free(bad);
+		return PM_EXIT_FAILURE;
+	}
+	status = record__run(&rec, argc, argv);
+	record__teardown(&rec);
+	if (rec.out_fd > STDERR_FILENO)
+		close(rec.out_fd);
+	pm_evlist__exit(&opts.evlist);
+	return status;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_EVENT_H
+#define PMREC_EVENT_H
+
+/*
+ * Events named on the command line (-e), turned into perf_event_attrs the way
+ * perf names them: software events and their aliases, hardware events,
+ * tracepoints SUBSYS:NAME, and the :u / :k modifiers.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/perf_event.h>
+
+struct pm_event {
+	char *name;			/* canonical, e.g. "cpu-clock:u" */
+	char *tracepoint;		/* "sys:name" for tracepoints, else NULL */
+	char *filter;			/* tracepoint filter expression or NULL */
+	struct perf_event_attr attr;
+	uint64_t *ids;			/* kernel sample ids, one per opened fd */
+	size_t nr_ids;
+};
+
+struct pm_evlist {
+	struct pm_event *events;
+	size_t nr;
+};
+
+/* How events are sampled; filled from -F, -c, -g and the target kind. */
+struct pm_event_config {
+	uint64_t freq;			/* samples/s when period is 0 */
+	uint64_t period;		/* fixed period, or 0 */
+	bool callchain;
+	bool dwarf;			/* user regs + stack copy for unwinding */
+	uint32_t dwarf_stack;
+	bool per_task;			/* events follow a task: inherit */
+	bool inherit;
+	bool enable_on_exec;
+	bool overwrite;			/* backward rings */
+	bool lost_format;		/* PERF_FORMAT_LOST (kernel 6.0+) */
+	bool build_id;			/* build-ids in MMAP2 records (5.12+) */
+	uint32_t watermark;		/* wake-up every this many bytes */
+};
+
+/*
+ * Adds every event of a comma-separated list.  On -ENOENT (unknown event) or
+ * -EINVAL (bad modifier), *bad points to the offending name inside spec's
+ * copy and must be freed by the caller.
+ */
+int pm_evlist__add(struct pm_evlist *l, const char *spec, char **bad);
+/* Sets the filter of the last event; -EINVAL if it is not a tracepoint. */
+int pm_evlist__set_filter(struct pm_evlist *l, const char *filter);
+/* Fills every attr from cfg; the first event also carries side-band records. */
+void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg);
+bool pm_evlist__has_tracepoints(const struct pm_evlist *l);
+/* Records the sample id of a newly opened fd of event idx. */
+int pm_evlist__add_id(struct pm_evlist *l, size_t idx, uint64_t id);
+void pm_evlist__exit(struct pm_evlist *l);
+
+/* Size of the sample_id trailer that every non-sample record carries. */
+size_t pm_evlist__trailer_size(const struct pm_evlist *l);
+
+/* perf's name for an attr of type/config, or NULL (for the reader too). */
+const char *pm_event__builtin_name(uint32_t type, uint64_t config);
+
+#endif
