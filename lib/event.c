@@ -135,7 +135,7 @@ static int evlist__parse_one(struct pm_evlist *l, char *spec)
 		mod = nr == 2 ? parts[1] : NULL;
 		if (mod && !is_modifier(mod))
 			return -EINVAL;
-		if (asprintf(&ev->name, "%s%s%s", ne->name, mod ? ":" : "", mod ? mod : "") < 0)
+		if (asprintf(&ev->name, "%s%s%s", pm_event__builtin_name(ne->type, ne->config), mod ? ":" : "", mod ? mod : "") < 0)
 			return -ENOMEM;
 	} else if (nr >= 2 && is_tp_word(parts[0]) && is_tp_word(parts[1])) {
 		mod = nr == 3 ? parts[2] : NULL;

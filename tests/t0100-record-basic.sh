@@ -1,0 +1,76 @@
+#!/bin/sh
+# System-wide recording read back by the real perf: exact sample counts.
+. "$(dirname "$0")/test-lib.sh"
+test_require_perf_event
+test_require_perf_tool
+
+# pmrec's own count from its summary line: "wrote N samples".
+pmrec_samples() {
+	sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$1"
+}
+
+test_expect_success 'record -a with a workload exits 0 and reports samples' '
+	"$PMREC" -a -o a.data -- sleep 1 2>err &&
+	test_grep "wrote [0-9]+ samples" err &&
+	test "$(pmrec_samples err)" -gt 0
+'
+
+test_expect_success 'perf report --stats counts exactly the samples pmrec wrote' '
+	"$PMREC" -a -o a.data -- sleep 1 2>err &&
+	perf report -i a.data --stats >stats 2>perf.err &&
+	test_equal "$(pmrec_samples err)" "$(perf_sample_count a.data)" "SAMPLE count" &&
+	! grep -i -E "warn|error|unexpected" perf.err
+'
+
+test_expect_success 'perf script reads every sample without a warning' '
+	"$PMREC" -a -o a.data -- sleep 1 2>err &&
+	perf script -i a.data >script 2>perf.err &&
+	test_equal "$(pmrec_samples err)" "$(wc -l <script)" "perf script lines" &&
+	! grep -i -E "warn|error|unexpected" perf.err
+'
+
+test_expect_success 'perf report names commands and kernel symbols' '
+	"$PMREC" -a -o a.data -- sleep 1 2>err &&
+	perf report -i a.data --stdio --sort comm,dso,sym >report 2>/dev/null &&
+	test_grep "\[kernel\.kallsyms\] +\[k\] [a-z_]" report &&
+	grep -E "^ +[0-9.]+%" report >rows &&
+	test "$(grep -c -v "\[unknown\]" rows)" -gt 0 &&
+	test_grep "^ +[0-9.]+% +(swapper|pmrec|sleep|kworker)" rows
+'
+
+test_expect_success 'record is the default command' '
+	"$PMREC" record -a -q -o r.data -- true &&
+	"$PMREC" -a -q -o d.data -- true &&
+	perf report -i r.data --stats >/dev/null 2>&1 &&
+	perf report -i d.data --stats >/dev/null 2>&1
+'
+
+test_expect_success 'two events: perf reports both by name' '
+	"$PMREC" -a -e cpu-clock,page-faults -o two.data -- sleep 1 2>err &&
+	perf script -i two.data -F event >events 2>/dev/null &&
+	test_grep "^ *cpu-clock:" events &&
+	test_grep "^ *page-faults:" events &&
+	test_equal "$(pmrec_samples err)" "$(perf_sample_count two.data)" "SAMPLE count"
+'
+
+test_expect_success 'repeated -e and an alias give two events' '
+	"$PMREC" -a -e cpu-clock -e faults -q -o two.data -- sleep 0.5 &&
+	perf script -i two.data -F event 2>/dev/null | sort -u >events &&
+	test_grep "cpu-clock" events &&
+	test_grep "page-faults" events
+'
+
+test_expect_success '-C 0 records only CPU 0' '
+	"$PMREC" -C 0 -q -o c0.data -- sleep 1 &&
+	perf script -i c0.data -F cpu >cpus 2>/dev/null &&
+	test -s cpus &&
+	test_equal "[000]" "$(sort -u cpus | tr -d " ")" "CPUs seen"
+'
+
+test_expect_success 'without -C, samples come from every online CPU' '
+	"$PMREC" -a -q -o all.data -- sleep 1 &&
+	perf script -i all.data -F cpu 2>/dev/null | sort -u | wc -l >n &&
+	test_equal "$(nproc)" "$(cat n)" "distinct CPUs"
+'
+
+test_done
