@@ -69,7 +69,7 @@ test_expect_success 'hardware event on a machine without PMU says so' '
 test_expect_success 'a command that cannot run exits 127 and leaves no file' '
 	test_expect_code 127 "$PMREC" -o x.data -- ./no-such-program 2>err &&
 	test_grep "cannot run ...no-such-program.: No such file or directory" err &&
-	test ! -e x.data && test -z "$(ls)"
+	test ! -e x.data && test_equal err "$(ls)" "files left"
 '
 
 test_expect_success 'output into a directory is refused' '
