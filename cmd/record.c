@@ -1430,6 +1430,12 @@ static int record__run(struct record *rec, int argc, char **argv)
 			return 127;
 		}
 	}
+	/* From here on a killed recording leaves a readable file. */
+	err = pmdata__commit(&rec->out);
+	if (err) {
+		report_write_error(rec, err);
+		return PM_EXIT_FAILURE;
+	}
 	if (record__publish_output(rec))
 		return PM_EXIT_FAILURE;
 	if (o->verbose)
