@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Events of a recording: attrs, sample ids, names and tracepoint formats. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_int.h"
+
+/* Maps a sample id to its event: open addressing, linear probing. */
+static size_t id_hash(uint64_t id, size_t cap)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+static int reader__grow_ids(struct pm_reader *r)
+{
+	size_t cap = r->ids_cap ? r->ids_cap * 2 : 64, i, j;
+	struct pm_id_slot *ids = calloc(cap, sizeof(*ids));
+
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < r->ids_cap; i++) {
+		if (!r->ids[i].evsel)
+			continue;
+		for (j = id_hash(r->ids[i].id, cap); ids[j].evsel; j = (j + 1) & (cap - 1))
+			;
+		ids[j] = r->ids[i];
+	}
+	free(r->ids);
+	r->ids = ids;
+	r->ids_cap = cap;
+	return 0;
+}
+
+/* The first event to claim an id keeps it. */
+static int reader__add_id(struct pm_reader *r, uint64_t id, struct pm_evsel *e)
+{
+	size_t i;
+
+	if (2 * (r->nr_ids + 1) > r->ids_cap && reader__grow_ids(r))
+		return -ENOMEM;
+	for (i = id_hash(id, r->ids_cap); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
+		if (r->ids[i].id == id)
+			return 0;
+	r->ids[i] = (struct pm_id_slot){ .id = id, .evsel = e };
+	r->nr_ids++;
+	return 0;
+}
+
+struct pm_evsel *pm_reader__evsel_by_id(const struct pm_reader *r, uint64_t id)
+{
+	size_t i;
+
+	if (!r->ids_cap)
+		return NULL;
+	for (i = id_hash(id, r->ids_cap); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
+		if (r->ids[i].id == id)
+			return r->ids[i].evsel;
+	return NULL;
+}
+
+size_t pm_reader__nr_evsels(const struct pm_reader *r)
+{
+	return r->nr_evsels;
+}
+
+struct pm_evsel *pm_reader__evsel(const struct pm_reader *r, size_t idx)
+{
+	return idx < r->nr_evsels ? r->evsels[idx] : NULL;
+}
+
+static void evsel__delete(struct pm_evsel *e)
+{
+	free(e->ids);
+	free(e->name);
+	free(e->derived_name);
+	free(e);
+}
+
+void reader__delete_evsels(struct pm_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_evsels; i++)
+		evsel__delete(r->evsels[i]);
+	free(r->evsels);
+	free(r->ids);
+	r->evsels = NULL;
+	r->ids = NULL;
+	r->nr_evsels = r->nr_ids = r->ids_cap = 0;
+}
+
+static void evsel__link_tracepoint(struct pm_reader *r, struct pm_evsel *e)
+{
+	if (e->attr.type != PERF_TYPE_TRACEPOINT || !r->has_tp)
+		return;
+	e->tp = pm_tp_data__find(&r->tp, e->attr.config);
+	free(e->derived_name);
+	e->derived_name = NULL;
+}
+
+/* u64 position of the sample id, as perf's evsel__calc_id_pos(). */
+static void reader__calc_id_pos(struct pm_reader *r, uint64_t type)
+{
+	int pos = 0;
+
+	r->id_pos = r->is_pos = -1;
+	if (type & PERF_SAMPLE_IDENTIFIER) {
+		r->id_pos = 0;
+		r->is_pos = 1;
+	} else if (type & PERF_SAMPLE_ID) {
+		pos += !!(type & PERF_SAMPLE_IP);
+		pos += !!(type & PERF_SAMPLE_TID);
+		pos += !!(type & PERF_SAMPLE_TIME);
+		pos += !!(type & PERF_SAMPLE_ADDR);
+		r->id_pos = pos;
+		r->is_pos = 1 + !!(type & PERF_SAMPLE_STREAM_ID) + !!(type & PERF_SAMPLE_CPU);
+	}
+	r->trailer_size = r->sample_id_all ?
+		8 * (size_t)__builtin_popcountll(type & PM_SAMPLE_ID_BITS) : 0;
+}
+
+struct pm_evsel *reader__add_evsel(struct pm_reader *r, const void *attr, size_t attr_len,
+				   const void *ids, size_t nr_ids)
+{
+	struct pm_evsel **evsels, *e = calloc(1, sizeof(*e));
+	size_t i;
+
+	if (!e)
+		return NULL;
+	memcpy(&e->attr, attr, attr_len < sizeof(e->attr) ? attr_len : sizeof(e->attr));
+	e->ids = malloc(nr_ids ? nr_ids * sizeof(*e->ids) : 1);
+	evsels = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*evsels));
+	if (!e->ids || !evsels) {
+		if (evsels)
+			r->evsels = evsels;
+		evsel__delete(e);
+		return NULL;
+	}
+	if (nr_ids)
+		memcpy(e->ids, ids, nr_ids * sizeof(*e->ids));
+	e->nr_ids = nr_ids;
+	e->idx = (int)r->nr_evsels;
+	r->evsels = evsels;
+	r->evsels[r->nr_evsels++] = e;
+	for (i = 0; i < nr_ids; i++)
+		if (reader__add_id(r, e->ids[i], e))
+			return NULL;
+	if (e->idx == 0) {
+		r->sample_id_all = e->attr.sample_id_all;
+		reader__calc_id_pos(r, e->attr.sample_type);
+	}
+	evsel__link_tracepoint(r, e);
+	return e;
+}
+
+int reader__set_name(struct pm_evsel *e, const char *name, size_t len)
+{
+	char *copy = strndup(name, len);
+
+	if (!copy)
+		return -ENOMEM;
+	free(e->name);
+	e->name = copy;
+	return 0;
+}
+
+int reader__set_tracing(struct pm_reader *r, const void *blob, size_t size, uint64_t offset)
+{
+	const char *reason;
+	size_t err_off, i;
+	int err;
+
+	if (r->has_tp)
+		pm_tp_data__exit(&r->tp);
+	err = pm_tp_data__parse(&r->tp, blob, size, &err_off, &reason);
+	r->has_tp = true;
+	for (i = 0; i < r->nr_evsels; i++)
+		evsel__link_tracepoint(r, r->evsels[i]);
+	if (err == -ENOMEM)
+		return reader__fail(r, offset, err, "out of memory");
+	if (err)
+		return reader__fail(r, offset + err_off, err, "tracing data: %s", reason);
+	return 0;
+}
+
+/* u32 nr, u32 attr_size; nr x (attr, u32 nr_ids, perf string, u64 ids[]) */
+int reader__apply_event_desc(struct pm_reader *r, const void *p, size_t len, uint64_t offset)
+{
+	struct pm_cursor c;
+	uint32_t nr, attr_size, nr_ids, i;
+	const void *attr, *ids;
+	const char *name;
+	size_t name_len;
+	uint64_t id;
+	struct pm_evsel *e;
+
+	pm_cursor__init(&c, p, len, offset);
+	if (pm_cursor__u32(&c, &nr) || pm_cursor__u32(&c, &attr_size))
+		goto bad;
+	for (i = 0; i < nr; i++) {
+		if (pm_cursor__bytes(&c, attr_size, &attr) || pm_cursor__u32(&c, &nr_ids) ||
+		    pm_cursor__perf_string(&c, &name, &name_len) ||
+		    nr_ids > pm_cursor__left(&c) / 8 ||
+		    pm_cursor__bytes(&c, (size_t)nr_ids * 8, &ids))
+			goto bad;
+		e = NULL;
+		if (nr_ids) {
+			memcpy(&id, ids, sizeof(id));
+			e = pm_reader__evsel_by_id(r, id);
+		}
+		if (!e)
+			e = pm_reader__evsel(r, i);
+		if (e && reader__set_name(e, name, name_len))
+			return reader__fail(r, offset, -ENOMEM, "out of memory");
+	}
+	return 0;
+bad:
+	return reader__fail(r, pm_cursor__offset(&c), -EBADMSG, "EVENT_DESC feature truncated");
+}
+
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	"bpf-output", "cgroup-switches",
+};
+
+static const char *const cache_names[] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+};
+
+static const char *const cache_ops[][2] = {
+	{ "load", "loads" }, { "store", "stores" }, { "prefetch", "prefetches" },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static int evsel__derive_name(const struct pm_evsel *e, char **out)
+{
+	unsigned long long config = e->attr.config;
+	unsigned int cache = config & 0xff, op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+
+	switch (e->attr.type) {
+	case PERF_TYPE_HARDWARE:
+		if (config < ARRAY_SIZE(hw_names))
+			return asprintf(out, "%s", hw_names[config]);
+		break;
+	case PERF_TYPE_SOFTWARE:
+		if (config < ARRAY_SIZE(sw_names))
+			return asprintf(out, "%s", sw_names[config]);
+		break;
+	case PERF_TYPE_TRACEPOINT:
+		if (e->tp)
+			return asprintf(out, "%s", e->tp->full_name);
+		return asprintf(out, "tracepoint:%llu", config);
+	case PERF_TYPE_HW_CACHE:
+		if (cache < ARRAY_SIZE(cache_names) && op < ARRAY_SIZE(cache_ops) &&
+		    result <= 1 && config <= 0xffffff)
+			return result ?
+			       asprintf(out, "%s-%s-misses", cache_names[cache], cache_ops[op][0]) :
+			       asprintf(out, "%s-%s", cache_names[cache], cache_ops[op][1]);
+		break;
+	case PERF_TYPE_RAW:
+		return asprintf(out, "r%llx", config);
+	case PERF_TYPE_BREAKPOINT:
+		return asprintf(out, "mem:0x%llx", (unsigned long long)e->attr.bp_addr);
+	default:
+		break;
+	}
+	return asprintf(out, "type%u/config=0x%llx/", e->attr.type, config);
+}
+
+const char *pm_evsel__name(struct pm_evsel *e)
+{
+	if (e->name)
+		return e->name;
+	if (!e->derived_name && evsel__derive_name(e, &e->derived_name) < 0) {
+		e->derived_name = NULL;
+		return "unknown";
+	}
+	return e->derived_name;
+}

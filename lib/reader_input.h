@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_READER_INPUT_H
+#define PMREC_READER_INPUT_H
+
+/*
+ * Buffered forward reader over a file or a pipe: large read(2)s into one
+ * buffer, records are handed out in place.  pos is the input offset of the
+ * first unconsumed byte.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct pm_input {
+	int fd;
+	bool seekable;		/* regular file: pread/lseek work */
+	bool eof;
+	uint64_t file_size;	/* valid if seekable */
+	unsigned char *buf;
+	size_t cap;
+	size_t start, end;	/* unconsumed bytes are buf[start..end) */
+	uint64_t pos;
+};
+
+int pm_input__init(struct pm_input *in, int fd, size_t cap);
+void pm_input__exit(struct pm_input *in);
+/*
+ * Makes n (<= cap) bytes at pos contiguous at *p.  Returns how many are
+ * there: n, or fewer only at end of input; or -errno.
+ */
+ssize_t pm_input__peek(struct pm_input *in, size_t n, const unsigned char **p);
+void pm_input__consume(struct pm_input *in, size_t n);
+/* Copies up to n bytes; returns the number copied (< n at end) or -errno. */
+ssize_t pm_input__read(struct pm_input *in, void *dst, size_t n);
+/* Skips n bytes; *done says how many were there (< n at end). */
+int pm_input__skip(struct pm_input *in, uint64_t n, uint64_t *done);
+/* Seekable input only: continues at offset off. */
+int pm_input__seek(struct pm_input *in, uint64_t off);
+/* Seekable input only: n bytes at off, -ENODATA if the file is shorter. */
+int pm_input__pread(struct pm_input *in, void *dst, size_t n, uint64_t off);
+
+#endif

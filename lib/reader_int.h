@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_READER_INT_H
+#define PMREC_READER_INT_H
+
+/* Internals shared by the reader_*.c files; not for cmd/. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf_data.h"
+#include "reader.h"
+#include "reader_input.h"
+#include "tpformat.h"
+
+/* Largest record: header.size is a u16. */
+#define PM_RECORD_MAX 65536
+
+struct pm_feat_slot {
+	uint64_t offset;
+	uint64_t size;
+	unsigned char *data;	/* loaded payload, or NULL */
+	bool present;
+};
+
+struct pm_id_slot {
+	uint64_t id;
+	struct pm_evsel *evsel;	/* NULL: empty slot */
+};
+
+struct pm_reader {
+	struct pm_input in;
+	int fd;
+	bool own_fd;
+	bool opened;
+	bool pipe;
+	bool unfinished;
+	bool features_skipped;
+	struct perf_file_header header;
+	uint64_t data_end;
+	/* Non-seekable file mode: bytes [prefix_off, +prefix_len) of the file. */
+	unsigned char *prefix;
+	uint64_t prefix_off;
+	size_t prefix_len;
+
+	uint64_t *rec;		/* aligned copy of the current record */
+
+	struct pm_evsel **evsels;
+	size_t nr_evsels;
+	struct pm_id_slot *ids;
+	size_t ids_cap;
+	size_t nr_ids;
+	/* From the first attr (perf does the same): u64 index of the id. */
+	int id_pos;		/* in a SAMPLE from the start, -1 if none */
+	int is_pos;		/* in a trailer from the end, -1 if none */
+	bool sample_id_all;
+	size_t trailer_size;
+
+	struct pm_feat_slot feat[HEADER_FEAT_BITS];
+	struct pm_tp_data tp;
+	bool has_tp;
+
+	int status;		/* sticky fault, 0 if none */
+	struct pm_reader_error err;
+	/* File-mode metadata faults, reported after the last record. */
+	int deferred_status;
+	struct pm_reader_error deferred;
+};
+
+int reader__fail(struct pm_reader *r, uint64_t offset, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Like reader__fail, but only reported once all records are out. */
+void reader__defer(struct pm_reader *r, uint64_t offset, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* reader_evsel.c */
+/* ids may be unaligned; NULL only when out of memory. */
+struct pm_evsel *reader__add_evsel(struct pm_reader *r, const void *attr, size_t attr_len,
+				   const void *ids, size_t nr_ids);
+void reader__delete_evsels(struct pm_reader *r);
+int reader__set_tracing(struct pm_reader *r, const void *blob, size_t size,
+			uint64_t offset);
+int reader__apply_event_desc(struct pm_reader *r, const void *p, size_t len,
+			     uint64_t offset);
+int reader__set_name(struct pm_evsel *e, const char *name, size_t len);
+
+/* reader_sample.c */
+int reader__check_record(struct pm_reader *r, const struct pm_record *rec);
+
+#endif
