@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -55,6 +56,7 @@ struct record_opts {
 	uint32_t dwarf_stack;
 	size_t mmap_pages;
 	double duration;
+	int realtime;
 	char **workload;
 	int nr_workload;
 	struct pm_evlist evlist;
@@ -77,6 +79,9 @@ struct rec_fd {
 	size_t event;
 	int cpu;
 	bool dead;			/* hung up, out of the poll set */
+	bool lost_read;
+	uint64_t id;
+	uint64_t lost;			/* PERF_FORMAT_LOST, read before close */
 };
 
 struct record {
@@ -143,6 +148,7 @@ enum {
 	OPT_DURATION = 0x100,
 	OPT_FILTER,
 	OPT_CALL_GRAPH,
+	OPT_REALTIME,
 };
 
 static const struct argp_option record_options[] = {
@@ -171,6 +177,9 @@ static const struct argp_option record_options[] = {
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
 	{ .name = "duration", .key = OPT_DURATION, .arg = "SECONDS", .doc = "stop after SECONDS" },
+	{ .name = "realtime", .key = OPT_REALTIME, .arg = "PRIO", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "drain the rings at SCHED_FIFO priority PRIO (default 1), so a busy "
+		 "workload cannot delay the recorder into losing samples" },
 	{ .name = "quiet", .key = 'q', .doc = "no summary" },
 	{ .name = "verbose", .key = 'v', .doc = "show progress" },
 	{ 0 }
@@ -264,6 +273,7 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 {
 	struct record_opts *o = state->input;
 	char *bad = NULL;
+	uint64_t v;
 	double d;
 	char *end;
 	int err;
@@ -343,6 +353,13 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		if (errno || end == arg || *end || !(d > 0) || d > 1e9)
 			argp_error(state, "bad duration '%s' (seconds, e.g. 2.5)", arg);
 		o->duration = d;
+		break;
+	case OPT_REALTIME:
+		o->realtime = 1;
+		if (arg && (parse_u64(arg, &v) || v < 1 || v > 99))
+			argp_error(state, "bad realtime priority '%s' (1-99)", arg);
+		if (arg)
+			o->realtime = (int)v;
 		break;
 	case 'q':
 		o->quiet = true;
@@ -991,10 +1008,32 @@ static bool record__handle_hangups(struct record *rec)
 	return changed;
 }
 
+/*
+ * The kernel's count of samples this fd dropped.  It must be read before the
+ * fd is closed: drops after the last record that fit in a ring are announced
+ * nowhere else.
+ */
+static void record__read_lost(struct record *rec, struct rec_fd *f)
+{
+	uint64_t v[3];
+
+	if (f->lost_read || f->fd < 0 || !rec->lost_format)
+		return;
+	if (read(f->fd, v, sizeof(v)) == sizeof(v)) {
+		f->id = v[1];
+		f->lost = v[2];
+	}
+	f->lost_read = true;
+}
+
 static void record__retire_ring(struct record *rec, size_t idx)
 {
 	struct rec_ring *r = &rec->rings[idx];
 	size_t i;
+
+	for (i = 0; i < rec->nr_fds; i++)
+		if (rec->fds[i].ring == idx)
+			record__read_lost(rec, &rec->fds[i]);
 
 	/* Redirected fds go first: an owner unmapped under live writers drops silently. */
 	for (i = 0; i < rec->nr_fds; i++) {
@@ -1201,12 +1240,14 @@ static int record__stop(struct record *rec)
 	return 0;
 }
 
-/* Samples the kernel dropped, per event, from PERF_FORMAT_LOST. */
-static int record__lost_samples(struct record *rec, struct pm_buf *b)
+/* LOST_SAMPLES records: what each fd dropped, from PERF_FORMAT_LOST. */
+static int record__lost_samples(struct record *rec, struct pm_buf *b, uint64_t *total)
 {
 	size_t i;
 
+	*total = 0;
 	for (i = 0; i < rec->nr_fds; i++) {
+		struct rec_fd *f = &rec->fds[i];
 		struct {
 			struct perf_event_header h;
 			uint64_t lost;
@@ -1214,15 +1255,16 @@ static int record__lost_samples(struct record *rec, struct pm_buf *b)
 			uint64_t time;
 			uint32_t cpu, res;
 			uint64_t id;
-		} rec_ls = { .h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(rec_ls) } };
-		uint64_t v[3];
+		} ls = { .h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(ls) } };
 
-		if (rec->fds[i].fd < 0 || read(rec->fds[i].fd, v, sizeof(v)) != sizeof(v) || !v[2])
+		record__read_lost(rec, f);
+		if (!f->lost)
 			continue;
-		rec_ls.lost = v[2];
-		rec_ls.cpu = (uint32_t)rec->fds[i].cpu;
-		rec_ls.id = v[1];
-		if (pm_buf__append(b, &rec_ls, sizeof(rec_ls)))
+		ls.lost = f->lost;
+		ls.cpu = (uint32_t)f->cpu;
+		ls.id = f->id;
+		*total += f->lost;
+		if (pm_buf__append(b, &ls, sizeof(ls)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1364,6 +1406,7 @@ static int record__run(struct record *rec, int argc, char **argv)
 	struct pm_buf lost = { 0 };
 	struct pm_event_config cfg;
 	long page = sysconf(_SC_PAGESIZE);
+	uint64_t lost_samples = 0;
 	int err, status;
 
 	status = record__setup_targets(rec);
@@ -1383,6 +1426,16 @@ static int record__run(struct record *rec, int argc, char **argv)
 		}
 		if (!rec->nr_tids && add_tid(rec, rec->child))
 			return PM_EXIT_FAILURE;
+	}
+	if (o->realtime) {
+		/* After the fork: the workload keeps its normal policy. */
+		struct sched_param sp = { .sched_priority = o->realtime };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			error("cannot switch to SCHED_FIFO priority %d: %s", o->realtime, strerror(errno));
+			hint("--realtime needs root or CAP_SYS_NICE (or RLIMIT_RTPRIO >= %d)", o->realtime);
+			return PM_EXIT_FAILURE;
+		}
 	}
 	rec->lost_format = true;
 	cfg = (struct pm_event_config){
@@ -1443,12 +1496,10 @@ static int record__run(struct record *rec, int argc, char **argv)
 			o->evlist.nr, rec->nr_rings, rec->nr_fds);
 
 	err = record__loop(rec);
-	if (!err) {
-		record__ioctl_all(rec, PERF_EVENT_IOC_DISABLE);
-		err = record__lost_samples(rec, &lost);
-	}
 	if (!err)
 		err = record__stop(rec);
+	if (!err)
+		err = record__lost_samples(rec, &lost, &lost_samples);
 	if (!err && lost.len)
 		err = pmdata__write(&rec->out, lost.data, lost.len);
 	if (!err)
@@ -1463,11 +1514,6 @@ static int record__run(struct record *rec, int argc, char **argv)
 		pmdata__rollback(&rec->out);
 		status = PM_EXIT_FAILURE;
 	} else {
-		uint64_t lost_samples = 0;
-		size_t off;
-
-		for (off = 0; off + 48 <= lost.len; off += 48)
-			lost_samples += *(uint64_t *)(lost.data + off + 8);
 		record__summary(rec, lost_samples);
 		status = PM_EXIT_OK;
 	}

@@ -132,3 +132,21 @@ perf_sample_count() {
 	perf report -i "$1" --stats 2>/dev/null |
 		awk '/^ *SAMPLE events:/ { print $3; found = 1; exit } END { if (!found) print 0 }'
 }
+
+# Samples the kernel reported dropped (LOST_SAMPLES records, summed by perf).
+perf_lost_samples() {
+	perf report -i "$1" --stats 2>/dev/null |
+		awk '/^ *LOST_SAMPLES events:/ && !/\(/ { print $3; found = 1; exit }
+		     END { if (!found) print 0 }'
+}
+
+# seq_check FILE N: the seqcheck oracle over a raw_syscalls:sys_enter file;
+# prints "samples=S unique=U dups=D missing=M last=L lost=X".
+seq_check() {
+	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2") lost=$(perf_lost_samples "$1")"
+}
+
+# field NAME LINE: the value of NAME=VALUE in a seq_check line.
+field() {
+	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
