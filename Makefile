@@ -26,7 +26,7 @@ ELF_LIBS := -lelf
 endif
 
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
-PM_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -Ilib \
+PM_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
 	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(SAN_FLAGS) -MMD -MP
 PM_LDFLAGS := $(SAN_FLAGS)
 PM_LIBS := $(ELF_LIBS) -lpthread

@@ -7,6 +7,8 @@ enum {
 	PM_EXIT_OK = 0,
 	PM_EXIT_FAILURE = 1,
 	PM_EXIT_USAGE = 64,
+	/* The reader of `-o -` closed the pipe: 128 + SIGPIPE, as a shell shows it. */
+	PM_EXIT_EPIPE = 141,
 };
 
 /* argv[0] is the command's name ("pmrec record"), as messages show it. */

@@ -114,6 +114,8 @@ struct record {
 	uint64_t first_time;
 	uint64_t last_time;
 	uint64_t corrupt;
+	uint64_t dropped_samples;	/* read from the rings but not written */
+	uint64_t dropped_bytes;
 };
 
 static const char *prog = "pmrec record";
@@ -799,11 +801,6 @@ static void record__discard_output(struct record *rec)
 	}
 }
 
-static void report_write_error(struct record *rec, int err)
-{
-	error("cannot write '%s': %s", rec->opts->output, strerror(-err));
-}
-
 static int tracing_blob(struct record *rec, struct pm_buf *blob)
 {
 	const struct pm_evlist *l = &rec->opts->evlist;
@@ -1065,7 +1062,7 @@ static void record__retire_ring(struct record *rec, size_t idx)
 static int record__pass(struct record *rec, bool *busy)
 {
 	size_t i, nr_iov = 0;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, samples = 0;
 	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND, .size = 8 };
 	bool retire = false;
 	int err;
@@ -1096,7 +1093,7 @@ static int record__pass(struct record *rec, bool *busy)
 				r->span.iov[1].iov_len = len - r->span.iov[0].iov_len;
 			}
 		}
-		rec->samples += sc.samples;
+		samples += sc.samples;
 		r->lost += sc.lost;
 		rec->lost += sc.lost;
 		if (sc.first_time && (!rec->first_time || sc.first_time < rec->first_time))
@@ -1113,8 +1110,13 @@ static int record__pass(struct record *rec, bool *busy)
 		rec->iov[nr_iov].iov_base = &round;
 		rec->iov[nr_iov++].iov_len = sizeof(round);
 		err = pmdata__writev(&rec->out, rec->iov, (int)nr_iov);
-		if (err)
+		if (err) {
+			/* The whole pass is dropped: the file ends at the last commit. */
+			rec->dropped_samples += samples;
+			rec->dropped_bytes += bytes;
 			return err;
+		}
+		rec->samples += samples;
 		for (i = 0; i < rec->nr_rings; i++)
 			if (rec->rings[i].state != RING_RETIRED && rec->rings[i].span.end != rec->rings[i].ring.tail)
 				pm_ring__release(&rec->rings[i].ring, &rec->rings[i].span);
@@ -1399,6 +1401,40 @@ static int exit_status(const struct record *rec, int fallback)
 	return fallback;
 }
 
+/* Disables and closes every event, so a stopped recording costs nothing. */
+static void record__close_events(struct record *rec)
+{
+	size_t i;
+
+	record__ioctl_all(rec, PERF_EVENT_IOC_DISABLE);
+	for (i = 0; i < rec->nr_rings; i++)
+		if (rec->rings[i].state != RING_RETIRED && rec->rings[i].ring.map)
+			record__retire_ring(rec, i);
+}
+
+/*
+ * The output failed (full disk, I/O error, closed pipe): keep what was
+ * committed, which perf reads, and say what was kept and what was dropped.
+ */
+static int record__write_failed(struct record *rec, int err)
+{
+	const char *path = rec->opts->output;
+
+	pmdata__rollback(&rec->out);
+	if (err == -EPIPE) {
+		error("the reader of the output pipe went away; stopped after %llu samples "
+		      "(%.2f MB)", (unsigned long long)rec->samples,
+		      (double)rec->out.data_size / 1e6);
+		return PM_EXIT_EPIPE;
+	}
+	error("cannot write '%s': %s; kept %llu samples (%.2f MB), dropped %llu samples "
+	      "(%.2f MB) and everything after", path, strerror(-err),
+	      (unsigned long long)rec->samples,
+	      (double)(rec->out.data_offset + rec->out.data_size) / 1e6,
+	      (unsigned long long)rec->dropped_samples, (double)rec->dropped_bytes / 1e6);
+	return PM_EXIT_FAILURE;
+}
+
 static int record__run(struct record *rec, int argc, char **argv)
 {
 	struct record_opts *o = rec->opts;
@@ -1461,17 +1497,13 @@ static int record__run(struct record *rec, int argc, char **argv)
 	err = pmdata__start(&rec->out, rec->out_fd, !strcmp(o->output, "-"), &o->evlist);
 	if (!err && rec->out.pipe)
 		err = record__pipe_prologue(rec, argc, argv);
-	if (err) {
-		report_write_error(rec, err);
-		return PM_EXIT_FAILURE;
-	}
+	if (err)
+		return record__write_failed(rec, err);
 	if (!cfg.enable_on_exec)
 		record__ioctl_all(rec, PERF_EVENT_IOC_ENABLE);
 	err = record__synthesize(rec);
-	if (err) {
-		report_write_error(rec, err);
-		return PM_EXIT_FAILURE;
-	}
+	if (err)
+		return record__write_failed(rec, err);
 	if (o->workload) {
 		err = record__start_workload(rec);
 		if (err) {
@@ -1485,10 +1517,8 @@ static int record__run(struct record *rec, int argc, char **argv)
 	}
 	/* From here on a killed recording leaves a readable file. */
 	err = pmdata__commit(&rec->out);
-	if (err) {
-		report_write_error(rec, err);
-		return PM_EXIT_FAILURE;
-	}
+	if (err)
+		return record__write_failed(rec, err);
 	if (record__publish_output(rec))
 		return PM_EXIT_FAILURE;
 	if (o->verbose)
@@ -1510,9 +1540,7 @@ static int record__run(struct record *rec, int argc, char **argv)
 			err = pmdata__finish(&rec->out, &f);
 	}
 	if (err) {
-		report_write_error(rec, err);
-		pmdata__rollback(&rec->out);
-		status = PM_EXIT_FAILURE;
+		status = record__write_failed(rec, err);
 	} else {
 		record__summary(rec, lost_samples);
 		status = PM_EXIT_OK;
@@ -1520,7 +1548,19 @@ static int record__run(struct record *rec, int argc, char **argv)
 	pm_features__exit(&f);
 	pm_buf__exit(&lost);
 	record__reap_child(rec);
-	if (rec->child_running) {
+	if (rec->child_running && err == -EPIPE) {
+		/* Nobody reads any more: leave at once, the workload runs on (as with perf). */
+		record__close_events(rec);
+		rec->child_running = false;
+	} else if (rec->child_running && err) {
+		/* A full disk is no reason to kill the workload. */
+		record__close_events(rec);
+		if (!o->quiet)
+			fprintf(stderr, "%s: recording stopped early; waiting for '%s' to finish\n",
+				prog, o->workload[0]);
+		waitpid(rec->child, &rec->child_status, 0);
+		rec->child_running = false;
+	} else if (rec->child_running) {
 		/* Recording stopped first (signal, --duration): end the workload too. */
 		kill(rec->child, SIGTERM);
 		waitpid(rec->child, &rec->child_status, 0);
