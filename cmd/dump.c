@@ -813,7 +813,7 @@ static void print_sample(struct dump *d, const struct pm_record *rec, const stru
 	if (t & PERF_SAMPLE_IP)
 		f_hex(d, "ip", s->ip);
 	if (t & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
-		f_u64(d, "id", s->id);
+		f_u64(d, "sample_id", s->id);
 	if (t & PERF_SAMPLE_STREAM_ID)
 		f_u64(d, "stream_id", s->stream_id);
 	if ((t & PERF_SAMPLE_PERIOD) || !e->attr.freq)
