@@ -30,8 +30,10 @@
 #include "cpumap.h"
 #include "event.h"
 #include "hostinfo.h"
+#include "output.h"
 #include "pmdata.h"
 #include "ring.h"
+#include "snapshot.h"
 #include "synth.h"
 #include "tracing.h"
 
@@ -57,6 +59,12 @@ struct record_opts {
 	size_t mmap_pages;
 	double duration;
 	int realtime;
+	bool overwrite;
+	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_kind;
+	uint64_t switch_size;		/* bytes */
+	double switch_time;		/* seconds */
+	unsigned int switch_max_files;
+	bool timestamp_filename;
 	char **workload;
 	int nr_workload;
 	struct pm_evlist evlist;
@@ -98,8 +106,7 @@ struct record {
 	size_t nr_pfds;
 	struct iovec *iov;
 	struct pmdata out;
-	int out_fd;
-	char *tmp_path;
+	struct pm_output file;
 	int sigfd;
 	sigset_t oldmask;
 	pid_t child;
@@ -116,6 +123,14 @@ struct record {
 	uint64_t corrupt;
 	uint64_t dropped_samples;	/* read from the rings but not written */
 	uint64_t dropped_bytes;
+	int argc;			/* pmrec's own command line, for CMDLINE */
+	char **argv;
+	enum pm_snapshot_state snap;
+	bool switch_requested;
+	int64_t next_switch;		/* CLOCK_MONOTONIC ns of the next TIME switch */
+	unsigned int nr_files;		/* timestamped files written */
+	char **files;			/* the newest ones, for --switch-max-files */
+	size_t nr_kept;
 };
 
 static const char *prog = "pmrec record";
@@ -151,6 +166,10 @@ enum {
 	OPT_FILTER,
 	OPT_CALL_GRAPH,
 	OPT_REALTIME,
+	OPT_OVERWRITE,
+	OPT_SWITCH_OUTPUT,
+	OPT_SWITCH_MAX_FILES,
+	OPT_TIMESTAMP_FILENAME,
 };
 
 static const struct argp_option record_options[] = {
@@ -182,6 +201,19 @@ static const struct argp_option record_options[] = {
 	{ .name = "realtime", .key = OPT_REALTIME, .arg = "PRIO", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "drain the rings at SCHED_FIFO priority PRIO (default 1), so a busy "
 		 "workload cannot delay the recorder into losing samples" },
+	{ .doc = "Flight recorder and rotation:", .group = 4 },
+	{ .name = "overwrite", .key = OPT_OVERWRITE,
+	  .doc = "keep only the newest data in overwritable rings; write a snapshot file on "
+		 "SIGUSR2 (and at exit)" },
+	{ .name = "switch-output", .key = OPT_SWITCH_OUTPUT, .arg = "signal|SIZE|TIME",
+	  .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "start a new timestamped file on SIGUSR2 (default), after SIZE bytes "
+		 "(e.g. 100M) or every TIME (e.g. 30s, 5m); with --overwrite, write a snapshot" },
+	{ .name = "switch-max-files", .key = OPT_SWITCH_MAX_FILES, .arg = "N",
+	  .doc = "keep only the newest N timestamped files" },
+	{ .name = "timestamp-filename", .key = OPT_TIMESTAMP_FILENAME,
+	  .doc = "give the final file a timestamped name too" },
+	{ .doc = "Messages:", .group = 5 },
 	{ .name = "quiet", .key = 'q', .doc = "no summary" },
 	{ .name = "verbose", .key = 'v', .doc = "show progress" },
 	{ 0 }
@@ -271,6 +303,35 @@ static int parse_call_graph(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* signal, SIZE (bytes, K/M/G) or TIME (s/m/h/d). */
+static int parse_switch_output(struct record_opts *o, const char *arg)
+{
+	char *end;
+	double v;
+
+	if (!arg || !strcmp(arg, "signal")) {
+		o->switch_kind = SWITCH_SIGNAL;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || !(v > 0) || v > 1e15 || (end[0] && end[1]))
+		return -EINVAL;
+	switch (*end) {
+	case 's': o->switch_time = v; break;
+	case 'm': o->switch_time = v * 60; break;
+	case 'h': o->switch_time = v * 3600; break;
+	case 'd': o->switch_time = v * 86400; break;
+	case 'B': o->switch_size = (uint64_t)v; break;
+	case 'K': case 'k': o->switch_size = (uint64_t)(v * 1024); break;
+	case 'M': o->switch_size = (uint64_t)(v * 1024 * 1024); break;
+	case 'G': case 'g': o->switch_size = (uint64_t)(v * 1024 * 1024 * 1024); break;
+	default: return -EINVAL;
+	}
+	o->switch_kind = o->switch_time > 0 ? SWITCH_TIME : SWITCH_SIZE;
+	return 0;
+}
+
 static error_t record_parse(int key, char *arg, struct argp_state *state)
 {
 	struct record_opts *o = state->input;
@@ -356,6 +417,22 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad duration '%s' (seconds, e.g. 2.5)", arg);
 		o->duration = d;
 		break;
+	case OPT_OVERWRITE:
+		o->overwrite = true;
+		break;
+	case OPT_SWITCH_OUTPUT:
+		if (parse_switch_output(o, arg))
+			argp_error(state, "bad --switch-output '%s' (signal, a size like 100M, "
+				   "or a time like 30s or 5m)", arg);
+		break;
+	case OPT_SWITCH_MAX_FILES:
+		if (parse_u64(arg, &v) || !v || v > 1000000)
+			argp_error(state, "bad --switch-max-files '%s' (a positive number)", arg);
+		o->switch_max_files = (unsigned int)v;
+		break;
+	case OPT_TIMESTAMP_FILENAME:
+		o->timestamp_filename = true;
+		break;
 	case OPT_REALTIME:
 		o->realtime = 1;
 		if (arg && (parse_u64(arg, &v) || v < 1 || v > 99))
@@ -384,6 +461,15 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-a and -p/-t exclude each other");
 		if (o->period && o->freq)
 			argp_error(state, "-c and -F exclude each other");
+		if ((o->overwrite || o->switch_kind || o->timestamp_filename) &&
+		    o->output && !strcmp(o->output, "-"))
+			argp_error(state, "-o - cannot be combined with --overwrite, --switch-output "
+				   "or --timestamp-filename: they write files");
+		if (o->overwrite && o->switch_kind == SWITCH_SIZE)
+			argp_error(state, "--switch-output=SIZE needs the normal mode; with --overwrite "
+				   "use signal or a TIME");
+		if (o->switch_max_files && !o->switch_kind && !o->overwrite)
+			argp_error(state, "--switch-max-files needs --switch-output or --overwrite");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -648,7 +734,7 @@ static int record__open_one(struct record *rec, size_t ev_idx, pid_t tid, size_t
 		return -err;
 	}
 	if (!r->ring.map) {
-		err = pm_ring__mmap(&r->ring, fd, rec->opts->mmap_pages, false);
+		err = pm_ring__mmap(&r->ring, fd, rec->opts->mmap_pages, rec->opts->overwrite);
 		if (err) {
 			error("cannot map a %zu KiB ring buffer on CPU %d: %s",
 			      rec->opts->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024, r->cpu,
@@ -711,36 +797,23 @@ static void record__ioctl_all(struct record *rec, unsigned long req)
 
 /* ---- output ----------------------------------------------------------- */
 
-/*
- * The file is created 0600 with O_EXCL under a temporary name in the target
- * directory and renamed into place once set-up succeeded, so a failed start
- * leaves no garbage and a symlink planted at the output path is replaced,
- * never followed.
- */
 static int record__check_output(const char *path)
 {
-	struct stat st;
+	int err = pm_output__check(path);
 
-	if (lstat(path, &st)) {
-		if (errno == ENOENT)
-			return 0;
-		error("cannot check '%s': %s", path, strerror(errno));
-		return -errno;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	if (err == -EISDIR)
 		error("'%s' is a directory", path);
-		return -EISDIR;
-	}
-	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+	else if (err == -EINVAL)
 		error("'%s' is not a regular file; refusing to replace it", path);
-		return -EINVAL;
-	}
-	return 0;
+	else if (err)
+		error("cannot check '%s': %s", path, strerror(-err));
+	return err;
 }
 
-static int record__create_output(struct record *rec)
+/* A new temporary output beside path, or stdout for "-". */
+static int record__create_output(struct record *rec, const char *path)
 {
-	const char *path = rec->opts->output;
+	int err;
 
 	if (!strcmp(path, "-")) {
 		if (isatty(STDOUT_FILENO)) {
@@ -749,56 +822,13 @@ static int record__create_output(struct record *rec)
 		}
 		/* A deeper pipe absorbs a slow reader; best effort. */
 		fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
-		rec->out_fd = STDOUT_FILENO;
+		rec->file.fd = STDOUT_FILENO;
 		return 0;
 	}
-	if (asprintf(&rec->tmp_path, "%s.tmpXXXXXX", path) < 0)
-		return -ENOMEM;
-	rec->out_fd = mkostemp(rec->tmp_path, O_CLOEXEC);
-	if (rec->out_fd < 0) {
-		error("cannot create '%s': %s", rec->tmp_path, strerror(errno));
-		free(rec->tmp_path);
-		rec->tmp_path = NULL;
-		return -errno;
-	}
-	return 0;
-}
-
-/* Moves an existing output to FILE.old and the new file into place. */
-static int record__publish_output(struct record *rec)
-{
-	const char *path = rec->opts->output;
-	char *old;
-	struct stat st;
-
-	if (!rec->tmp_path)
-		return 0;
-	if (!lstat(path, &st)) {
-		if (asprintf(&old, "%s.old", path) < 0)
-			return -ENOMEM;
-		if (rename(path, old)) {
-			error("cannot rename '%s' to '%s': %s", path, old, strerror(errno));
-			free(old);
-			return -errno;
-		}
-		free(old);
-	}
-	if (rename(rec->tmp_path, path)) {
-		error("cannot rename '%s' to '%s': %s", rec->tmp_path, path, strerror(errno));
-		return -errno;
-	}
-	free(rec->tmp_path);
-	rec->tmp_path = NULL;
-	return 0;
-}
-
-static void record__discard_output(struct record *rec)
-{
-	if (rec->tmp_path) {
-		unlink(rec->tmp_path);
-		free(rec->tmp_path);
-		rec->tmp_path = NULL;
-	}
+	err = pm_output__create(&rec->file, path);
+	if (err)
+		error("cannot create a file beside '%s': %s", path, strerror(-err));
+	return err;
 }
 
 static int tracing_blob(struct record *rec, struct pm_buf *blob)
@@ -971,7 +1001,8 @@ static int record__build_pollfds(struct record *rec)
 	for (i = 0; i < rec->nr_fds; i++) {
 		if (rec->fds[i].dead)
 			continue;
-		rec->pfds[n] = (struct pollfd){ .fd = rec->fds[i].fd, .events = POLLIN };
+		rec->pfds[n] = (struct pollfd){ .fd = rec->fds[i].fd,
+						.events = rec->opts->overwrite ? 0 : POLLIN };
 		rec->pfd_fd[n++] = i;
 	}
 	rec->nr_pfds = n;
@@ -1166,6 +1197,10 @@ static bool record__handle_signals(struct record *rec)
 			if (rec->child > 0 && !rec->child_running)
 				stop = true;
 			break;
+		case SIGUSR2:
+			/* Several while one is handled coalesce into one request. */
+			rec->switch_requested = true;
+			break;
 		case SIGINT:
 		case SIGTERM:
 		case SIGHUP:
@@ -1186,6 +1221,46 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+static int record__switch(struct record *rec);
+
+/* Switching is on with --switch-output or --overwrite; SIGUSR2 always triggers it. */
+static bool record__switch_due(struct record *rec)
+{
+	const struct record_opts *o = rec->opts;
+
+	if (!o->switch_kind && !o->overwrite)
+		return false;
+	if (rec->switch_requested)
+		return true;
+	if (o->switch_kind == SWITCH_SIZE)
+		return rec->out.data_size >= o->switch_size;
+	if (o->switch_kind == SWITCH_TIME)
+		return now_ns() >= rec->next_switch;
+	return false;
+}
+
+/* Overwrite rings are never emptied: the recording ends when all fds hung up. */
+static bool record__all_hung_up(const struct record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nr_rings; i++)
+		if (rec->rings[i].live_fds)
+			return false;
+	return true;
+}
+
+static int poll_timeout(const struct record *rec, int64_t deadline)
+{
+	int64_t t = rec->opts->overwrite ? 1000 : POLL_TIMEOUT_MS, now = now_ns();
+
+	if (deadline && (deadline - now) / 1000000 < t)
+		t = (deadline - now) / 1000000 + 1;
+	if (rec->opts->switch_kind == SWITCH_TIME && (rec->next_switch - now) / 1000000 < t)
+		t = (rec->next_switch - now) / 1000000 + 1;
+	return t < 0 ? 0 : (int)t;
+}
+
 static int record__loop(struct record *rec)
 {
 	int64_t deadline = rec->opts->duration > 0 ?
@@ -1194,27 +1269,27 @@ static int record__loop(struct record *rec)
 	int err;
 
 	for (;;) {
-		int timeout = POLL_TIMEOUT_MS;
-
-		if (deadline) {
-			int64_t left = deadline - now_ns();
-
-			if (left <= 0)
-				break;
-			if (left / 1000000 < timeout)
-				timeout = (int)(left / 1000000) + 1;
-		}
+		if (deadline && now_ns() >= deadline)
+			break;
 		if (!busy) {
-			if (poll(rec->pfds, rec->nr_pfds, timeout) < 0 && errno != EINTR)
+			if (poll(rec->pfds, rec->nr_pfds, poll_timeout(rec, deadline)) < 0 &&
+			    errno != EINTR)
 				return -errno;
 			if ((rec->pfds[0].revents & POLLIN) && record__handle_signals(rec))
 				break;
 			record__handle_hangups(rec);
 		}
-		err = record__pass(rec, &busy);
-		if (err)
-			return err;
-		if (record__all_retired(rec))
+		if (!rec->opts->overwrite) {
+			err = record__pass(rec, &busy);
+			if (err)
+				return err;
+		}
+		if (record__switch_due(rec)) {
+			err = record__switch(rec);
+			if (err)
+				return err;
+		}
+		if (rec->opts->overwrite ? record__all_hung_up(rec) : record__all_retired(rec))
 			break;
 	}
 	return 0;
@@ -1325,9 +1400,14 @@ static void record__summary(struct record *rec, uint64_t lost_samples)
 
 	if (rec->opts->quiet)
 		return;
-	fprintf(stderr, "%s: wrote %llu samples, %.2f MB, to '%s'", prog,
-		(unsigned long long)rec->samples,
-		(double)(rec->out.data_size + rec->out.data_offset) / 1e6, out);
+	if (rec->nr_files)
+		fprintf(stderr, "%s: wrote %llu samples in %u %s", prog,
+			(unsigned long long)rec->samples, rec->nr_files,
+			rec->opts->overwrite ? "snapshots" : "files");
+	else
+		fprintf(stderr, "%s: wrote %llu samples, %.2f MB, to '%s'", prog,
+			(unsigned long long)rec->samples,
+			(double)(rec->out.data_size + rec->out.data_offset) / 1e6, out);
 	if (!lost) {
 		fputs(", lost 0\n", stderr);
 	} else {
@@ -1353,6 +1433,7 @@ static int record__block_signals(struct record *rec)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGUSR2);
 	if (sigprocmask(SIG_BLOCK, &set, &rec->oldmask))
 		return -errno;
 	/* EPIPE is handled where it happens; dying of SIGPIPE loses the file. */
@@ -1378,7 +1459,10 @@ static void record__teardown(struct record *rec)
 	}
 	if (rec->sigfd >= 0)
 		close(rec->sigfd);
-	record__discard_output(rec);
+	pm_output__discard(&rec->file);
+	while (rec->nr_kept)
+		free(rec->files[--rec->nr_kept]);
+	free(rec->files);
 	free(rec->rings);
 	free(rec->fds);
 	free(rec->pfds);
@@ -1435,10 +1519,258 @@ static int record__write_failed(struct record *rec, int err)
 	return PM_EXIT_FAILURE;
 }
 
-static int record__run(struct record *rec, int argc, char **argv)
+/* ---- files, rotation and snapshots ------------------------------------ */
+
+/*
+ * A new output file: header (and the pipe prologue), then the synthesized
+ * records, committed.  *created tells whether the failure was the creation
+ * itself, which was already reported.
+ */
+static int record__start_file(struct record *rec, bool *created)
+{
+	const struct record_opts *o = rec->opts;
+	int err;
+
+	*created = false;
+	err = record__create_output(rec, o->output);
+	if (err)
+		return err;
+	*created = true;
+	err = pmdata__start(&rec->out, rec->file.fd, !strcmp(o->output, "-"), &o->evlist);
+	if (!err && rec->out.pipe)
+		err = record__pipe_prologue(rec, rec->argc, rec->argv);
+	if (!err)
+		err = record__synthesize(rec);
+	if (!err)
+		err = pmdata__commit(&rec->out);
+	return err;
+}
+
+/* Trailing records, features and the final header of the current file. */
+static int record__finalize_file(struct record *rec, const struct pm_buf *tail)
+{
+	struct pm_features f = { 0 };
+	int err = 0;
+
+	if (tail && tail->len)
+		err = pmdata__write(&rec->out, tail->data, tail->len);
+	if (!err)
+		err = pmdata__commit(&rec->out);
+	if (!err && !rec->out.pipe) {
+		err = record__features(rec, &f, rec->argc, rec->argv, true);
+		if (!err)
+			err = pmdata__finish(&rec->out, &f);
+	}
+	pm_features__exit(&f);
+	return err;
+}
+
+/* Remembers a timestamped file and deletes the oldest beyond --switch-max-files. */
+static void record__keep_file(struct record *rec, const char *name)
+{
+	unsigned int max = rec->opts->switch_max_files;
+	char **n;
+
+	rec->nr_files++;
+	if (!rec->opts->quiet)
+		fprintf(stderr, "%s: wrote '%s'\n", prog, name);
+	if (!max)
+		return;
+	n = realloc(rec->files, (rec->nr_kept + 1) * sizeof(*n));
+	if (!n)
+		return;
+	rec->files = n;
+	rec->files[rec->nr_kept] = strdup(name);
+	if (!rec->files[rec->nr_kept])
+		return;
+	rec->nr_kept++;
+	while (rec->nr_kept > max) {
+		if (unlink(rec->files[0]) && errno != ENOENT)
+			error("cannot remove old file '%s': %s", rec->files[0], strerror(errno));
+		free(rec->files[0]);
+		memmove(rec->files, rec->files + 1, --rec->nr_kept * sizeof(*rec->files));
+	}
+}
+
+/* Moves from to OUTPUT.<timestamp> (never replacing an earlier one). */
+static int record__stamp(struct record *rec, const char *from)
+{
+	char stamped[PATH_MAX], used[PATH_MAX];
+	struct timespec now;
+	int err;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	err = pm_output__timestamp_name(stamped, sizeof(stamped), rec->opts->output, &now);
+	if (!err)
+		err = pm_output__rename_unique(from, stamped, used, sizeof(used));
+	if (err) {
+		error("cannot rename '%s' to a timestamped name: %s", from, strerror(-err));
+		return err;
+	}
+	record__keep_file(rec, used);
+	return 0;
+}
+
+/*
+ * Normal mode: the current file is finished and renamed to its timestamped
+ * name between two drain passes, so no record is lost or written twice
+ * across the boundary; the next file starts with its own prologue.
+ */
+static int record__rotate(struct record *rec)
+{
+	int err = record__finalize_file(rec, NULL);
+	bool created;
+
+	if (!err)
+		err = record__stamp(rec, rec->opts->output);
+	close(rec->file.fd);
+	rec->file.fd = -1;
+	if (err)
+		return err;
+	rec->first_time = rec->last_time = 0;
+	err = record__start_file(rec, &created);
+	if (!err)
+		err = pm_output__publish(&rec->file, rec->opts->output);
+	return err;
+}
+
+/* Sum of PERF_FORMAT_LOST over the live fds, read now. */
+static uint64_t record__lost_now(struct record *rec)
+{
+	uint64_t v[3], sum = 0;
+	size_t i;
+
+	for (i = 0; rec->lost_format && i < rec->nr_fds; i++)
+		if (rec->fds[i].fd >= 0 && read(rec->fds[i].fd, v, sizeof(v)) == sizeof(v))
+			sum += v[2];
+	return sum;
+}
+
+static void record__pause_rings(struct record *rec, int pause)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nr_rings; i++)
+		if (rec->rings[i].ring.map)
+			ioctl(rec->rings[i].ring.fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause);
+}
+
+/* Copies every backward ring's complete records out, paused only for the copy. */
+static int record__copy_rings(struct record *rec, struct pm_buf *recs, uint64_t *dropped)
+{
+	uint64_t lost_before = record__lost_now(rec);
+	size_t i;
+	int err = 0;
+
+	if (pm_snapshot__to(&rec->snap, PM_SNAPSHOT_DATA_PENDING))
+		return 0;
+	record__pause_rings(rec, 1);
+	for (i = 0; i < rec->nr_rings && !err; i++)
+		if (rec->rings[i].ring.map)
+			err = pm_ring__read_backward(&rec->rings[i].ring, recs);
+	pm_snapshot__to(&rec->snap, PM_SNAPSHOT_EMPTY);
+	record__pause_rings(rec, 0);
+	pm_snapshot__to(&rec->snap, PM_SNAPSHOT_RUNNING);
+	/* In overwrite mode the kernel drops samples only while a ring is paused. */
+	*dropped = record__lost_now(rec) - lost_before;
+	return err;
+}
+
+/*
+ * Counts the samples of a snapshot and their times, and drops the LOST
+ * records the kernel wrote after pauses: those drops are counted from
+ * PERF_FORMAT_LOST and reported once, in a LOST_SAMPLES record.
+ */
+static void snapshot__filter(struct record *rec, struct pm_buf *recs, uint64_t *samples)
+{
+	size_t off = 0, out = 0;
+
+	*samples = 0;
+	rec->first_time = rec->last_time = 0;
+	while (off + sizeof(struct perf_event_header) <= recs->len) {
+		const struct perf_event_header *h = (const void *)(recs->data + off);
+		uint16_t size = h->size;
+		uint64_t t;
+
+		if (h->type == PERF_RECORD_SAMPLE && size >= SAMPLE_TIME_OFFSET + 8) {
+			memcpy(&t, recs->data + off + SAMPLE_TIME_OFFSET, sizeof(t));
+			if (!rec->first_time || t < rec->first_time)
+				rec->first_time = t;
+			if (t > rec->last_time)
+				rec->last_time = t;
+			(*samples)++;
+		}
+		if (h->type != PERF_RECORD_LOST) {
+			memmove(recs->data + out, recs->data + off, size);
+			out += size;
+		}
+		off += size;
+	}
+	recs->len = out;
+}
+
+/*
+ * Overwrite mode: one complete, standalone perf.data file holding the rings'
+ * newest records, with the processes alive now synthesized first.
+ */
+static int record__snapshot(struct record *rec)
+{
+	struct pm_buf recs = { 0 }, tail = { 0 };
+	uint64_t dropped = 0, samples;
+	bool created;
+	int err;
+
+	err = record__copy_rings(rec, &recs, &dropped);
+	if (!err)
+		err = record__start_file(rec, &created);
+	snapshot__filter(rec, &recs, &samples);
+	if (!err)
+		err = pmdata__write(&rec->out, recs.data, recs.len);
+	if (!err && dropped) {
+		struct {
+			struct perf_event_header h;
+			uint64_t lost;
+			uint64_t trailer[4];
+		} ls = { .h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(ls) }, .lost = dropped };
+
+		err = pm_buf__append(&tail, &ls, sizeof(ls));
+	}
+	if (!err)
+		err = record__finalize_file(rec, &tail);
+	if (rec->file.fd >= 0)
+		close(rec->file.fd);
+	rec->file.fd = -1;
+	if (!err)
+		err = record__stamp(rec, rec->file.tmp);
+	if (!err) {
+		free(rec->file.tmp);
+		rec->file.tmp = NULL;
+		rec->samples += samples;
+		rec->lost += dropped;
+		if (rec->opts->verbose)
+			fprintf(stderr, "%s: snapshot of %llu samples, %llu dropped while paused\n",
+				prog, (unsigned long long)samples, (unsigned long long)dropped);
+	}
+	pm_output__discard(&rec->file);
+	pm_buf__exit(&recs);
+	pm_buf__exit(&tail);
+	return err;
+}
+
+static int record__switch(struct record *rec)
+{
+	int err;
+
+	rec->switch_requested = false;
+	err = rec->opts->overwrite ? record__snapshot(rec) : record__rotate(rec);
+	if (rec->opts->switch_kind == SWITCH_TIME)
+		rec->next_switch = now_ns() + (int64_t)(rec->opts->switch_time * 1e9);
+	return err;
+}
+
+static int record__run(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
-	struct pm_features f = { 0 };
 	struct pm_buf lost = { 0 };
 	struct pm_event_config cfg;
 	long page = sysconf(_SC_PAGESIZE);
@@ -1482,9 +1814,10 @@ static int record__run(struct record *rec, int argc, char **argv)
 		.dwarf_stack = o->dwarf_stack,
 		.inherit = !o->no_inherit && rec->tids[0] != -1,
 		.enable_on_exec = o->workload && rec->tids[0] != -1,
+		.overwrite = o->overwrite,
 		.lost_format = true,
 		/* Wake with three quarters of the ring still free. */
-		.watermark = (uint32_t)(o->mmap_pages * page / 4),
+		.watermark = o->overwrite ? 0 : (uint32_t)(o->mmap_pages * page / 4),
 	};
 	pm_evlist__config(&o->evlist, &cfg);
 	if (record__open_events(rec))
@@ -1492,23 +1825,21 @@ static int record__run(struct record *rec, int argc, char **argv)
 	rec->iov = calloc(2 * rec->nr_rings + 1, sizeof(*rec->iov));
 	if (!rec->iov || record__build_pollfds(rec))
 		return PM_EXIT_FAILURE;
-	if (record__create_output(rec))
-		return PM_EXIT_FAILURE;
-	err = pmdata__start(&rec->out, rec->out_fd, !strcmp(o->output, "-"), &o->evlist);
-	if (!err && rec->out.pipe)
-		err = record__pipe_prologue(rec, argc, argv);
-	if (err)
-		return record__write_failed(rec, err);
 	if (!cfg.enable_on_exec)
 		record__ioctl_all(rec, PERF_EVENT_IOC_ENABLE);
-	err = record__synthesize(rec);
-	if (err)
-		return record__write_failed(rec, err);
+	if (!o->overwrite) {
+		bool created;
+
+		err = record__start_file(rec, &created);
+		if (err && !created)
+			return PM_EXIT_FAILURE;
+		if (err)
+			return record__write_failed(rec, err);
+	}
 	if (o->workload) {
 		err = record__start_workload(rec);
 		if (err) {
 			error("cannot run '%s': %s", o->workload[0], strerror(-err));
-			record__reap_child(rec);
 			waitpid(rec->child, NULL, 0);
 			rec->child_running = false;
 			rec->child = 0;
@@ -1516,28 +1847,32 @@ static int record__run(struct record *rec, int argc, char **argv)
 		}
 	}
 	/* From here on a killed recording leaves a readable file. */
-	err = pmdata__commit(&rec->out);
-	if (err)
-		return record__write_failed(rec, err);
-	if (record__publish_output(rec))
+	err = pm_output__publish(&rec->file, o->output);
+	if (err) {
+		error("cannot rename '%s' to '%s': %s", rec->file.tmp, o->output, strerror(-err));
 		return PM_EXIT_FAILURE;
+	}
+	pm_snapshot__to(&rec->snap, PM_SNAPSHOT_RUNNING);
+	if (o->switch_kind == SWITCH_TIME)
+		rec->next_switch = now_ns() + (int64_t)(o->switch_time * 1e9);
 	if (o->verbose)
 		fprintf(stderr, "%s: recording %zu events on %zu CPUs through %zu fds\n", prog,
 			o->evlist.nr, rec->nr_rings, rec->nr_fds);
 
 	err = record__loop(rec);
-	if (!err)
-		err = record__stop(rec);
-	if (!err)
-		err = record__lost_samples(rec, &lost, &lost_samples);
-	if (!err && lost.len)
-		err = pmdata__write(&rec->out, lost.data, lost.len);
-	if (!err)
-		err = pmdata__commit(&rec->out);
-	if (!err && !rec->out.pipe) {
-		err = record__features(rec, &f, argc, argv, true);
+	if (o->overwrite) {
+		/* The flight recorder's last words: a final snapshot. */
 		if (!err)
-			err = pmdata__finish(&rec->out, &f);
+			err = record__snapshot(rec);
+	} else {
+		if (!err)
+			err = record__stop(rec);
+		if (!err)
+			err = record__lost_samples(rec, &lost, &lost_samples);
+		if (!err)
+			err = record__finalize_file(rec, &lost);
+		if (!err && (o->switch_kind || o->timestamp_filename))
+			err = record__stamp(rec, o->output);
 	}
 	if (err) {
 		status = record__write_failed(rec, err);
@@ -1545,7 +1880,6 @@ static int record__run(struct record *rec, int argc, char **argv)
 		record__summary(rec, lost_samples);
 		status = PM_EXIT_OK;
 	}
-	pm_features__exit(&f);
 	pm_buf__exit(&lost);
 	record__reap_child(rec);
 	if (rec->child_running && err == -EPIPE) {
@@ -1568,6 +1902,9 @@ static int record__run(struct record *rec, int argc, char **argv)
 		if (!rec->stop_signal)
 			return status;
 	}
+	/* A flight recorder stopped by a signal did its job: its last snapshot. */
+	if (!status && o->overwrite && rec->stop_signal && rec->child <= 0)
+		return PM_EXIT_OK;
 	return status ? status : exit_status(rec, status);
 }
 
@@ -1577,7 +1914,8 @@ int cmd_record(int argc, char **argv)
 		.output = "pmrec.data",
 		.mmap_pages = DEFAULT_MMAP_PAGES,
 	};
-	struct record rec = { .opts = &opts, .sigfd = -1, .out_fd = -1, .go_fd = -1, .err_fd = -1 };
+	struct record rec = { .opts = &opts, .sigfd = -1, .file = { .fd = -1 }, .go_fd = -1,
+			      .err_fd = -1, .argc = argc, .argv = argv };
 	char *bad = NULL;
 	int status;
 
@@ -1589,10 +1927,10 @@ int cmd_record(int argc, char **argv)
 		free(bad);
 		return PM_EXIT_FAILURE;
 	}
-	status = record__run(&rec, argc, argv);
+	status = record__run(&rec);
 	record__teardown(&rec);
-	if (rec.out_fd > STDERR_FILENO)
-		close(rec.out_fd);
+	if (rec.file.fd > STDERR_FILENO)
+		close(rec.file.fd);
 	pm_evlist__exit(&opts.evlist);
 	return status;
 }

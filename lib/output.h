@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_OUTPUT_H
+#define PMREC_OUTPUT_H
+
+/*
+ * Output files: created 0600 with O_EXCL under a temporary name beside the
+ * final one and renamed into place once readable, so a failed start leaves
+ * nothing behind and a symlink planted at the output path is replaced, never
+ * followed.  Also the timestamped names of --switch-output and snapshots.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+struct pm_output {
+	char *tmp;		/* the temporary name until published */
+	int fd;
+};
+
+/* 0 when path may be (re)placed: absent, a regular file or a symlink. */
+int pm_output__check(const char *path);
+/* Creates path.tmpXXXXXX; the fd stays open for writing. */
+int pm_output__create(struct pm_output *o, const char *path);
+/* Renames the temporary file to final; an existing final becomes final.old. */
+int pm_output__publish(struct pm_output *o, const char *final);
+/*
+ * Renames from to `to`, or to `to`.1, .2 ... when that exists: timestamped
+ * names must never replace an earlier file.  The name used goes to used.
+ */
+int pm_output__rename_unique(const char *from, const char *to, char *used, size_t len);
+/* Removes an unpublished temporary file. */
+void pm_output__discard(struct pm_output *o);
+/* "path.YYYYmmddHHMMSScc" for t (centiseconds), as perf names its rotations. */
+int pm_output__timestamp_name(char *buf, size_t len, const char *path, const struct timespec *t);
+
+#endif
