@@ -654,8 +654,13 @@ static void report_open_error(const struct pm_event *ev, int cpu, pid_t tid, int
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		hint("kernel.perf_event_paranoid is %d; run as root, grant CAP_PERFMON, or lower it "
-		     "(sysctl kernel.perf_event_paranoid=1)", read_paranoid());
+		if (tid <= 0)
+			hint("system-wide recording needs kernel.perf_event_paranoid <= 0 (it is %d), "
+			     "CAP_PERFMON or root", read_paranoid());
+		else
+			hint("kernel.perf_event_paranoid is %d: kernel samples need <= 1; record user "
+			     "mode only with :u (e.g. -e cpu-clock:u), or use CAP_PERFMON or root",
+			     read_paranoid());
 		if (tid > 0)
 			hint("recording another user's task also needs ptrace access to it "
 			     "(CAP_SYS_PTRACE or kernel.yama.ptrace_scope)");
@@ -956,6 +961,29 @@ static int synth_targets(struct record *rec, struct pm_buf *b, size_t trailer)
 	return err;
 }
 
+/*
+ * Writes whole records in chunks, committing each, so a disk that fills
+ * during the prologue still leaves a file perf reads.
+ */
+static int write_committed(struct record *rec, const struct pm_buf *b)
+{
+	size_t start = 0, off = 0;
+	int err = 0;
+
+	while (!err && off < b->len) {
+		const struct perf_event_header *h = (const void *)(b->data + off);
+
+		off += h->size;
+		if (off - start >= 65536 || off >= b->len) {
+			err = pmdata__write(&rec->out, b->data + start, off - start);
+			if (!err)
+				err = pmdata__commit(&rec->out);
+			start = off;
+		}
+	}
+	return err;
+}
+
 /* Kernel map, then COMM/MMAP2 of the tasks that exist before recording. */
 static int record__synthesize(struct record *rec)
 {
@@ -979,7 +1007,7 @@ static int record__synthesize(struct record *rec)
 
 		err = pm_buf__append(&b, &fin, sizeof(fin));
 		if (!err)
-			err = pmdata__write(&rec->out, b.data, b.len);
+			err = write_committed(rec, &b);
 	}
 	pm_buf__exit(&b);
 	return err;
@@ -1775,7 +1803,7 @@ static int record__run(struct record *rec)
 	struct pm_event_config cfg;
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t lost_samples = 0;
-	int err, status;
+	int err, status, setup_err = 0;
 
 	status = record__setup_targets(rec);
 	if (status)
@@ -1834,7 +1862,7 @@ static int record__run(struct record *rec)
 		if (err && !created)
 			return PM_EXIT_FAILURE;
 		if (err)
-			return record__write_failed(rec, err);
+			setup_err = err;
 	}
 	if (o->workload) {
 		err = record__start_workload(rec);
@@ -1848,6 +1876,11 @@ static int record__run(struct record *rec)
 	}
 	/* From here on a killed recording leaves a readable file. */
 	err = pm_output__publish(&rec->file, o->output);
+	if (!err && setup_err) {
+		/* What fits is kept; the workload still runs to its end. */
+		err = setup_err;
+		goto done;
+	}
 	if (err) {
 		error("cannot rename '%s' to '%s': %s", rec->file.tmp, o->output, strerror(-err));
 		return PM_EXIT_FAILURE;
@@ -1874,6 +1907,7 @@ static int record__run(struct record *rec)
 		if (!err && (o->switch_kind || o->timestamp_filename))
 			err = record__stamp(rec, o->output);
 	}
+done:
 	if (err) {
 		status = record__write_failed(rec, err);
 	} else {

@@ -129,7 +129,7 @@ test_grep() {
 
 # Number of SAMPLE records perf counts in a perf.data file.
 perf_sample_count() {
-	perf report -i "$1" --stats 2>/dev/null |
+	perf report -f -i "$1" --stats 2>/dev/null |
 		awk '/^ *SAMPLE events:/ { print $3; found = 1; exit } END { if (!found) print 0 }'
 }
 

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Output safety: full disks, symlinks, permissions, least privilege.
+. "$(dirname "$0")/test-lib.sh"
+test_require_perf_event
+test_require_perf_tool
+test_require_root
+
+test_expect_success 'a full disk: exit 1, one line with counts, a readable file' '
+	mkdir small &&
+	mount -t tmpfs -o size=256k tmpfs small &&
+	rc=0 && { "$PMREC" -a -o small/f.data -- "$HELPERS/seqcall" -r 20000 40000 2>err || rc=$?; } &&
+	{ cp small/f.data f.data; umount small; } &&
+	cat err &&
+	test_equal 1 "$rc" "exit status" &&
+	test_grep "cannot write .*No space left on device; kept [0-9]+ samples" err &&
+	test_grep "recording stopped early; waiting" err &&
+	perf script -i f.data >script 2>perf.err &&
+	test_equal 0 "$(grep -c . perf.err)" "perf script errors" &&
+	! grep -E "data size field is 0|failed" perf.err
+'
+
+test_expect_success 'the workload runs to its end when the disk fills' '
+	mkdir small2 &&
+	mount -t tmpfs -o size=128k tmpfs small2 &&
+	{ "$PMREC" -a -o small2/f.data -- sh -c "sleep 1; echo done >finished" 2>/dev/null || true; } &&
+	umount small2 &&
+	test_equal done "$(cat finished)" "workload output"
+'
+
+test_expect_success 'a symlink planted at the output path is replaced, not followed' '
+	echo precious >target &&
+	ln -s target out.data &&
+	"$PMREC" -a -q -o out.data -- true &&
+	test_equal precious "$(cat target)" "symlink target" &&
+	test -f out.data && ! test -L out.data &&
+	test -L out.data.old
+'
+
+test_expect_success 'the output is created 0600' '
+	umask 022 &&
+	"$PMREC" -a -q -o m.data -- true &&
+	test_equal "-rw-------" "$(ls -l m.data | cut -c1-10)" mode
+'
+
+test_expect_success 'an existing output becomes FILE.old' '
+	"$PMREC" -a -q -o o.data -- true &&
+	cp o.data first &&
+	"$PMREC" -a -q -o o.data -- true &&
+	cmp first o.data.old
+'
+
+test_expect_success 'a device at the output path is refused' '
+	test_expect_code 1 "$PMREC" -a -o /dev/null -- true 2>err &&
+	test_grep "not a regular file" err
+'
+
+test_expect_success 'as nobody (paranoid 2): cpu-clock:u on a command works, -a names the sysctl' '
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) &&
+	echo 2 >/proc/sys/kernel/perf_event_paranoid &&
+	chmod 755 "$TMP_ROOT" && chmod 777 . &&
+	ok=1 &&
+	{ su nobody -s /bin/sh -c "\"$PMREC\" -e cpu-clock:u -q -o u.data -- \"$HELPERS/spin\" 0.2" || ok=0; } &&
+	rc=0 && { su nobody -s /bin/sh -c "\"$PMREC\" -a -o a.data -- true" 2>err || rc=$?; } &&
+	echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid &&
+	test_equal 1 "$ok" "user-mode recording as nobody" &&
+	test "$(perf_sample_count u.data)" -gt 0 &&
+	test_equal 1 "$rc" "exit status of -a" &&
+	test_grep "kernel.perf_event_paranoid" err &&
+	test ! -e a.data
+'
+
+test_done
