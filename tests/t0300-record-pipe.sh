@@ -21,6 +21,11 @@ test_expect_success 'a pipe stream saved to a file is read by perf report' '
 	test_equal "$(sed -n "s/.*wrote \([0-9]*\) samples.*/\1/p" err)" "$(perf_sample_count p.data)" samples
 '
 
+test_expect_success '-o - | pmrec dump --stats counts what perf counts in the same stream' '
+	"$PMREC" -a -q -o - -- sleep 1 | tee p.data | "$PMREC" dump --stats >stats &&
+	test_equal "$(perf_sample_count p.data)" "$(awk "/^total +samples/ { print \$3 }" stats)" samples
+'
+
 test_expect_success 'the reader goes away: exit 141 with one line, promptly, not killed by SIGPIPE' '
 	{ "$PMREC" -a -o - -- sleep 5 2>err; echo $? >rc; } | head -c 300000 >/dev/null &&
 	test_equal 141 "$(cat rc)" "exit status" &&
