@@ -72,7 +72,7 @@ test_expect_success 'a storm of 100 SIGUSR2: no crash, every file readable' '
 '
 
 test_expect_success '--switch-output=1M: several readable files, every seq exactly once' '
-	"$PMREC" $SYS --switch-output=1M -q -o sw.data -- "$HELPERS/seqcall" 200000 &&
+	"$PMREC" $SYS -m 1024 --switch-output=1M -q -o sw.data -- "$HELPERS/seqcall" 200000 &&
 	n=$(ls sw.data.* | wc -l) && echo "$n files" &&
 	test "$n" -gt 3 &&
 	for f in sw.data.*; do perf script -i "$f" -F trace 2>/dev/null; done |

@@ -722,7 +722,7 @@ static void gen_variant_data(struct gbuf *b, const struct gen *g, size_t data_st
 		rec_end(b, start);
 	} else if (variant(g, "compressed")) {
 		start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
-		put(b, "\x28\xb5\x2f\xfd not really zstd", 22);
+		put(b, "\x28\xb5\x2f\xfd not really zstd", sizeof("\x28\xb5\x2f\xfd not really zstd"));
 		rec_end(b, start);
 	} else if (variant(g, "auxtrace")) {
 		start = rec_begin(b, PERF_RECORD_AUXTRACE, 0);
