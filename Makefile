@@ -26,8 +26,9 @@ ELF_LIBS := -lelf
 endif
 
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
-PM_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
-	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(SAN_FLAGS) -MMD -MP
+BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) -MMD -MP
+PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
 PM_LIBS := $(ELF_LIBS) -lpthread
 
@@ -69,10 +70,12 @@ $(PMREC): $(CMD_OBJ) $(LIBPM)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIBPM)
 	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBPM) $(PM_LIBS) $(LDLIBS)
 
-# Test helpers are workloads: frame pointers so call-chain tests can unwind.
+# Test helpers are workloads, not code under test: no sanitizer runtime (it
+# makes system calls of its own, getppid among them, that would pollute the
+# exact syscall oracles), and frame pointers so call-chain tests can unwind.
 $(O)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(call msg,CC,$<)$(CC) $(PM_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
+	$(call msg,CC,$<)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
 
 $(O)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
