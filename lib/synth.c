@@ -563,6 +563,40 @@ static void find_text_syms(const char *buf, size_t len, uint64_t *text,
 	}
 }
 
+/*
+ * Size of the kernel's text from /proc/iomem: on x86 "Kernel code" spans
+ * __pa(_text) .. __pa(_etext) - 1.  _etext sits near the end of
+ * /proc/kallsyms, which the kernel formats line by line (~60 ms here), while
+ * iomem is a few KiB.  Returns 0 when unknown (not root: addresses are 0).
+ */
+static uint64_t kernel_code_size(void)
+{
+	char buf[16384], *p, *end;
+	uint64_t lo, hi;
+	ssize_t n;
+	int fd = open("/proc/iomem", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, " : Kernel code\n");
+	if (!p)
+		return 0;
+	while (p > buf && p[-1] != '\n')
+		p--;
+	while (*p == ' ')
+		p++;
+	lo = strtoull(p, &end, 16);
+	if (*end != '-')
+		return 0;
+	hi = strtoull(end + 1, NULL, 16);
+	return hi > lo ? hi - lo + 1 : 0;
+}
+
 int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size)
 {
 	static const char name[] = "[kernel.kallsyms]_text";
@@ -576,7 +610,7 @@ int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size)
 		.pid = (__u32)-1,
 		.tid = 0,
 	};
-	uint64_t text = 0, etext = 0;
+	uint64_t text = 0, etext = 0, code_size;
 	bool have_text = false, have_etext = false;
 	size_t len = 0, whole;
 	char *buf, *nl;
@@ -585,6 +619,7 @@ int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size)
 
 	if (trailer_size % 8)
 		return -EINVAL;
+	code_size = kernel_code_size();
 	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -621,6 +656,12 @@ int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size)
 		/* kptr_restrict shows every address as 0: no need to go on. */
 		if (have_text && !text)
 			break;
+		/* _text is near the start; iomem gave the rest. */
+		if (have_text && code_size) {
+			etext = text + code_size;
+			have_etext = true;
+			break;
+		}
 		/* Keep the partial last line for the next read. */
 		memmove(buf, buf + whole, len - whole);
 		len -= whole;
