@@ -34,12 +34,10 @@ struct pm_event_config {
 	bool callchain;
 	bool dwarf;			/* user regs + stack copy for unwinding */
 	uint32_t dwarf_stack;
-	bool per_task;			/* events follow a task: inherit */
 	bool inherit;
 	bool enable_on_exec;
 	bool overwrite;			/* backward rings */
 	bool lost_format;		/* PERF_FORMAT_LOST (kernel 6.0+) */
-	bool build_id;			/* build-ids in MMAP2 records (5.12+) */
 	uint32_t watermark;		/* wake-up every this many bytes */
 };
 
