@@ -18,9 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "builtin.h"
+#include "elf.h"
+#include "folded.h"
+#include "machine.h"
 #include "perf_data.h"
 #include "reader.h"
 #include "reader_queue.h"
@@ -59,6 +64,8 @@ struct dump_opts {
 	uint64_t types[4];	/* bitmap of record types < 256 */
 	struct id_list cpus;
 	struct id_list pids;
+	bool no_symbols;
+	enum { FOLDED_NONE, FOLDED_COUNT, FOLDED_PERIOD } folded;
 };
 
 struct type_count {
@@ -81,6 +88,11 @@ struct stats {
 	bool have_time;
 };
 
+struct chain_frame {
+	uint64_t addr;
+	uint16_t cpumode;
+};
+
 /* What a record says about itself, beyond its body. */
 struct info {
 	struct pm_sample s;
@@ -100,6 +112,14 @@ struct dump {
 	bool first;		/* no member/item yet in the current JSON scope */
 	struct stats stats;
 	bool warned_compressed;
+	struct pm_machine *machine;	/* NULL with --no-symbols */
+	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
+	unsigned char kernel_id[PM_BUILD_ID_SIZE];
+	size_t kernel_id_len;		/* the recorded kernel's, 0 if unknown */
+	struct pm_folded *folded;
+	struct pm_buf stack;		/* the folded stack or frame name being built */
+	struct chain_frame *chain;	/* a sample's frames, for folding */
+	size_t nr_chain;
 };
 
 /* --- output buffer ------------------------------------------------------ */
@@ -802,6 +822,289 @@ static void print_branches(struct dump *d, const struct pm_sample *s)
 	f_list_end(d);
 }
 
+/* --- symbols ------------------------------------------------------------ */
+
+static void dump__warn(struct dump *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void dump__warn(struct dump *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pmrec dump: %s: ", d->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* A BUILD_ID entry (feature payload or pipe record body after the header). */
+static int dump__expect_entry(struct dump *d, uint16_t misc, const unsigned char *b, size_t len)
+{
+	size_t n = (misc & 0x8000) && b[24] <= PM_BUILD_ID_SIZE ? b[24] : PM_BUILD_ID_SIZE;
+	size_t name = strnlen((const char *)b + 28, len - 28);
+
+	if (name == len - 28)
+		return 0;
+	if ((misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
+		if (!strcmp((const char *)b + 28, "[kernel.kallsyms]")) {
+			memcpy(d->kernel_id, b + 4, n);
+			d->kernel_id_len = n;
+		}
+		return 0;
+	}
+	return pm_machine__expect_build_id(d->machine, (const char *)b + 28, b + 4, n);
+}
+
+/* The BUILD_ID feature of a file: what each binary was when it was recorded. */
+static int dump__read_build_ids(struct dump *d)
+{
+	struct pm_cursor c;
+	int err = 0;
+
+	if (pm_reader__feature(d->r, HEADER_BUILD_ID, &c))
+		return 0;
+	while (!err && pm_cursor__left(&c) >= 36) {
+		const unsigned char *e;
+		const void *p;
+		uint16_t misc, size;
+
+		memcpy(&misc, c.p + c.pos + 4, 2);
+		memcpy(&size, c.p + c.pos + 6, 2);
+		if (size < 37 || pm_cursor__bytes(&c, size, &p))
+			break;
+		e = p;
+		err = dump__expect_entry(d, misc, e + 8, size - 8u);
+	}
+	return err;
+}
+
+/* The perf string of a feature, or NULL. */
+static const char *feature_string(struct pm_reader *r, int feat)
+{
+	struct pm_cursor c;
+	const void *p;
+	uint32_t len;
+
+	if (pm_reader__feature(r, feat, &c) || pm_cursor__u32(&c, &len) ||
+	    pm_cursor__bytes(&c, len, &p) || !len || !memchr(p, '\0', len))
+		return NULL;
+	return p;
+}
+
+/* kallsyms names the recording's kernel addresses only if this is its kernel. */
+static bool dump__same_kernel(struct dump *d)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct utsname u;
+	const char *rel;
+	size_t len;
+
+	if (d->kernel_id_len)
+		return !pm_elf__kernel_build_id(id, &len) && len == d->kernel_id_len &&
+		       !memcmp(id, d->kernel_id, len);
+	rel = feature_string(d->r, HEADER_OSRELEASE);
+	return rel && !uname(&u) && !strcmp(rel, u.release);
+}
+
+static void dump__load_kallsyms(struct dump *d)
+{
+	struct pm_kallsyms *ks;
+
+	d->kernel_syms = -1;
+	if (!dump__same_kernel(d)) {
+		dump__warn(d, "recorded on another kernel: kernel addresses are not named");
+		return;
+	}
+	ks = pm_kallsyms__load(NULL);
+	if (!ks) {
+		dump__warn(d, "cannot read kernel symbols from /proc/kallsyms: %s%s", strerror(errno),
+			   errno == EACCES ? " (addresses hidden by kernel.kptr_restrict; "
+					     "run as root or set it to 0)" : "");
+		return;
+	}
+	pm_machine__set_kallsyms(d->machine, ks);
+	d->kernel_syms = 1;
+}
+
+static void dump__resolve(struct dump *d, int32_t pid, uint16_t cpumode, uint64_t ip,
+			  struct pm_frame *f)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL && !d->kernel_syms)
+		dump__load_kallsyms(d);
+	pm_machine__resolve(d->machine, pid, cpumode, ip, f);
+	if (f->refused_now)
+		dump__warn(d, "%s is not used for symbols: %s", f->dso, f->refusal);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* "sym+0xoff", "[file]" when no symbol covers it, "[unknown]" without a map. */
+static int frame__name(struct pm_buf *b, const struct pm_frame *f, bool with_off)
+{
+	char tmp[32];
+	const char *base;
+	int n;
+
+	if (f->sym) {
+		n = with_off ? snprintf(tmp, sizeof(tmp), "+0x%llx", (unsigned long long)f->off) : 0;
+		return pm_buf__append(b, f->sym, strlen(f->sym)) ?: pm_buf__append(b, tmp, (size_t)n);
+	}
+	if (!f->dso)
+		return pm_buf__append(b, "[unknown]", 9);
+	base = base_name(f->dso);
+	if (base[0] == '[')
+		return pm_buf__append(b, base, strlen(base));
+	return pm_buf__append(b, "[", 1) ?: pm_buf__append(b, base, strlen(base)) ?:
+	       pm_buf__append(b, "]", 1);
+}
+
+/* Sample fields "sym", "symoff", "dso" of one address. */
+static void print_frame_fields(struct dump *d, const struct pm_frame *f, const char *sym_key,
+			       const char *off_key)
+{
+	if (f->sym) {
+		f_cstr(d, sym_key, f->sym);
+		f_hex(d, off_key, f->off);
+	}
+	if (f->dso)
+		f_cstr(d, "dso", f->dso);
+}
+
+/*
+ * Walks a call chain: context markers switch between kernel and user; after
+ * the first address of a context the entries are return addresses, looked up
+ * one byte back so a call at the end of a function names that function.
+ */
+struct chain_walk {
+	const uint64_t *ips;
+	uint64_t nr, i;
+	uint16_t cpumode;
+	bool first;
+};
+
+static bool chain_walk__next(struct chain_walk *w, uint64_t *ip, uint64_t *lookup,
+			     uint16_t *cpumode)
+{
+	while (w->i < w->nr) {
+		uint64_t v = w->ips[w->i++];
+
+		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+			w->cpumode = v == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+				     v == (uint64_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
+				     PERF_RECORD_MISC_CPUMODE_UNKNOWN;
+			w->first = true;
+			continue;
+		}
+		*ip = v;
+		*lookup = w->first ? v : v - 1;
+		*cpumode = w->cpumode;
+		w->first = false;
+		return true;
+	}
+	return false;
+}
+
+static void chain_walk__init(struct chain_walk *w, const struct pm_sample *s, uint16_t cpumode)
+{
+	*w = (struct chain_walk){ .ips = s->callchain, .nr = s->callchain_nr, .cpumode = cpumode,
+				  .first = true };
+}
+
+static void print_frames(struct dump *d, const struct pm_sample *s, uint16_t cpumode)
+{
+	struct chain_walk w;
+	struct pm_frame f;
+	uint64_t ip, lookup;
+	uint16_t mode;
+
+	chain_walk__init(&w, s, cpumode);
+	f_list_begin(d, "frames");
+	while (chain_walk__next(&w, &ip, &lookup, &mode)) {
+		dump__resolve(d, (int32_t)s->pid, mode, lookup, &f);
+		if (f.sym)
+			f.off += ip - lookup;
+		if (d->json) {
+			f_obj_begin(d, NULL);
+			f_hex(d, "ip", ip);
+			print_frame_fields(d, &f, "sym", "off");
+			f_obj_end(d);
+		} else {
+			f_item(d);
+			d->stack.len = 0;
+			if (!frame__name(&d->stack, &f, true))
+				v_str(d, (const char *)d->stack.data, d->stack.len);
+		}
+	}
+	f_list_end(d);
+}
+
+/* One folded line's worth: comm, then the frames from the outermost in. */
+static int dump__fold(struct dump *d, const struct pm_record *rec, const struct pm_sample *s)
+{
+	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const char *comm = pm_machine__comm(d->machine, (int32_t)s->tid);
+	struct pm_buf *b = &d->stack;
+	struct chain_walk w;
+	struct pm_frame f;
+	uint64_t ip, lookup;
+	size_t nr = 0;
+	uint16_t mode;
+	char tid[16];
+	int err;
+
+	/* The chain is innermost first: keep it, then name it backwards. */
+	if (s->callchain_nr >= d->nr_chain) {
+		struct chain_frame *c = realloc(d->chain, (s->callchain_nr + 1) * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		d->chain = c;
+		d->nr_chain = s->callchain_nr + 1;
+	}
+	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
+		chain_walk__init(&w, s, cpumode);
+		while (chain_walk__next(&w, &ip, &lookup, &mode))
+			d->chain[nr++] = (struct chain_frame){ .addr = lookup, .cpumode = mode };
+	}
+	if (!nr && (s->fields & PERF_SAMPLE_IP))
+		d->chain[nr++] = (struct chain_frame){ .addr = s->ip, .cpumode = cpumode };
+	if (!comm) {
+		snprintf(tid, sizeof(tid), ":%d", (int32_t)s->tid);
+		comm = tid;
+	}
+	b->len = 0;
+	err = pm_buf__append(b, comm, strlen(comm));
+	while (nr-- && !err) {
+		dump__resolve(d, (int32_t)s->pid, d->chain[nr].cpumode, d->chain[nr].addr, &f);
+		err = pm_buf__append(b, ";", 1);
+		if (!err)
+			err = frame__name(b, &f, false);
+	}
+	if (err)
+		return err;
+	return pm_folded__add(d->folded, (const char *)b->data, b->len,
+			      d->opts.folded == FOLDED_PERIOD ? s->period : 1);
+}
+
+static void dump__print_folded(struct dump *d)
+{
+	const struct pm_folded_entry *e;
+	size_t i, n = pm_folded__sorted(d->folded, &e);
+
+	for (i = 0; i < n && !d->out.err; i++) {
+		out__mem(&d->out, e[i].stack, e[i].len);
+		out__ch(&d->out, ' ');
+		out__u64(&d->out, e[i].weight);
+		out__ch(&d->out, '\n');
+	}
+}
+
 static void print_sample(struct dump *d, const struct pm_record *rec, const struct info *in)
 {
 	const struct pm_sample *s = &in->s;
@@ -810,8 +1113,16 @@ static void print_sample(struct dump *d, const struct pm_record *rec, const stru
 
 	f_cstr(d, "event", pm_evsel__name(e));
 	f_cstr(d, "cpumode", cpumode_names[rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK]);
-	if (t & PERF_SAMPLE_IP)
+	if (t & PERF_SAMPLE_IP) {
 		f_hex(d, "ip", s->ip);
+		if (d->machine) {
+			struct pm_frame f;
+
+			dump__resolve(d, (int32_t)s->pid,
+				      rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &f);
+			print_frame_fields(d, &f, "sym", "symoff");
+		}
+	}
 	if (t & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
 		f_u64(d, "sample_id", s->id);
 	if (t & PERF_SAMPLE_STREAM_ID)
@@ -822,8 +1133,11 @@ static void print_sample(struct dump *d, const struct pm_record *rec, const stru
 		f_hex(d, "addr", s->addr);
 	if (t & PERF_SAMPLE_READ)
 		f_u64_list(d, "read", s->read, s->read_nr);
-	if (t & PERF_SAMPLE_CALLCHAIN)
+	if (t & PERF_SAMPLE_CALLCHAIN) {
 		f_hex_list(d, "callchain", s->callchain, s->callchain_nr);
+		if (d->machine)
+			print_frames(d, s, rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	}
 	if (t & PERF_SAMPLE_RAW) {
 		f_u64(d, "raw_size", s->raw_size);
 		if (e->tp)
@@ -1526,6 +1840,22 @@ static void dump__compressed_note(struct dump *d)
 		"they are shown undecoded\n", d->name);
 }
 
+/* Every record that shapes the address spaces counts, filtered out or not. */
+static int dump__track(struct dump *d, const struct pm_record *rec, const struct info *in)
+{
+	uint32_t type = rec->header->type;
+	int err = 0;
+
+	if (type == PERF_RECORD_HEADER_BUILD_ID && in->body_len >= 29)
+		err = dump__expect_entry(d, rec->header->misc, (const unsigned char *)rec->data + 8,
+					 in->body_len);
+	else if (type < PERF_RECORD_USER_TYPE_START)
+		err = pm_machine__event(d->machine, rec->header, in->body_len);
+	if (err)
+		fprintf(stderr, "pmrec dump: out of memory\n");
+	return err;
+}
+
 static int dump__record(struct dump *d, const struct pm_record *rec)
 {
 	struct info in;
@@ -1533,6 +1863,11 @@ static int dump__record(struct dump *d, const struct pm_record *rec)
 
 	if (err)
 		return err;
+	if (d->machine) {
+		err = dump__track(d, rec, &in);
+		if (err)
+			return err;
+	}
 	if (!dump__type_wanted(d, rec->header->type) || !dump__wanted(d, &in))
 		return 0;
 	if (rec->header->type == PERF_RECORD_COMPRESSED)
@@ -1540,6 +1875,8 @@ static int dump__record(struct dump *d, const struct pm_record *rec)
 	err = stats__count(&d->stats, rec, &in);
 	if (err || d->opts.stats_only)
 		return err;
+	if (d->folded)
+		return rec->header->type == PERF_RECORD_SAMPLE ? dump__fold(d, rec, &in.s) : 0;
 	print_record(d, rec, &in);
 	return 0;
 }
@@ -2002,6 +2339,9 @@ static int dump__scan_pipe_header(struct dump *d)
 
 enum {
 	OPT_ORDERED = 256,
+	OPT_SYMBOLS,
+	OPT_NO_SYMBOLS,
+	OPT_FOLDED,
 };
 
 static const struct argp_option dump_options[] = {
@@ -2021,6 +2361,12 @@ static const struct argp_option dump_options[] = {
 	{ .name = "pid", .key = 'p', .arg = "PIDS", .doc = "Only records of these pids" },
 	{ .name = "ordered", .key = OPT_ORDERED,
 	  .doc = "Time order, with perf's FINISHED_ROUND windows (default: file order)" },
+	{ .name = "symbols", .key = OPT_SYMBOLS,
+	  .doc = "Name sample and call-chain addresses: sym, symoff, dso, frames (default)" },
+	{ .name = "no-symbols", .key = OPT_NO_SYMBOLS, .doc = "Do not name addresses" },
+	{ .name = "folded", .key = OPT_FOLDED, .arg = "count|period", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "Print one 'comm;outer;...;inner N' line per distinct stack instead of records, "
+		 "N = samples (default) or summed period: FlameGraph's input" },
 	{ 0 },
 };
 
@@ -2124,6 +2470,27 @@ static error_t dump_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ORDERED:
 		o->ordered = true;
 		break;
+	case OPT_SYMBOLS:
+		o->no_symbols = false;
+		break;
+	case OPT_NO_SYMBOLS:
+		o->no_symbols = true;
+		break;
+	case OPT_FOLDED:
+		if (!arg || !strcmp(arg, "count"))
+			o->folded = FOLDED_COUNT;
+		else if (!strcmp(arg, "period"))
+			o->folded = FOLDED_PERIOD;
+		else
+			argp_error(state, "bad --folded '%s' (count or period)", arg);
+		break;
+	case ARGP_KEY_END:
+		if (o->folded && (o->json || o->stats_only || o->header || o->raw))
+			argp_error(state, "--folded is an output format of its own: it excludes "
+				   "--json, --stats, --header and --raw");
+		if (o->folded && o->no_symbols)
+			argp_error(state, "--folded names frames: it excludes --no-symbols");
+		break;
 	case ARGP_KEY_ARG:
 		if (o->input)
 			argp_error(state, "only one input file can be given");
@@ -2192,11 +2559,34 @@ static void dump__report(struct dump *d)
 			(unsigned long long)e->offset, e->reason);
 }
 
+/* Symbols only where addresses are printed. */
+static int dump__setup_symbols(struct dump *d)
+{
+	const struct dump_opts *o = &d->opts;
+
+	if (o->no_symbols || o->header || (o->stats_only && !o->folded))
+		return 0;
+	d->machine = pm_machine__new();
+	if (d->machine && o->folded)
+		d->folded = pm_folded__new();
+	if (!d->machine || (o->folded && !d->folded)) {
+		fprintf(stderr, "pmrec dump: out of memory\n");
+		return -ENOMEM;
+	}
+	if (dump__read_build_ids(d)) {
+		fprintf(stderr, "pmrec dump: out of memory\n");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int dump__run(struct dump *d)
 {
 	int err, fd;
 
 	err = dump__open(d, &fd);
+	if (!err)
+		err = dump__setup_symbols(d);
 	if (!err && d->opts.header) {
 		if (pm_reader__is_pipe(d->r))
 			err = dump__scan_pipe_header(d);
@@ -2205,8 +2595,13 @@ static int dump__run(struct dump *d)
 	} else if (!err) {
 		/* Stats describe what was shown, up to a fault if any. */
 		err = dump__records(d);
-		if (!d->out.err)
+		if (d->folded)
+			dump__print_folded(d);
+		else if (!d->out.err)
 			stats__print(d);
+		if (d->machine && pm_machine__overloaded(d->machine))
+			dump__warn(d, "too many mappings for the input's size: addresses after that "
+				   "point are not named");
 	}
 	out__flush(&d->out);
 	if (err)
@@ -2239,6 +2634,10 @@ int cmd_dump(int argc, char **argv)
 		return PM_EXIT_FAILURE;
 	}
 	ret = dump__run(&d);
+	pm_machine__delete(d.machine);
+	pm_folded__delete(d.folded);
+	pm_buf__exit(&d.stack);
+	free(d.chain);
 	pm_reader__delete(d.r);
 	free(d.out.buf);
 	free(d.stats.by_evsel);

@@ -26,8 +26,10 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "buildid.h"
 #include "builtin.h"
 #include "cpumap.h"
+#include "elf.h"
 #include "event.h"
 #include "hostinfo.h"
 #include "output.h"
@@ -65,6 +67,7 @@ struct record_opts {
 	double switch_time;		/* seconds */
 	unsigned int switch_max_files;
 	bool timestamp_filename;
+	bool no_buildid;
 	char **workload;
 	int nr_workload;
 	struct pm_evlist evlist;
@@ -131,6 +134,7 @@ struct record {
 	unsigned int nr_files;		/* timestamped files written */
 	char **files;			/* the newest ones, for --switch-max-files */
 	size_t nr_kept;
+	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
 };
 
 static const char *prog = "pmrec record";
@@ -195,6 +199,8 @@ static const struct argp_option record_options[] = {
 	{ .doc = "Output:", .group = 3 },
 	{ .name = "output", .key = 'o', .arg = "FILE",
 	  .doc = "output file (default pmrec.data); - writes a pipe stream to stdout" },
+	{ .name = "no-buildid", .key = 'B',
+	  .doc = "do not list the build ids of the mapped files (BUILD_ID feature)" },
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
 	{ .name = "duration", .key = OPT_DURATION, .arg = "SECONDS", .doc = "stop after SECONDS" },
@@ -404,6 +410,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'o':
 		o->output = arg;
+		break;
+	case 'B':
+		o->no_buildid = true;
 		break;
 	case 'm':
 		if (parse_mmap_pages(arg, &o->mmap_pages))
@@ -711,6 +720,14 @@ static int record__open_one(struct record *rec, size_t ev_idx, pid_t tid, size_t
 	if (!f)
 		return -ENOMEM;
 	fd = (int)perf_event_open(&ev->attr, tid, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && ev->attr.build_id) {
+		/*
+		 * Kernels before 5.12 cannot put build ids in MMAP2 records:
+		 * their device and inode then identify the file instead.
+		 */
+		ev->attr.build_id = 0;
+		fd = (int)perf_event_open(&ev->attr, tid, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0 && errno == EINVAL && rec->lost_format) {
 		/* Kernels before 6.0 have no PERF_FORMAT_LOST: count loss from records. */
 		size_t i;
@@ -898,6 +915,15 @@ static int record__features(struct record *rec, struct pm_features *f, int argc,
 		err = pm_features__event_desc(pm_features__add(f, HEADER_EVENT_DESC), &rec->opts->evlist);
 	if (!err && pm_evlist__has_tracepoints(&rec->opts->evlist))
 		err = tracing_blob(rec, pm_features__add(f, HEADER_TRACING_DATA));
+	if (!err && final && rec->build_ids) {
+		struct pm_buf tmp = { 0 };
+
+		err = pm_build_ids__write(rec->build_ids, &tmp, 0);
+		if (!err && tmp.len)
+			*pm_features__add(f, HEADER_BUILD_ID) = tmp;
+		else
+			pm_buf__exit(&tmp);
+	}
 	if (!err && final) {
 		b = pm_features__add(f, HEADER_SAMPLE_TIME);
 		if (pm_buf__append_u64(b, rec->first_time) || pm_buf__append_u64(b, rec->last_time))
@@ -1002,6 +1028,8 @@ static int record__synthesize(struct record *rec)
 		err = synth_targets(rec, &b, trailer);
 	if (err == -ENOENT || err == -ESRCH)
 		err = 0;
+	if (!err && rec->build_ids)
+		err = pm_build_ids__add_events(rec->build_ids, b.data, b.len);
 	if (!err && b.len) {
 		struct perf_event_header fin = { .type = PERF_RECORD_FINISHED_INIT, .size = 8 };
 
@@ -1112,6 +1140,20 @@ static void record__retire_ring(struct record *rec, size_t idx)
 	r->state = RING_RETIRED;
 }
 
+/* The files that MMAP2 records in the first len pending bytes of a ring name. */
+static void record__note_mmaps(struct record *rec, struct rec_ring *r, uint64_t len)
+{
+	struct pm_span s = r->span;
+	const struct perf_event_header *h;
+	uint64_t pos = s.start;
+
+	s.end = s.start + len;
+	/* An id that cannot be kept is left out of BUILD_ID, never guessed. */
+	while (pm_ring__next(&r->ring, &s, &pos, &h) > 0)
+		if (h->type == PERF_RECORD_MMAP2 && pm_build_ids__add_event(rec->build_ids, h))
+			break;
+}
+
 /*
  * One pass: one head load per ring, every pending byte of every ring in one
  * writev straight from the mappings, a FINISHED_ROUND, then data_tail and
@@ -1152,6 +1194,8 @@ static int record__pass(struct record *rec, bool *busy)
 				r->span.iov[1].iov_len = len - r->span.iov[0].iov_len;
 			}
 		}
+		if (sc.mmap2 && rec->build_ids)
+			record__note_mmaps(rec, r, len);
 		samples += sc.samples;
 		r->lost += sc.lost;
 		rec->lost += sc.lost;
@@ -1498,6 +1542,7 @@ static void record__teardown(struct record *rec)
 	free(rec->iov);
 	free(rec->tids);
 	pm_cpumap__exit(&rec->cpus);
+	pm_build_ids__delete(rec->build_ids);
 }
 
 static int exit_status(const struct record *rec, int fallback)
@@ -1584,6 +1629,15 @@ static int record__finalize_file(struct record *rec, const struct pm_buf *tail)
 		err = pmdata__write(&rec->out, tail->data, tail->len);
 	if (!err)
 		err = pmdata__commit(&rec->out);
+	if (!err && rec->out.pipe && rec->build_ids) {
+		/* A stream has no feature section: the ids go out as records. */
+		struct pm_buf ids = { 0 };
+
+		err = pm_build_ids__write(rec->build_ids, &ids, PERF_RECORD_HEADER_BUILD_ID);
+		if (!err && ids.len)
+			err = pmdata__write(&rec->out, ids.data, ids.len);
+		pm_buf__exit(&ids);
+	}
 	if (!err && !rec->out.pipe) {
 		err = record__features(rec, &f, rec->argc, rec->argv, true);
 		if (!err)
@@ -1752,6 +1806,8 @@ static int record__snapshot(struct record *rec)
 	if (!err)
 		err = record__start_file(rec, &created);
 	snapshot__filter(rec, &recs, &samples);
+	if (!err && rec->build_ids)
+		err = pm_build_ids__add_events(rec->build_ids, recs.data, recs.len);
 	if (!err)
 		err = pmdata__write(&rec->out, recs.data, recs.len);
 	if (!err && dropped) {
@@ -1794,6 +1850,24 @@ static int record__switch(struct record *rec)
 	if (rec->opts->switch_kind == SWITCH_TIME)
 		rec->next_switch = now_ns() + (int64_t)(rec->opts->switch_time * 1e9);
 	return err;
+}
+
+static int record__init_build_ids(struct record *rec)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	size_t len;
+
+	rec->build_ids = pm_build_ids__new();
+	if (!rec->build_ids) {
+		error("out of memory");
+		return -ENOMEM;
+	}
+	if (!pm_elf__kernel_build_id(id, &len) &&
+	    pm_build_ids__add(rec->build_ids, PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]", id, len)) {
+		error("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int record__run(struct record *rec)
@@ -1844,10 +1918,13 @@ static int record__run(struct record *rec)
 		.enable_on_exec = o->workload && rec->tids[0] != -1,
 		.overwrite = o->overwrite,
 		.lost_format = true,
+		.build_id = !o->no_buildid,
 		/* Wake with three quarters of the ring still free. */
 		.watermark = o->overwrite ? 0 : (uint32_t)(o->mmap_pages * page / 4),
 	};
 	pm_evlist__config(&o->evlist, &cfg);
+	if (!o->no_buildid && record__init_build_ids(rec))
+		return PM_EXIT_FAILURE;
 	if (record__open_events(rec))
 		return PM_EXIT_FAILURE;
 	rec->iov = calloc(2 * rec->nr_rings + 1, sizeof(*rec->iov));

@@ -73,6 +73,8 @@ struct pm_kallsyms {
 	struct pm_symtab st;
 };
 
+#define PM_DEBUG_DIR "/usr/lib/debug"
+
 /* Rank bits: what makes one alias a better name than another. */
 #define RANK_SIZED	4
 #define RANK_STRONG	2
@@ -636,6 +638,49 @@ static int dso__check_file(struct pm_dso *dso, const struct stat *st)
 	return 0;
 }
 
+/*
+ * Distributions strip .symtab and ship it in a debug file named after the
+ * build id (Debian's *-dbgsym, libc6-dbg): perf looks there first, so does
+ * pmrec.  The file must carry the same build id and some symbols.
+ */
+static int dso__load_debug_symtab(struct pm_dso *dso)
+{
+	static const char hex[] = "0123456789abcdef";
+	char path[sizeof(PM_DEBUG_DIR) + 2 * PM_BUILD_ID_SIZE + 16], *p;
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct elf_file ef;
+	struct stat st;
+	size_t i, len;
+	int err;
+
+	if (!dso->has_build_id || dso->build_id_len < 2)
+		return -ENOENT;
+	p = path + sprintf(path, "%s/.build-id/", PM_DEBUG_DIR);
+	for (i = 0; i < dso->build_id_len; i++) {
+		*p++ = hex[dso->build_id[i] >> 4];
+		*p++ = hex[dso->build_id[i] & 15];
+		if (!i)
+			*p++ = '/';
+	}
+	strcpy(p, ".debug");
+	err = elf_file__open(&ef, path, &st);
+	if (err)
+		return err;
+	err = elf__build_id(ef.elf, id, &len);
+	if (!err && (len != dso->build_id_len || memcmp(id, dso->build_id, len)))
+		err = -ESTALE;
+	if (!err)
+		err = symtab__load_elf(&dso->symtab, ef.elf);
+	if (!err && !dso->symtab.nr)
+		err = -ENOENT;
+	if (err) {
+		symtab__exit(&dso->symtab);
+		memset(&dso->symtab, 0, sizeof(dso->symtab));
+	}
+	elf_file__close(&ef);
+	return err;
+}
+
 /* Reads what is wanted and not yet read (headers, symbols) in one open. */
 static void dso__load(struct pm_dso *dso, bool want_syms)
 {
@@ -666,7 +711,7 @@ static void dso__load(struct pm_dso *dso, bool want_syms)
 		dso->syms_done = true;
 		if (err || dso->hdr_err)
 			dso->syms_err = err ? err : dso->hdr_err;
-		else
+		else if (dso__load_debug_symtab(dso))
 			dso->syms_err = symtab__load_elf(&dso->symtab, ef.elf);
 	}
 	if (!err)

@@ -287,6 +287,7 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 			a->comm = 1;
 			a->comm_exec = 1;
 			a->task = 1;
+			a->build_id = cfg->build_id;
 			/* DWARF unwinders place code through the file's first (non-exec) segment. */
 			a->mmap_data = cfg->dwarf;
 		}

@@ -38,6 +38,7 @@ struct pm_event_config {
 	bool enable_on_exec;
 	bool overwrite;			/* backward rings */
 	bool lost_format;		/* PERF_FORMAT_LOST (kernel 6.0+) */
+	bool build_id;			/* build ids in MMAP2 records (kernel 5.12+) */
 	uint32_t watermark;		/* wake-up every this many bytes */
 };
 

@@ -260,6 +260,8 @@ int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_
 			}
 		} else if (h->type == PERF_RECORD_LOST && h->size >= 24) {
 			sc->lost += ring__u64(r, pos + 16);
+		} else if (h->type == PERF_RECORD_MMAP2) {
+			sc->mmap2++;
 		}
 		pos += h->size;
 		sc->valid = pos - s->start;

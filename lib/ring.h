@@ -85,6 +85,7 @@ int pm_ring__next(struct pm_ring *r, const struct pm_span *s, uint64_t *pos,
 struct pm_ring_scan {
 	uint64_t samples;
 	uint64_t lost;			/* sum of PERF_RECORD_LOST counts */
+	uint64_t mmap2;			/* MMAP2 records, which name mapped files */
 	uint64_t first_time;		/* of the first sample, 0 if none */
 	uint64_t last_time;		/* largest sample time seen */
 	uint64_t valid;			/* bytes of whole, valid records */

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "buildid.h"
+#include "elf.h"
+
+struct bid_entry {
+	uint64_t hash;
+	uint16_t cpumode;
+	uint8_t len;
+	unsigned char id[PM_BUILD_ID_SIZE];
+	char *path;
+};
+
+struct bid_file {
+	uint64_t hash;
+	struct pm_dso *dso;
+};
+
+/* Open addressing: slot holds index + 1 of an entry or file, 0 when free. */
+struct bid_table {
+	uint32_t *slot;
+	size_t mask;
+};
+
+struct pm_build_ids {
+	struct bid_entry *entries;
+	size_t nr_entries, cap_entries;
+	struct bid_table entry_tab;
+	struct bid_file *files;
+	size_t nr_files, cap_files;
+	struct bid_table file_tab;
+	struct pm_dso_cache *cache;
+};
+
+/* Entry layout of the BUILD_ID feature (see the perf.data format doc). */
+#define BID_HEADER_SIZE 36
+#define BID_NAME_ALIGN 64
+#define BID_MISC_SIZE_VALID 0x8000
+
+static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+#define FNV_SEED 0xcbf29ce484222325ULL
+
+struct pm_build_ids *pm_build_ids__new(void)
+{
+	struct pm_build_ids *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->cache = pm_dso_cache__new();
+	if (!b->cache) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void pm_build_ids__delete(struct pm_build_ids *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nr_entries; i++)
+		free(b->entries[i].path);
+	free(b->entries);
+	free(b->entry_tab.slot);
+	free(b->files);
+	free(b->file_tab.slot);
+	pm_dso_cache__delete(b->cache);
+	free(b);
+}
+
+/*
+ * Makes room for item nr (hashes[i] at stride apart give the existing
+ * items' hashes) so the table stays at most half full.
+ */
+static int bid_table__reserve(struct bid_table *t, size_t nr, const void *items,
+			      size_t stride)
+{
+	size_t cap = t->slot ? t->mask + 1 : 0, ncap, i;
+	uint32_t *ns;
+
+	if ((nr + 1) * 2 <= cap)
+		return 0;
+	if (nr >= UINT32_MAX / 2)
+		return -ENOMEM;
+	ncap = cap ? cap * 2 : 64;
+	ns = calloc(ncap, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		uint64_t h = *(const uint64_t *)((const char *)items + i * stride);
+		size_t s = h & (ncap - 1);
+
+		while (ns[s])
+			s = (s + 1) & (ncap - 1);
+		ns[s] = (uint32_t)(i + 1);
+	}
+	free(t->slot);
+	t->slot = ns;
+	t->mask = ncap - 1;
+	return 0;
+}
+
+static int grow(void **arr, size_t *cap, size_t nr, size_t size)
+{
+	size_t ncap;
+	void *n;
+
+	if (nr < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 32;
+	n = realloc(*arr, ncap * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+int pm_build_ids__add(struct pm_build_ids *b, uint16_t cpumode, const char *path,
+		      const unsigned char *id, size_t len)
+{
+	struct bid_entry *e;
+	uint64_t h;
+	size_t s;
+	int err;
+
+	if (!len)
+		return 0;
+	if (len > PM_BUILD_ID_SIZE)
+		len = PM_BUILD_ID_SIZE;
+	h = fnv1a(id, len, fnv1a(path, strlen(path), FNV_SEED));
+	err = bid_table__reserve(&b->entry_tab, b->nr_entries, b->entries, sizeof(*e));
+	if (!err)
+		err = grow((void **)&b->entries, &b->cap_entries, b->nr_entries, sizeof(*e));
+	if (err)
+		return err;
+	for (s = h & b->entry_tab.mask; b->entry_tab.slot[s]; s = (s + 1) & b->entry_tab.mask) {
+		e = &b->entries[b->entry_tab.slot[s] - 1];
+		if (e->hash == h && e->len == len && !memcmp(e->id, id, len) &&
+		    !strcmp(e->path, path))
+			return 0;
+	}
+	e = &b->entries[b->nr_entries];
+	memset(e, 0, sizeof(*e));
+	e->path = strdup(path);
+	if (!e->path)
+		return -ENOMEM;
+	e->hash = h;
+	e->cpumode = cpumode;
+	e->len = (uint8_t)len;
+	memcpy(e->id, id, len);
+	b->entry_tab.slot[s] = (uint32_t)++b->nr_entries;
+	return 0;
+}
+
+/* Only real files have build ids: not "[vdso]", "//anon" or "/memfd:x (deleted)". */
+static bool is_file_path(const char *path)
+{
+	size_t n = strlen(path);
+
+	return path[0] == '/' && !(n > 10 && !strcmp(path + n - 10, " (deleted)"));
+}
+
+int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t dev,
+			   uint64_t ino)
+{
+	struct pm_dso *dso;
+	struct bid_file *f;
+	uint64_t h;
+	size_t s;
+	int err;
+
+	if (!is_file_path(path) || !ino)
+		return 0;
+	dso = pm_dso_cache__findnew(b->cache, path, dev, ino);
+	if (!dso)
+		return -errno;
+	h = fnv1a(&dso, sizeof(dso), FNV_SEED);
+	err = bid_table__reserve(&b->file_tab, b->nr_files, b->files, sizeof(*f));
+	if (!err)
+		err = grow((void **)&b->files, &b->cap_files, b->nr_files, sizeof(*f));
+	if (err)
+		return err;
+	for (s = h & b->file_tab.mask; b->file_tab.slot[s]; s = (s + 1) & b->file_tab.mask)
+		if (b->files[b->file_tab.slot[s] - 1].dso == dso)
+			return 0;
+	b->files[b->nr_files] = (struct bid_file){ .hash = h, .dso = dso };
+	b->file_tab.slot[s] = (uint32_t)++b->nr_files;
+	return 0;
+}
+
+/* MMAP2 body: pid tid addr len pgoff, then ids, prot flags, filename at 64. */
+#define MMAP2_IDS_OFF 40
+#define MMAP2_NAME_OFF 72
+
+int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_header *h)
+{
+	const unsigned char *p = (const unsigned char *)h;
+	char path[4096];
+	size_t n;
+
+	if (h->type != PERF_RECORD_MMAP2 || h->size <= MMAP2_NAME_OFF)
+		return 0;
+	/* The name is NUL-terminated and padded; a sample_id trailer may follow. */
+	n = strnlen((const char *)p + MMAP2_NAME_OFF, h->size - MMAP2_NAME_OFF);
+	if (n == (size_t)h->size - MMAP2_NAME_OFF || n >= sizeof(path))
+		return 0;
+	memcpy(path, p + MMAP2_NAME_OFF, n + 1);
+	if (!is_file_path(path))
+		return 0;
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		uint8_t len = p[MMAP2_IDS_OFF];
+
+		return pm_build_ids__add(b, PERF_RECORD_MISC_USER, path, p + MMAP2_IDS_OFF + 4,
+					 len);
+	} else {
+		uint32_t maj, min;
+		uint64_t ino;
+
+		memcpy(&maj, p + MMAP2_IDS_OFF, 4);
+		memcpy(&min, p + MMAP2_IDS_OFF + 4, 4);
+		memcpy(&ino, p + MMAP2_IDS_OFF + 8, 8);
+		return pm_build_ids__add_file(b, path, makedev(maj, min), ino);
+	}
+}
+
+int pm_build_ids__add_events(struct pm_build_ids *b, const void *buf, size_t len)
+{
+	size_t off = 0;
+	int err = 0;
+
+	while (!err && off + sizeof(struct perf_event_header) <= len) {
+		const struct perf_event_header *h = (const void *)((const char *)buf + off);
+
+		if (h->size < sizeof(*h) || h->size > len - off)
+			return -EINVAL;
+		err = pm_build_ids__add_event(b, h);
+		off += h->size;
+	}
+	return err;
+}
+
+static int entry__write(const struct bid_entry *e, struct pm_buf *out, uint32_t type)
+{
+	size_t name = strlen(e->path) + 1;
+	size_t size = BID_HEADER_SIZE + (name + BID_NAME_ALIGN - 1) / BID_NAME_ALIGN * BID_NAME_ALIGN;
+	unsigned char *p;
+	uint16_t misc = e->cpumode | BID_MISC_SIZE_VALID, size16 = (uint16_t)size;
+	int32_t pid = -1;
+
+	if (size > UINT16_MAX)
+		return 0;
+	p = pm_buf__alloc(out, size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &type, 4);
+	memcpy(p + 4, &misc, 2);
+	memcpy(p + 6, &size16, 2);
+	memcpy(p + 8, &pid, 4);
+	memcpy(p + 12, e->id, e->len);
+	p[32] = e->len;
+	memcpy(p + BID_HEADER_SIZE, e->path, name);
+	return 0;
+}
+
+int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t type)
+{
+	size_t i;
+	int err;
+
+	/* Files go into the entry set, where an id the kernel gave meets it. */
+	for (i = 0; i < b->nr_files; i++) {
+		const unsigned char *id;
+		size_t len;
+
+		if (pm_dso__build_id(b->files[i].dso, &id, &len))
+			continue;
+		err = pm_build_ids__add(b, PERF_RECORD_MISC_USER, pm_dso__path(b->files[i].dso),
+					id, len);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < b->nr_entries; i++) {
+		err = entry__write(&b->entries[i], out, type);
+		if (err)
+			return err;
+	}
+	return 0;
+}

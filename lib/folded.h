@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_FOLDED_H
+#define PMREC_FOLDED_H
+
+/*
+ * Folded stacks ("comm;outer;...;inner WEIGHT"), the input format of
+ * FlameGraph's flamegraph.pl, inferno and speedscope: one entry per
+ * distinct stack, weights summed.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct pm_folded;
+
+struct pm_folded_entry {
+	const char *stack;		/* not NUL-terminated */
+	size_t len;
+	uint64_t weight;
+};
+
+struct pm_folded *pm_folded__new(void);
+void pm_folded__delete(struct pm_folded *f);
+/* Adds weight to the stack of len bytes (copied).  0 or -ENOMEM. */
+int pm_folded__add(struct pm_folded *f, const char *stack, size_t len, uint64_t weight);
+/*
+ * The entries sorted by stack, so output is the same for the same input
+ * (valid until the next add).  Returns the count; *out is NULL on ENOMEM.
+ */
+size_t pm_folded__sorted(struct pm_folded *f, const struct pm_folded_entry **out);
+
+#endif

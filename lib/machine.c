@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "machine.h"
+
+enum map_state { MAP_UNCHECKED, MAP_OK, MAP_REFUSED };
+
+struct pm_map {
+	uint64_t start, end, pgoff;
+	struct pm_dso *dso;
+	uint8_t state;
+	uint8_t id_len;			/* build id of the MMAP2 record, if any */
+	unsigned char id[PM_BUILD_ID_SIZE];
+};
+
+struct pm_proc {
+	int32_t pid;
+	uint32_t nr, cap;
+	struct pm_map *maps;		/* sorted by start, never overlapping */
+};
+
+struct pm_comm {
+	int32_t tid;
+	char comm[16];
+};
+
+struct pm_expect {
+	char *path;
+	uint8_t len;
+	unsigned char id[PM_BUILD_ID_SIZE];
+};
+
+/* "[name]" for a module name of the kallsyms table, which owns key. */
+struct pm_module {
+	const char *key;
+	char *name;
+};
+
+/* int32 key -> index + 1 (0: free), open addressing. */
+struct idmap {
+	struct { int32_t key; uint32_t val; } *slot;
+	size_t mask, nr;
+};
+
+struct pm_machine {
+	struct pm_dso_cache *dsos;
+	struct pm_kallsyms *ks;
+	struct pm_proc *procs;
+	size_t nr_procs, cap_procs;
+	struct idmap proc_idx;
+	struct pm_comm *comms;
+	size_t nr_comms, cap_comms;
+	struct idmap comm_idx;
+	struct pm_expect *expects;	/* sorted by path once complete */
+	size_t nr_expects, cap_expects;
+	bool expects_sorted;
+	struct pm_dso **reported;	/* refused files already named to the caller */
+	size_t nr_reported, cap_reported;
+	struct pm_module *modules;
+	size_t nr_modules, cap_modules;
+	/* Bytes moved for mappings, against what the input paid for. */
+	uint64_t work, allowance;
+	bool overloaded;
+};
+
+/* What any input may cost beyond its own size, and per input byte. */
+#define WORK_BASE (64ULL << 20)
+#define WORK_PER_BYTE 64
+/* vm.max_map_count's default: no real process has more mappings. */
+#define MAX_MAPS 65530
+
+static int grow(void **arr, size_t *cap, size_t nr, size_t size)
+{
+	size_t ncap;
+	void *n;
+
+	if (nr < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	n = realloc(*arr, ncap * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+static size_t idmap__hash(int32_t key, size_t mask)
+{
+	return ((uint32_t)key * 0x9e3779b1u) & mask;
+}
+
+static uint32_t idmap__get(const struct idmap *t, int32_t key)
+{
+	size_t s;
+
+	if (!t->slot)
+		return 0;
+	for (s = idmap__hash(key, t->mask); t->slot[s].val; s = (s + 1) & t->mask)
+		if (t->slot[s].key == key)
+			return t->slot[s].val;
+	return 0;
+}
+
+static int idmap__put(struct idmap *t, int32_t key, uint32_t val)
+{
+	size_t s, cap = t->slot ? t->mask + 1 : 0;
+
+	if ((t->nr + 1) * 2 > cap) {
+		struct idmap n = { .mask = (cap ? cap * 2 : 64) - 1, .nr = t->nr };
+		size_t i;
+
+		n.slot = calloc(n.mask + 1, sizeof(*n.slot));
+		if (!n.slot)
+			return -ENOMEM;
+		for (i = 0; i < cap; i++) {
+			if (!t->slot[i].val)
+				continue;
+			for (s = idmap__hash(t->slot[i].key, n.mask); n.slot[s].val; s = (s + 1) & n.mask)
+				;
+			n.slot[s] = t->slot[i];
+		}
+		free(t->slot);
+		*t = n;
+	}
+	for (s = idmap__hash(key, t->mask); t->slot[s].val; s = (s + 1) & t->mask)
+		;
+	t->slot[s].key = key;
+	t->slot[s].val = val;
+	t->nr++;
+	return 0;
+}
+
+struct pm_machine *pm_machine__new(void)
+{
+	struct pm_machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->dsos = pm_dso_cache__new();
+	if (!m->dsos) {
+		free(m);
+		return NULL;
+	}
+	m->allowance = WORK_BASE;
+	return m;
+}
+
+void pm_machine__delete(struct pm_machine *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_procs; i++)
+		free(m->procs[i].maps);
+	free(m->procs);
+	free(m->proc_idx.slot);
+	free(m->comms);
+	free(m->comm_idx.slot);
+	for (i = 0; i < m->nr_expects; i++)
+		free(m->expects[i].path);
+	free(m->expects);
+	free(m->reported);
+	for (i = 0; i < m->nr_modules; i++)
+		free(m->modules[i].name);
+	free(m->modules);
+	pm_kallsyms__delete(m->ks);
+	pm_dso_cache__delete(m->dsos);
+	free(m);
+}
+
+void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks)
+{
+	pm_kallsyms__delete(m->ks);
+	m->ks = ks;
+}
+
+int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
+				const unsigned char *id, size_t len)
+{
+	struct pm_expect *e;
+
+	if (!len)
+		return 0;
+	if (grow((void **)&m->expects, &m->cap_expects, m->nr_expects, sizeof(*e)))
+		return -ENOMEM;
+	e = &m->expects[m->nr_expects];
+	e->path = strdup(path);
+	if (!e->path)
+		return -ENOMEM;
+	e->len = (uint8_t)(len > PM_BUILD_ID_SIZE ? PM_BUILD_ID_SIZE : len);
+	memcpy(e->id, id, e->len);
+	m->nr_expects++;
+	m->expects_sorted = false;
+	return 0;
+}
+
+static int expect__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pm_expect *)a)->path, ((const struct pm_expect *)b)->path);
+}
+
+static const struct pm_expect *machine__expected(struct pm_machine *m, const char *path)
+{
+	struct pm_expect key = { .path = (char *)path };
+
+	if (!m->nr_expects)
+		return NULL;
+	if (!m->expects_sorted) {
+		qsort(m->expects, m->nr_expects, sizeof(*m->expects), expect__cmp);
+		m->expects_sorted = true;
+	}
+	return bsearch(&key, m->expects, m->nr_expects, sizeof(key), expect__cmp);
+}
+
+static bool machine__charge(struct pm_machine *m, uint64_t bytes)
+{
+	m->work += bytes;
+	if (m->work > m->allowance)
+		m->overloaded = true;
+	return !m->overloaded;
+}
+
+static struct pm_proc *machine__proc(struct pm_machine *m, int32_t pid, bool create)
+{
+	uint32_t idx = idmap__get(&m->proc_idx, pid);
+
+	if (idx)
+		return &m->procs[idx - 1];
+	if (!create || grow((void **)&m->procs, &m->cap_procs, m->nr_procs, sizeof(*m->procs)) ||
+	    idmap__put(&m->proc_idx, pid, (uint32_t)m->nr_procs + 1))
+		return NULL;
+	m->procs[m->nr_procs] = (struct pm_proc){ .pid = pid };
+	return &m->procs[m->nr_procs++];
+}
+
+/* Index of the first map that ends after addr. */
+static uint32_t proc__first_after(const struct pm_proc *p, uint64_t addr)
+{
+	uint32_t lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A new mapping replaces whatever it overlaps, as mmap(MAP_FIXED) does. */
+static int proc__insert(struct pm_machine *m, struct pm_proc *p, const struct pm_map *nm)
+{
+	struct pm_map repl[3];
+	uint32_t i = proc__first_after(p, nm->start), j = i, n = 0, nr;
+
+	while (j < p->nr && p->maps[j].start < nm->end)
+		j++;
+	if (i < j && p->maps[i].start < nm->start) {
+		repl[n] = p->maps[i];
+		repl[n++].end = nm->start;
+	}
+	repl[n++] = *nm;
+	if (i < j && p->maps[j - 1].end > nm->end) {
+		repl[n] = p->maps[j - 1];
+		repl[n].pgoff += nm->end - repl[n].start;
+		repl[n++].start = nm->end;
+	}
+	nr = p->nr - (j - i) + n;
+	if (nr > MAX_MAPS || !machine__charge(m, (uint64_t)(p->nr - j) * sizeof(*nm)))
+		return 0;
+	if (nr > p->cap) {
+		uint32_t cap = p->cap ? p->cap : 8;
+		struct pm_map *maps;
+
+		while (cap < nr)
+			cap *= 2;
+		maps = realloc(p->maps, (size_t)cap * sizeof(*maps));
+		if (!maps)
+			return -ENOMEM;
+		p->maps = maps;
+		p->cap = cap;
+	}
+	memmove(p->maps + i + n, p->maps + j, (size_t)(p->nr - j) * sizeof(*nm));
+	memcpy(p->maps + i, repl, n * sizeof(*nm));
+	p->nr = nr;
+	return 0;
+}
+
+static const char *record_name(const unsigned char *rec, size_t off, size_t body_len)
+{
+	size_t max = 8 + body_len;
+
+	if (off >= max || !memchr(rec + off, '\0', max - off))
+		return NULL;
+	return (const char *)rec + off;
+}
+
+static uint32_t rd32(const unsigned char *p, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, p + off, sizeof(v));
+	return v;
+}
+
+static uint64_t rd64(const unsigned char *p, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, p + off, sizeof(v));
+	return v;
+}
+
+/* MMAP: pid tid addr len pgoff name@40; MMAP2: ids at 40, name at 72. */
+static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h,
+			 size_t body_len)
+{
+	const unsigned char *r = (const unsigned char *)h;
+	bool v2 = h->type == PERF_RECORD_MMAP2;
+	const char *name = record_name(r, v2 ? 72 : 40, body_len);
+	uint64_t dev = 0, ino = 0;
+	struct pm_map nm = { 0 };
+	struct pm_proc *p;
+
+	if (!name || (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return 0;
+	nm.start = rd64(r, 16);
+	nm.end = nm.start + rd64(r, 24);
+	nm.pgoff = rd64(r, 32);
+	if (nm.end <= nm.start)
+		return 0;
+	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		nm.id_len = r[40] > PM_BUILD_ID_SIZE ? PM_BUILD_ID_SIZE : r[40];
+		memcpy(nm.id, r + 44, nm.id_len);
+	} else if (v2) {
+		dev = makedev(rd32(r, 40), rd32(r, 44));
+		ino = rd64(r, 48);
+	}
+	p = machine__proc(m, (int32_t)rd32(r, 8), true);
+	if (!p)
+		return -ENOMEM;
+	nm.dso = pm_dso_cache__findnew(m->dsos, name, dev, ino);
+	if (!nm.dso)
+		return -ENOMEM;
+	return proc__insert(m, p, &nm);
+}
+
+/* A new process starts with its parent's mappings; a new thread shares them. */
+static int machine__fork(struct pm_machine *m, const unsigned char *r)
+{
+	int32_t pid = (int32_t)rd32(r, 8), ppid = (int32_t)rd32(r, 12);
+	struct pm_proc *parent, *child;
+	size_t n;
+
+	if (pid == ppid)
+		return 0;
+	parent = machine__proc(m, ppid, false);
+	child = machine__proc(m, pid, true);
+	if (!child)
+		return -ENOMEM;
+	/* machine__proc may have moved the array. */
+	parent = machine__proc(m, ppid, false);
+	n = parent ? parent->nr : 0;
+	if (!machine__charge(m, n * sizeof(struct pm_map)))
+		return 0;
+	if (n > child->cap) {
+		struct pm_map *maps = realloc(child->maps, n * sizeof(*maps));
+
+		if (!maps)
+			return -ENOMEM;
+		child->maps = maps;
+		child->cap = (uint32_t)n;
+	}
+	if (n)
+		memcpy(child->maps, parent->maps, n * sizeof(*child->maps));
+	child->nr = (uint32_t)n;
+	return 0;
+}
+
+static int machine__comm(struct pm_machine *m, const struct perf_event_header *h,
+			 size_t body_len)
+{
+	const unsigned char *r = (const unsigned char *)h;
+	int32_t tid = (int32_t)rd32(r, 12);
+	size_t max = body_len > 8 ? body_len - 8 : 0;
+	uint32_t idx = idmap__get(&m->comm_idx, tid);
+	struct pm_comm *c;
+
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		/* exec replaced the address space; its new mappings follow. */
+		struct pm_proc *p = machine__proc(m, (int32_t)rd32(r, 8), false);
+
+		if (p)
+			p->nr = 0;
+	}
+	if (!idx) {
+		if (grow((void **)&m->comms, &m->cap_comms, m->nr_comms, sizeof(*c)) ||
+		    idmap__put(&m->comm_idx, tid, (uint32_t)m->nr_comms + 1))
+			return -ENOMEM;
+		idx = (uint32_t)++m->nr_comms;
+	}
+	c = &m->comms[idx - 1];
+	c->tid = tid;
+	if (max > sizeof(c->comm) - 1)
+		max = sizeof(c->comm) - 1;
+	memcpy(c->comm, r + 16, max);
+	c->comm[max] = '\0';
+	return 0;
+}
+
+int pm_machine__event(struct pm_machine *m, const struct perf_event_header *h,
+		      size_t body_len)
+{
+	const unsigned char *r = (const unsigned char *)h;
+
+	if (m->overloaded)
+		return 0;
+	m->allowance += (uint64_t)h->size * WORK_PER_BYTE;
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+		return body_len >= 33 ? machine__mmap(m, h, body_len) : 0;
+	case PERF_RECORD_MMAP2:
+		return body_len >= 65 ? machine__mmap(m, h, body_len) : 0;
+	case PERF_RECORD_COMM:
+		return body_len >= 8 ? machine__comm(m, h, body_len) : 0;
+	case PERF_RECORD_FORK:
+		return body_len >= 16 ? machine__fork(m, r) : 0;
+	default:
+		return 0;
+	}
+}
+
+const char *pm_machine__comm(const struct pm_machine *m, int32_t tid)
+{
+	uint32_t idx = idmap__get(&m->comm_idx, tid);
+
+	return idx ? m->comms[idx - 1].comm : NULL;
+}
+
+bool pm_machine__overloaded(const struct pm_machine *m)
+{
+	return m->overloaded;
+}
+
+static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char *why,
+			    struct pm_frame *f)
+{
+	size_t i;
+
+	map->state = MAP_REFUSED;
+	/* Once per path: a replaced file can stand behind several DSOs. */
+	for (i = 0; i < m->nr_reported; i++)
+		if (!strcmp(pm_dso__path(m->reported[i]), pm_dso__path(map->dso)))
+			return;
+	if (!grow((void **)&m->reported, &m->cap_reported, m->nr_reported, sizeof(*m->reported)))
+		m->reported[m->nr_reported++] = map->dso;
+	f->refused_now = true;
+	f->refusal = why;
+}
+
+/* Is the file on disk the one recorded?  Files without any id are trusted by identity. */
+static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_frame *f)
+{
+	const unsigned char *want = map->id, *have;
+	size_t want_len = map->id_len, have_len;
+	int err;
+
+	if (!want_len) {
+		const struct pm_expect *e = machine__expected(m, pm_dso__path(map->dso));
+
+		if (e) {
+			want = e->id;
+			want_len = e->len;
+		}
+	}
+	map->state = MAP_OK;
+	if (!want_len)
+		return;
+	err = pm_dso__build_id(map->dso, &have, &have_len);
+	if (err == -ESTALE)
+		machine__refuse(m, map, "the file was replaced since the recording", f);
+	else if (!err && (have_len != want_len || memcmp(have, want, want_len)))
+		machine__refuse(m, map, "its build id differs from the recorded one", f);
+}
+
+static const char *machine__module(struct pm_machine *m, const char *module)
+{
+	char *s;
+	size_t i;
+
+	for (i = 0; i < m->nr_modules; i++)
+		if (m->modules[i].key == module)
+			return m->modules[i].name;
+	if (grow((void **)&m->modules, &m->cap_modules, m->nr_modules, sizeof(*m->modules)) ||
+	    asprintf(&s, "[%s]", module) < 0)
+		return module;
+	m->modules[m->nr_modules++] = (struct pm_module){ .key = module, .name = s };
+	return s;
+}
+
+void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
+			 struct pm_frame *f)
+{
+	struct pm_proc *p;
+	struct pm_map *map;
+	uint32_t i;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		const char *module;
+
+		if (m->ks && !pm_kallsyms__find(m->ks, ip, &f->sym, &module, &f->off))
+			f->dso = module ? machine__module(m, module) : "[kernel.kallsyms]";
+		return;
+	}
+	if (cpumode != PERF_RECORD_MISC_USER || m->overloaded)
+		return;
+	p = machine__proc(m, pid, false);
+	if (!p)
+		return;
+	i = proc__first_after(p, ip);
+	if (i == p->nr || p->maps[i].start > ip)
+		return;
+	map = &p->maps[i];
+	f->dso = pm_dso__path(map->dso);
+	if (map->state == MAP_UNCHECKED)
+		machine__check(m, map, f);
+	if (map->state == MAP_REFUSED)
+		return;
+	err = pm_dso__resolve(map->dso, map->start, map->pgoff, ip, &f->sym, &f->off);
+	if (err == -ESTALE)
+		machine__refuse(m, map, "the file was replaced since the recording", f);
+	if (err)
+		f->sym = NULL;
+}

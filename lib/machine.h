@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_MACHINE_H
+#define PMREC_MACHINE_H
+
+/*
+ * The address spaces of a recording, rebuilt from its MMAP, MMAP2, COMM and
+ * FORK records in file order, so that sample and call-chain addresses can be
+ * named: user addresses through the mapped files' symbols (lib/elf), kernel
+ * addresses through kallsyms.
+ *
+ * A file whose build id differs from the one the recording saw (an MMAP2
+ * record's, or the BUILD_ID feature's) is not used: its names would be
+ * wrong.  Work is bounded by the input: a hostile file with huge numbers of
+ * overlapping mappings or forks stops the symbolization, not the reader.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/perf_event.h>
+
+#include "elf.h"
+
+struct pm_machine;
+
+struct pm_machine *pm_machine__new(void);
+void pm_machine__delete(struct pm_machine *m);
+
+/* Kernel symbols (owned by m from now on); without them kernel addresses stay unnamed. */
+void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks);
+/* The build id the recording saw for the file at path (a BUILD_ID entry). */
+int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
+				const unsigned char *id, size_t len);
+/*
+ * Takes MMAP, MMAP2, COMM and FORK records into account; others are
+ * ignored.  body_len is the record's length without header and sample_id
+ * trailer.  Returns 0 or -ENOMEM.
+ */
+int pm_machine__event(struct pm_machine *m, const struct perf_event_header *h,
+		      size_t body_len);
+
+struct pm_frame {
+	const char *sym;	/* NULL when no symbol covers the address */
+	uint64_t off;		/* from the symbol's start */
+	const char *dso;	/* file path, "[kernel.kallsyms]", "[module]"; NULL: no map */
+	/*
+	 * Set, once per file, when the file at dso is not used: another build
+	 * id than recorded, or replaced since; refusal says why.
+	 */
+	bool refused_now;
+	const char *refusal;
+};
+
+/*
+ * Names ip of process pid, in cpumode (PERF_RECORD_MISC_USER or _KERNEL;
+ * other modes stay unnamed).  Never fails: what cannot be named is NULL.
+ */
+void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
+			 struct pm_frame *f);
+/* The last command name of thread tid, or NULL. */
+const char *pm_machine__comm(const struct pm_machine *m, int32_t tid);
+/* True once the input's mappings exceeded the work bound (symbols stopped). */
+bool pm_machine__overloaded(const struct pm_machine *m);
+
+#endif
