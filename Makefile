@@ -49,7 +49,7 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
-HELPER_BIN := $(HELPER_SRC:%.c=$(O)/%)
+HELPER_BIN := $(HELPER_SRC:%.c=$(O)/%) $(O)/tests/helpers/spin-nofp
 BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
 LIBPM := $(O)/libpmrec.a
 PMREC := $(O)/pmrec
@@ -76,6 +76,12 @@ $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIBPM)
 $(O)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$<)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
+
+# The same call chain built the way distributions build: optimized, without
+# frame pointers, so only DWARF unwinding (--call-graph dwarf) recovers it.
+$(O)/tests/helpers/spin-nofp: tests/helpers/spin.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -O2 -fomit-frame-pointer $(LDFLAGS) -o $@ $< $(LDLIBS)
 
 $(O)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)

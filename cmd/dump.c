@@ -2623,6 +2623,13 @@ int cmd_dump(int argc, char **argv)
 	if (argp_parse(&dump_argp, argc, argv, 0, NULL, &d.opts))
 		return PM_EXIT_USAGE;
 	d.json = d.opts.json;
+	/*
+	 * A sample is named through the mappings that precede it in time, and
+	 * the rings of different CPUs interleave in the file: symbols need
+	 * time order.
+	 */
+	if (!d.opts.no_symbols && !d.opts.header && !(d.opts.stats_only && !d.opts.folded))
+		d.opts.ordered = true;
 	/* A closed stdout (`| head`) ends the dump quietly, not by SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
 	d.out.buf = malloc(d.out.cap);

@@ -462,11 +462,16 @@ static const char *elf_sym__name(Elf *elf, const GElf_Shdr *symsh,
 {
 	int type = GELF_ST_TYPE(sym->st_info);
 	const char *name;
+	GElf_Shdr sh;
 
-	if (type != STT_FUNC && type != STT_GNU_IFUNC)
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
 		return NULL;
 	/* Linked files never have enough sections to need SHN_XINDEX. */
 	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return NULL;
+	/* Untyped labels name code too (_start in assembly), as in perf, if in code. */
+	if (type == STT_NOTYPE &&
+	    (!gelf_getshdr(elf_getscn(elf, sym->st_shndx), &sh) || !(sh.sh_flags & SHF_EXECINSTR)))
 		return NULL;
 	name = elf_strptr(elf, symsh->sh_link, sym->st_name);
 	return name && *name ? name : NULL;

@@ -569,7 +569,8 @@ static void test_libc_dynsym(struct pm_dso_cache *cache)
 	err = dso ? pm_dso__resolve(dso, m.start, m.pgoff, (uintptr_t)addr,
 				    &name, &off) :
 		    -errno;
-	tap_ok(!err && off == 0 && dlsym(libc, name) == addr,
+	/* With libc6-dbg installed the name comes from the debug file: __GI___getppid. */
+	tap_ok(!err && off == 0 && (dlsym(libc, name) == addr || strstr(name, "getppid")),
 	       "libc's getppid resolves to a name of that address: %s",
 	       err ? "(none)" : name);
 	dlclose(libc);
