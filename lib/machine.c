@@ -68,8 +68,8 @@ struct pm_machine {
 };
 
 /* What any input may cost beyond its own size, and per input byte. */
-#define WORK_BASE (64ULL << 20)
-#define WORK_PER_BYTE 64
+#define WORK_BASE (1ULL << 30)
+#define WORK_PER_BYTE 256
 /* vm.max_map_count's default: no real process has more mappings. */
 #define MAX_MAPS 65530
 

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lib/folded: stacks merged by content, weights summed, output sorted. */
+#include <stdio.h>
+#include <string.h>
+
+#include "folded.h"
+#include "tap.h"
+
+static int entry_is(const struct pm_folded_entry *e, const char *stack, uint64_t weight)
+{
+	return e->len == strlen(stack) && !memcmp(e->stack, stack, e->len) && e->weight == weight;
+}
+
+int main(void)
+{
+	struct pm_folded *f = pm_folded__new();
+	const struct pm_folded_entry *e;
+	char buf[64];
+	size_t n, i;
+	int sorted = 1;
+
+	pm_folded__add(f, "prog;main;b", 11, 2);
+	pm_folded__add(f, "prog;main;a", 11, 1);
+	pm_folded__add(f, "prog;main;b", 11, 3);
+	/* A prefix is a stack of its own, not a partial match. */
+	pm_folded__add(f, "prog;main;bb", 12, 1);
+	pm_folded__add(f, "prog;main;b;x", 9, 7);
+	n = pm_folded__sorted(f, &e);
+	tap_ok(n == 4, "4 distinct stacks (%zu)", n);
+	tap_ok(n == 4 && entry_is(&e[0], "prog;main", 7) && entry_is(&e[1], "prog;main;a", 1) &&
+	       entry_is(&e[2], "prog;main;b", 5) && entry_is(&e[3], "prog;main;bb", 1),
+	       "sorted by stack, weights summed, lengths respected");
+	pm_folded__delete(f);
+
+	f = pm_folded__new();
+	for (i = 0; i < 100000; i++) {
+		int len = snprintf(buf, sizeof(buf), "c;f%zu", i % 5000);
+
+		pm_folded__add(f, buf, (size_t)len, 1);
+	}
+	n = pm_folded__sorted(f, &e);
+	for (i = 1; i < n; i++)
+		sorted &= memcmp(e[i - 1].stack, e[i].stack,
+				 e[i - 1].len < e[i].len ? e[i - 1].len : e[i].len) <= 0;
+	tap_ok(n == 5000 && sorted && e[0].weight == 20, "5000 stacks through rehashing");
+	pm_folded__delete(f);
+	return tap_done();
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/machine against records built in memory: mappings that overlap,
+ * forks, execs, build-id checks, kernel names, and the work bound.
+ */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "elf.h"
+#include "machine.h"
+#include "tap.h"
+
+struct rec {
+	struct perf_event_header h;
+	unsigned char body[4096];
+};
+
+/* An MMAP2 record; with id, the build-id form. */
+static struct perf_event_header *mmap2(struct rec *r, int32_t pid, uint64_t start, uint64_t len,
+				       uint64_t pgoff, uint64_t dev, uint64_t ino,
+				       const unsigned char *id, const char *path)
+{
+	unsigned char *b = r->body;
+	size_t name = strlen(path) + 1;
+	uint32_t maj = major(dev), min = minor(dev);
+
+	memset(r, 0, sizeof(*r));
+	r->h.type = PERF_RECORD_MMAP2;
+	r->h.misc = PERF_RECORD_MISC_USER;
+	memcpy(b, &pid, 4);
+	memcpy(b + 4, &pid, 4);
+	memcpy(b + 8, &start, 8);
+	memcpy(b + 16, &len, 8);
+	memcpy(b + 24, &pgoff, 8);
+	if (id) {
+		r->h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		b[32] = PM_BUILD_ID_SIZE;
+		memcpy(b + 36, id, PM_BUILD_ID_SIZE);
+	} else {
+		memcpy(b + 32, &maj, 4);
+		memcpy(b + 36, &min, 4);
+		memcpy(b + 40, &ino, 8);
+	}
+	memcpy(b + 64, path, name);
+	r->h.size = (uint16_t)(8 + 64 + (name + 7) / 8 * 8);
+	return &r->h;
+}
+
+/* Builds an MMAP2 record in r and hands it to m. */
+#define feed(m, r, ...) \
+	do { \
+		struct perf_event_header *h_ = mmap2(r, __VA_ARGS__); \
+		pm_machine__event(m, h_, h_->size - 8u); \
+	} while (0)
+
+static void fork_rec(struct pm_machine *m, int32_t pid, int32_t ppid)
+{
+	struct rec r = { .h = { .type = PERF_RECORD_FORK, .size = 8 + 24 } };
+	uint32_t v[4] = { (uint32_t)pid, (uint32_t)ppid, (uint32_t)pid, (uint32_t)ppid };
+
+	memcpy(r.body, v, sizeof(v));
+	pm_machine__event(m, &r.h, 24);
+}
+
+static void comm_rec(struct pm_machine *m, int32_t pid, const char *comm, bool exec)
+{
+	struct rec r = { .h = { .type = PERF_RECORD_COMM, .size = 8 + 24 } };
+
+	if (exec)
+		r.h.misc = PERF_RECORD_MISC_COMM_EXEC;
+	memcpy(r.body, &pid, 4);
+	memcpy(r.body + 4, &pid, 4);
+	strncpy((char *)r.body + 8, comm, 15);
+	pm_machine__event(m, &r.h, 24);
+}
+
+__attribute__((noinline)) unsigned long pm_machine_target(unsigned long n)
+{
+	unsigned long x = n, i;
+
+	for (i = 0; i < n; i++)
+		x = x * 31 + i;
+	return x;
+}
+
+struct self_map {
+	uint64_t start, end, pgoff, dev, ino;
+	char path[PATH_MAX];
+};
+
+static bool self_map(const void *addr, struct self_map *m)
+{
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char line[PATH_MAX + 128];
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu %4095s", &start, &end, &pgoff, &maj,
+			   &min, &ino, m->path) != 7 ||
+		    (uintptr_t)addr < start || (uintptr_t)addr >= end)
+			continue;
+		*m = (struct self_map){ start, end, pgoff, makedev(maj, min), ino, "" };
+		sscanf(line, "%*s %*s %*s %*s %*s %4095s", m->path);
+		found = true;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void test_own_text(void)
+{
+	struct pm_machine *m = pm_machine__new();
+	struct self_map sm;
+	struct pm_frame f;
+	struct rec r;
+	uint64_t ip = (uintptr_t)pm_machine_target;
+
+	if (!tap_ok(self_map((void *)pm_machine_target, &sm), "own text in /proc/self/maps"))
+		return;
+	feed(m, &r, 100, sm.start, sm.end - sm.start, sm.pgoff, sm.dev, sm.ino,
+				   NULL, sm.path);
+	pm_machine__resolve(m, 100, PERF_RECORD_MISC_USER, ip + 3, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "pm_machine_target") && f.off == 3 && f.dso &&
+	       !strcmp(f.dso, sm.path), "own function: %s+%llu in %s", f.sym ? f.sym : "(null)",
+	       (unsigned long long)f.off, f.dso ? f.dso : "(null)");
+	pm_machine__resolve(m, 101, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(!f.sym && !f.dso, "another pid has no maps");
+	pm_machine__resolve(m, 100, PERF_RECORD_MISC_USER, sm.end, &f);
+	tap_ok(!f.dso, "the end of a map is outside it");
+	pm_machine__resolve(m, 100, PERF_RECORD_MISC_HYPERVISOR, ip, &f);
+	tap_ok(!f.dso && !f.sym, "hypervisor addresses stay unnamed");
+
+	fork_rec(m, 200, 100);
+	pm_machine__resolve(m, 200, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "pm_machine_target"), "a forked process inherits the maps");
+	comm_rec(m, 200, "child", true);
+	pm_machine__resolve(m, 200, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(!f.dso, "exec empties the address space");
+	tap_ok(pm_machine__comm(m, 200) && !strcmp(pm_machine__comm(m, 200), "child"),
+	       "the comm of the exec is kept");
+	pm_machine__resolve(m, 100, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(f.sym != NULL, "the parent keeps its maps");
+	pm_machine__delete(m);
+}
+
+static const char *dso_at(struct pm_machine *m, uint64_t addr)
+{
+	struct pm_frame f;
+
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, addr, &f);
+	return f.dso ? f.dso : "-";
+}
+
+static void test_overlaps(void)
+{
+	struct pm_machine *m = pm_machine__new();
+	struct rec r;
+
+	feed(m, &r, 1, 0x10000, 0x40000, 0, 0, 0, NULL, "[a]");
+	feed(m, &r, 1, 0x20000, 0x10000, 0, 0, 0, NULL, "[b]");
+	tap_ok(!strcmp(dso_at(m, 0x1ffff), "[a]") && !strcmp(dso_at(m, 0x20000), "[b]") &&
+	       !strcmp(dso_at(m, 0x2ffff), "[b]") && !strcmp(dso_at(m, 0x30000), "[a]") &&
+	       !strcmp(dso_at(m, 0x4ffff), "[a]") && !strcmp(dso_at(m, 0x50000), "-"),
+	       "a map inside another splits it in three");
+	feed(m, &r, 1, 0x08000, 0x30000, 0, 0, 0, NULL, "[c]");
+	tap_ok(!strcmp(dso_at(m, 0x8000), "[c]") && !strcmp(dso_at(m, 0x37fff), "[c]") &&
+	       !strcmp(dso_at(m, 0x38000), "[a]") && !strcmp(dso_at(m, 0x7fff), "-"),
+	       "a map over several replaces and trims them");
+	feed(m, &r, 1, 0x60000, 0, 0, 0, 0, NULL, "[d]");
+	tap_ok(!strcmp(dso_at(m, 0x60000), "-"), "an empty map is ignored");
+	pm_machine__delete(m);
+}
+
+static void test_build_ids(void)
+{
+	unsigned char id[PM_BUILD_ID_SIZE], wrong[PM_BUILD_ID_SIZE];
+	uint64_t ip = (uintptr_t)pm_machine_target;
+	struct pm_machine *m;
+	struct self_map sm;
+	struct pm_frame f;
+	struct rec r;
+	size_t len;
+
+	if (!self_map((void *)pm_machine_target, &sm) || pm_elf__build_id(sm.path, id, &len) ||
+	    len != PM_BUILD_ID_SIZE) {
+		tap_ok(0, "own build id");
+		return;
+	}
+	memcpy(wrong, id, sizeof(id));
+	wrong[0] ^= 0xff;
+
+	m = pm_machine__new();
+	feed(m, &r, 1, sm.start, sm.end - sm.start, sm.pgoff, 0, 0, id, sm.path);
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "pm_machine_target") && !f.refused_now,
+	       "the recorded build id matches: named");
+	feed(m, &r, 2, sm.start, sm.end - sm.start, sm.pgoff, 0, 0, wrong,
+				   sm.path);
+	pm_machine__resolve(m, 2, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(!f.sym && f.dso && f.refused_now && strstr(f.refusal, "build id differs"),
+	       "another build id in MMAP2: refused (%s)", f.refusal ? f.refusal : "");
+	pm_machine__resolve(m, 2, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(!f.sym && !f.refused_now, "refused again, said only once");
+	pm_machine__delete(m);
+
+	m = pm_machine__new();
+	pm_machine__expect_build_id(m, sm.path, wrong, sizeof(wrong));
+	feed(m, &r, 1, sm.start, sm.end - sm.start, sm.pgoff, sm.dev, sm.ino,
+				   NULL, sm.path);
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(!f.sym && f.refused_now, "another build id in BUILD_ID: refused");
+	pm_machine__delete(m);
+
+	m = pm_machine__new();
+	feed(m, &r, 1, sm.start, sm.end - sm.start, sm.pgoff, sm.dev,
+				   sm.ino + 1, NULL, sm.path);
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(!f.sym && f.refused_now && strstr(f.refusal, "replaced"),
+	       "another inode at the path: refused (%s)", f.refusal ? f.refusal : "");
+	pm_machine__delete(m);
+}
+
+static void test_kernel(void)
+{
+	char path[] = "/tmp/pmrec-test-kallsyms.XXXXXX";
+	struct pm_machine *m = pm_machine__new();
+	struct pm_frame f;
+	FILE *fp;
+	int fd = mkstemp(path);
+
+	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!tap_ok(fp != NULL, "fake kallsyms"))
+		return;
+	fputs("ffffffff81000000 T _text\nffffffff81000100 T do_work\n"
+	      "ffffffff81000200 T other\nffffffffc0000000 t modfn\t[ext4]\n"
+	      "ffffffffc0001000 t end\t[ext4]\n", fp);
+	fclose(fp);
+	pm_machine__resolve(m, -1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000110, &f);
+	tap_ok(!f.sym && !f.dso, "without kallsyms kernel addresses stay unnamed");
+	pm_machine__set_kallsyms(m, pm_kallsyms__load(path));
+	pm_machine__resolve(m, -1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000110, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "do_work") && f.off == 0x10 && f.dso &&
+	       !strcmp(f.dso, "[kernel.kallsyms]"), "kernel: do_work+0x10 in [kernel.kallsyms]");
+	pm_machine__resolve(m, -1, PERF_RECORD_MISC_KERNEL, 0xffffffffc0000004, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "modfn") && f.dso && !strcmp(f.dso, "[ext4]"),
+	       "module: modfn in [ext4]");
+	unlink(path);
+	pm_machine__delete(m);
+}
+
+/*
+ * Maps inserted from the top down move the whole table each time: the
+ * quadratic case a hostile file would use.  It must stop, not spin.
+ */
+static void test_work_bound(void)
+{
+	struct pm_machine *m = pm_machine__new();
+	struct rec r;
+	uint64_t i;
+
+	for (i = 0; i < 100000 && !pm_machine__overloaded(m); i++)
+		feed(m, &r, 1, 0x7f0000000000ULL - i * 0x2000, 0x1000, 0, 0, 0,
+					   NULL, "[x]");
+	tap_ok(pm_machine__overloaded(m) && i > 5000,
+	       "top-down inserts stop at the work bound after %llu maps", (unsigned long long)i);
+	pm_machine__delete(m);
+
+	m = pm_machine__new();
+	for (i = 0; i < 20000; i++)
+		feed(m, &r, 1, 0x400000 + i * 0x2000, 0x1000, 0, 0, 0, NULL,
+					   "[y]");
+	tap_ok(!pm_machine__overloaded(m) && !strcmp(dso_at(m, 0x400000 + 19999 * 0x2000), "[y]"),
+	       "20000 maps in address order stay well within it");
+	pm_machine__delete(m);
+}
+
+static void test_truncated(void)
+{
+	struct pm_machine *m = pm_machine__new();
+	struct rec r;
+
+	mmap2(&r, 1, 0x1000, 0x1000, 0, 0, 0, NULL, "[z]");
+	memset(r.body + 64, 'x', 16);
+	pm_machine__event(m, &r.h, 64 + 16);
+	tap_ok(!strcmp(dso_at(m, 0x1000), "-"), "a file name without its NUL is not taken");
+	tap_ok(pm_machine__event(m, &r.h, 10) == 0, "a record shorter than MMAP2 is ignored");
+	pm_machine__delete(m);
+}
+
+int main(void)
+{
+	test_own_text();
+	test_overlaps();
+	test_build_ids();
+	test_kernel();
+	test_work_bound();
+	test_truncated();
+	return tap_done();
+}
