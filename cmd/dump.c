@@ -944,17 +944,13 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-/* "sym+0xoff", "[file]" when no symbol covers it, "[unknown]" without a map. */
-static int frame__name(struct pm_buf *b, const struct pm_frame *f, bool with_off)
+/* "sym", "[file]" when no symbol covers it, "[unknown]" without a map. */
+static int frame__name(struct pm_buf *b, const struct pm_frame *f)
 {
-	char tmp[32];
 	const char *base;
-	int n;
 
-	if (f->sym) {
-		n = with_off ? snprintf(tmp, sizeof(tmp), "+0x%llx", (unsigned long long)f->off) : 0;
-		return pm_buf__append(b, f->sym, strlen(f->sym)) ?: pm_buf__append(b, tmp, (size_t)n);
-	}
+	if (f->sym)
+		return pm_buf__append(b, f->sym, strlen(f->sym));
 	if (!f->dso)
 		return pm_buf__append(b, "[unknown]", 9);
 	base = base_name(f->dso);
@@ -1034,10 +1030,15 @@ static void print_frames(struct dump *d, const struct pm_sample *s, uint16_t cpu
 			f_hex(d, "ip", ip);
 			print_frame_fields(d, &f, "sym", "off");
 			f_obj_end(d);
+		} else if (f.sym) {
+			f_item(d);
+			v_str(d, f.sym, strlen(f.sym));
+			out__ch(&d->out, '+');
+			out__hex(&d->out, f.off);
 		} else {
 			f_item(d);
 			d->stack.len = 0;
-			if (!frame__name(&d->stack, &f, true))
+			if (!frame__name(&d->stack, &f))
 				v_str(d, (const char *)d->stack.data, d->stack.len);
 		}
 	}
@@ -1084,7 +1085,7 @@ static int dump__fold(struct dump *d, const struct pm_record *rec, const struct 
 		dump__resolve(d, (int32_t)s->pid, d->chain[nr].cpumode, d->chain[nr].addr, &f);
 		err = pm_buf__append(b, ";", 1);
 		if (!err)
-			err = frame__name(b, &f, false);
+			err = frame__name(b, &f);
 	}
 	if (err)
 		return err;
