@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -40,6 +41,8 @@
 #include "tracing.h"
 
 #define DEFAULT_MMAP_PAGES 128
+/* Smallest ring that halving for the locked-memory limit goes down to. */
+#define MIN_MMAP_PAGES 4
 #define POLL_TIMEOUT_MS 100
 /* Offset of the time field in our SAMPLEs: header, IDENTIFIER, IP, TID. */
 #define SAMPLE_TIME_OFFSET 32
@@ -68,6 +71,7 @@ struct record_opts {
 	unsigned int switch_max_files;
 	bool timestamp_filename;
 	bool no_buildid;
+	bool sync;
 	char **workload;
 	int nr_workload;
 	struct pm_evlist evlist;
@@ -135,6 +139,11 @@ struct record {
 	char **files;			/* the newest ones, for --switch-max-files */
 	size_t nr_kept;
 	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
+	int stop_signals;		/* SIGINT/TERM/HUP received */
+	uint64_t skipped_bytes;		/* left in the rings when a signal cut the drain */
+	bool mlock_retry;		/* a ring did not fit the locked-memory limit */
+	int64_t last_sync;		/* CLOCK_MONOTONIC ns of the last fdatasync */
+	rlim_t nofile_needed;
 };
 
 static const char *prog = "pmrec record";
@@ -174,6 +183,7 @@ enum {
 	OPT_SWITCH_OUTPUT,
 	OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME,
+	OPT_SYNC,
 };
 
 static const struct argp_option record_options[] = {
@@ -203,6 +213,9 @@ static const struct argp_option record_options[] = {
 	  .doc = "do not list the build ids of the mapped files (BUILD_ID feature)" },
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
+	{ .name = "sync", .key = OPT_SYNC,
+	  .doc = "fdatasync the file at most once a second, so a power loss keeps the data "
+		 "up to the last second" },
 	{ .name = "duration", .key = OPT_DURATION, .arg = "SECONDS", .doc = "stop after SECONDS" },
 	{ .name = "realtime", .key = OPT_REALTIME, .arg = "PRIO", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "drain the rings at SCHED_FIFO priority PRIO (default 1), so a busy "
@@ -413,6 +426,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'B':
 		o->no_buildid = true;
+		break;
+	case OPT_SYNC:
+		o->sync = true;
 		break;
 	case 'm':
 		if (parse_mmap_pages(arg, &o->mmap_pages))
@@ -651,6 +667,33 @@ static bool have_hw_pmu(void)
 	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
 }
 
+/* Descriptors this recording needs, for the EMFILE hint. */
+static rlim_t nofile_needed;
+
+static rlim_t nofile_limit(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_NOFILE, &rl) ? 0 : rl.rlim_cur;
+}
+
+/*
+ * One fd per event, CPU and task, beyond what is open already: raise the
+ * soft limit to what is needed, up to the hard limit (perf does the same).
+ */
+static void record__raise_nofile(struct record *rec)
+{
+	struct rlimit rl;
+
+	nofile_needed = (rlim_t)rec->cpus.nr * rec->nr_tids * rec->opts->evlist.nr + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= nofile_needed)
+		return;
+	rl.rlim_cur = rl.rlim_max < nofile_needed ? rl.rlim_max : nofile_needed;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == 0 && rec->opts->verbose)
+		fprintf(stderr, "%s: raised RLIMIT_NOFILE to %llu\n", prog,
+			(unsigned long long)rl.rlim_cur);
+}
+
 static void report_open_error(const struct pm_event *ev, int cpu, pid_t tid, int err)
 {
 	char where[64];
@@ -685,8 +728,13 @@ static void report_open_error(const struct pm_event *ev, int cpu, pid_t tid, int
 		}
 		break;
 	case EMFILE:
+		hint("this recording needs about %llu file descriptors; RLIMIT_NOFILE allows %llu: "
+		     "raise the hard limit (ulimit -Hn, or LimitNOFILE= in a unit) or record fewer "
+		     "CPUs, tasks or events", (unsigned long long)nofile_needed,
+		     (unsigned long long)nofile_limit());
+		break;
 	case ENFILE:
-		hint("too many open files: raise the limit (ulimit -n) or record fewer CPUs/events");
+		hint("the system's file table is full (fs.file-max)");
 		break;
 	case ESRCH:
 		hint("the task exited during set-up");
@@ -757,6 +805,11 @@ static int record__open_one(struct record *rec, size_t ev_idx, pid_t tid, size_t
 	}
 	if (!r->ring.map) {
 		err = pm_ring__mmap(&r->ring, fd, rec->opts->mmap_pages, rec->opts->overwrite);
+		if (err == -EPERM && rec->opts->mmap_pages > MIN_MMAP_PAGES) {
+			/* Over the locked-memory limit: the caller retries with half. */
+			rec->mlock_retry = true;
+			return err;
+		}
 		if (err) {
 			error("cannot map a %zu KiB ring buffer on CPU %d: %s",
 			      rec->opts->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024, r->cpu,
@@ -806,6 +859,30 @@ static int record__open_events(struct record *rec)
 			}
 	}
 	return 0;
+}
+
+/* Closes what record__open_events opened, for another attempt. */
+static void record__undo_open(struct record *rec)
+{
+	struct pm_evlist *l = &rec->opts->evlist;
+	size_t i;
+
+	/* A mapped ring owns its first fd: unmapping closes it. */
+	for (i = 0; i < rec->nr_fds; i++) {
+		const struct pm_ring *r = &rec->rings[rec->fds[i].ring].ring;
+
+		if (rec->fds[i].fd >= 0 && !(r->map && rec->fds[i].fd == r->fd))
+			close(rec->fds[i].fd);
+	}
+	for (i = 0; i < rec->nr_rings; i++)
+		if (rec->rings[i].ring.map)
+			pm_ring__unmap(&rec->rings[i].ring);
+	free(rec->rings);
+	rec->rings = NULL;
+	rec->nr_rings = 0;
+	rec->nr_fds = 0;
+	for (i = 0; i < l->nr; i++)
+		l->events[i].nr_ids = 0;
 }
 
 static void record__ioctl_all(struct record *rec, unsigned long req)
@@ -1140,6 +1217,25 @@ static void record__retire_ring(struct record *rec, size_t idx)
 	r->state = RING_RETIRED;
 }
 
+static int64_t now_ns(void);
+
+/*
+ * --sync: the committed data reaches the disk at most a second after it
+ * was written, whatever happens to the machine.  Pipes have nothing to sync.
+ */
+static int record__sync(struct record *rec, bool now)
+{
+	int64_t t;
+
+	if (!rec->opts->sync || rec->out.pipe)
+		return 0;
+	t = now_ns();
+	if (!now && t - rec->last_sync < 1000000000)
+		return 0;
+	rec->last_sync = t;
+	return fdatasync(rec->out.fd) ? -errno : 0;
+}
+
 /* The files that MMAP2 records in the first len pending bytes of a ring name. */
 static void record__note_mmaps(struct record *rec, struct rec_ring *r, uint64_t len)
 {
@@ -1224,6 +1320,8 @@ static int record__pass(struct record *rec, bool *busy)
 			if (rec->rings[i].state != RING_RETIRED && rec->rings[i].span.end != rec->rings[i].ring.tail)
 				pm_ring__release(&rec->rings[i].ring, &rec->rings[i].span);
 		err = pmdata__commit(&rec->out);
+		if (!err)
+			err = record__sync(rec, false);
 		if (err)
 			return err;
 	}
@@ -1278,6 +1376,7 @@ static bool record__handle_signals(struct record *rec)
 		case SIGHUP:
 			if (!rec->stop_signal)
 				rec->stop_signal = (int)si.ssi_signo;
+			rec->stop_signals++;
 			stop = true;
 			break;
 		}
@@ -1370,6 +1469,7 @@ static int record__loop(struct record *rec)
 /* Stop every event, then drain until every ring is empty. */
 static int record__stop(struct record *rec)
 {
+	int signals = rec->stop_signals;
 	bool busy;
 	size_t i;
 	int err, pass;
@@ -1380,8 +1480,20 @@ static int record__stop(struct record *rec)
 			rec->rings[i].state = RING_DRAINING;
 	for (i = 0; i < rec->nr_rings; i++)
 		rec->rings[i].live_fds = 0;
-	/* Each pass empties every ring; a second one retires the emptied rings. */
+	/*
+	 * Each pass empties every ring; a second one retires the emptied rings.
+	 * A stop signal now (a second Ctrl-C) means "at once": what the rings
+	 * still hold is left out, and the file is finished with what was written.
+	 */
 	for (pass = 0; pass < 64 && !record__all_retired(rec); pass++) {
+		record__handle_signals(rec);
+		if (rec->stop_signals > signals) {
+			for (i = 0; i < rec->nr_rings; i++)
+				if (rec->rings[i].state != RING_RETIRED)
+					rec->skipped_bytes += pm_ring__peek(&rec->rings[i].ring,
+									    &rec->rings[i].span);
+			break;
+		}
 		err = record__pass(rec, &busy);
 		if (err)
 			return err;
@@ -1494,6 +1606,9 @@ static void record__summary(struct record *rec, uint64_t lost_samples)
 	}
 	if (rec->corrupt)
 		hint("%llu corrupt ring headers were skipped", (unsigned long long)rec->corrupt);
+	if (rec->skipped_bytes)
+		hint("stopped at once on a second signal: %llu bytes left in the rings were not "
+		     "written", (unsigned long long)rec->skipped_bytes);
 }
 
 static int record__block_signals(struct record *rec)
@@ -1642,6 +1757,8 @@ static int record__finalize_file(struct record *rec, const struct pm_buf *tail)
 		err = record__features(rec, &f, rec->argc, rec->argv, true);
 		if (!err)
 			err = pmdata__finish(&rec->out, &f);
+		if (!err)
+			err = record__sync(rec, true);
 	}
 	pm_features__exit(&f);
 	return err;
@@ -1852,6 +1969,46 @@ static int record__switch(struct record *rec)
 	return err;
 }
 
+/*
+ * Unprivileged users may lock only kernel.perf_event_mlock_kb (per CPU) plus
+ * RLIMIT_MEMLOCK: rings that do not fit are halved, down to MIN_MMAP_PAGES,
+ * with a warning, rather than failing the recording.
+ */
+static int record__open_with_mlock_limit(struct record *rec, struct pm_event_config *cfg)
+{
+	struct record_opts *o = rec->opts;
+	size_t wanted = o->mmap_pages;
+	long page = sysconf(_SC_PAGESIZE);
+	int err;
+
+	for (;;) {
+		/* Wake with three quarters of the ring still free. */
+		if (!o->overwrite)
+			cfg->watermark = (uint32_t)(o->mmap_pages * page / 4);
+		cfg->lost_format = rec->lost_format;
+		pm_evlist__config(&o->evlist, cfg);
+		rec->mlock_retry = false;
+		err = record__open_events(rec);
+		if (!err || !rec->mlock_retry)
+			break;
+		record__undo_open(rec);
+		o->mmap_pages /= 2;
+	}
+	if (!err && o->mmap_pages != wanted) {
+		uint64_t kb = 0;
+		struct rlimit rl = { 0 };
+
+		read_sysctl_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
+		getrlimit(RLIMIT_MEMLOCK, &rl);
+		fprintf(stderr, "%s: warning: %zu KiB rings exceed the locked-memory limit "
+			"(kernel.perf_event_mlock_kb=%llu, RLIMIT_MEMLOCK=%llu KiB); using %zu KiB "
+			"per CPU\n", prog, wanted * (size_t)page / 1024, (unsigned long long)kb,
+			(unsigned long long)(rl.rlim_cur == RLIM_INFINITY ? 0 : rl.rlim_cur / 1024),
+			o->mmap_pages * (size_t)page / 1024);
+	}
+	return err;
+}
+
 static int record__init_build_ids(struct record *rec)
 {
 	unsigned char id[PM_BUILD_ID_SIZE];
@@ -1870,12 +2027,41 @@ static int record__init_build_ids(struct record *rec)
 	return 0;
 }
 
+/*
+ * Waits for the workload, after sending it sig (0: none).  A stop signal
+ * that comes meanwhile is passed on; the next one kills it, so pmrec never
+ * hangs on a workload that ignores its signals.
+ */
+static void record__wait_child(struct record *rec, int sig)
+{
+	struct pollfd pfd = { .fd = rec->sigfd, .events = POLLIN };
+	int seen = rec->stop_signals;
+	bool signalled = sig != 0;
+
+	if (sig)
+		kill(rec->child, sig);
+	for (;;) {
+		record__reap_child(rec);
+		if (!rec->child_running)
+			return;
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			break;
+		record__handle_signals(rec);
+		if (rec->child_running && rec->stop_signals > seen) {
+			seen = rec->stop_signals;
+			kill(rec->child, signalled ? SIGKILL : rec->stop_signal);
+			signalled = true;
+		}
+	}
+	if (waitpid(rec->child, &rec->child_status, 0) == rec->child)
+		rec->child_running = false;
+}
+
 static int record__run(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
 	struct pm_buf lost = { 0 };
 	struct pm_event_config cfg;
-	long page = sysconf(_SC_PAGESIZE);
 	uint64_t lost_samples = 0;
 	int err, status, setup_err = 0;
 
@@ -1919,13 +2105,11 @@ static int record__run(struct record *rec)
 		.overwrite = o->overwrite,
 		.lost_format = true,
 		.build_id = !o->no_buildid,
-		/* Wake with three quarters of the ring still free. */
-		.watermark = o->overwrite ? 0 : (uint32_t)(o->mmap_pages * page / 4),
 	};
-	pm_evlist__config(&o->evlist, &cfg);
 	if (!o->no_buildid && record__init_build_ids(rec))
 		return PM_EXIT_FAILURE;
-	if (record__open_events(rec))
+	record__raise_nofile(rec);
+	if (record__open_with_mlock_limit(rec, &cfg))
 		return PM_EXIT_FAILURE;
 	rec->iov = calloc(2 * rec->nr_rings + 1, sizeof(*rec->iov));
 	if (!rec->iov || record__build_pollfds(rec))
@@ -2003,13 +2187,10 @@ done:
 		if (!o->quiet)
 			fprintf(stderr, "%s: recording stopped early; waiting for '%s' to finish\n",
 				prog, o->workload[0]);
-		waitpid(rec->child, &rec->child_status, 0);
-		rec->child_running = false;
+		record__wait_child(rec, 0);
 	} else if (rec->child_running) {
 		/* Recording stopped first (signal, --duration): end the workload too. */
-		kill(rec->child, SIGTERM);
-		waitpid(rec->child, &rec->child_status, 0);
-		rec->child_running = false;
+		record__wait_child(rec, SIGTERM);
 		if (!rec->stop_signal)
 			return status;
 	}

@@ -16,11 +16,11 @@ test_expect_success 'SIGKILL after 2 seconds: perf script reads the samples' '
 	test "$(perf_sample_count k.data)" = "$(wc -l <script)"
 '
 
-test_expect_success 'SIGKILL with call chains at random moments: always readable' '
-	for i in 1 2 3 4 5; do
+test_expect_success 'SIGKILL with call chains at 20 random moments: always readable' '
+	for i in $(seq 20); do
 		"$PMREC" -a -g -o k$i.data 2>/dev/null &
 		pid=$!
-		sleep $(awk "BEGIN { srand($i); printf \"%.2f\", 0.3 + rand() * 1.2 }")
+		sleep $(awk "BEGIN { srand($i); printf \"%.2f\", 0.15 + rand() * 1.35 }")
 		kill -KILL $pid
 		wait $pid || true
 		perf script -i k$i.data >s$i 2>e$i || { cat e$i; exit 1; }
@@ -50,6 +50,30 @@ test_expect_success 'SIGTERM exits 143 with a complete file' '
 	test_equal 143 "$rc" "exit status" &&
 	perf script -i t.data >/dev/null 2>err &&
 	! grep -i warn err
+'
+
+test_expect_success 'a second SIGINT kills a workload that ignores SIGTERM and SIGINT' '
+	"$PMREC" -q -o w.data -- sh -c "trap \"\" TERM INT; while :; do sleep 0.1; done" &
+	pid=$!
+	sleep 0.5
+	kill -INT $pid
+	sleep 0.5
+	kill -0 $pid
+	kill -INT $pid
+	rc=0 && { timeout 10 sh -c "while kill -0 $pid 2>/dev/null; do sleep 0.05; done" || rc=$?; } &&
+	test_equal 0 "$rc" "pmrec ended within 10 s" &&
+	{ wait $pid || true; } &&
+	perf script -i w.data >/dev/null 2>err &&
+	! grep -i -E "error|failed" err
+'
+
+test_expect_success '--sync: fdatasync at most once a second, and at the end' '
+	strace -f -qq -e trace=fdatasync -o trace "$PMREC" --sync -a -q -o s.data -- sleep 2.5 &&
+	n=$(grep -c "fdatasync(" trace) &&
+	test "$n" -ge 2 && test "$n" -le 5 &&
+	strace -f -qq -e trace=fdatasync -o trace2 "$PMREC" -a -q -o n.data -- sleep 0.5 &&
+	test_equal 0 "$(grep -c "fdatasync(" trace2)" "fdatasync calls without --sync" &&
+	perf script -i s.data >/dev/null
 '
 
 test_done

@@ -69,4 +69,15 @@ test_expect_success 'as nobody (paranoid 2): cpu-clock:u on a command works, -a 
 	test ! -e a.data
 '
 
+test_expect_success 'as nobody: rings over the locked-memory limit are halved, with a warning' '
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) &&
+	echo 2 >/proc/sys/kernel/perf_event_paranoid &&
+	chmod 755 "$TMP_ROOT" && chmod 777 . &&
+	rc=0 && { su nobody -s /bin/sh -c "ulimit -l 64; \"$PMREC\" -e cpu-clock:u -m 64M -o m.data -- \"$HELPERS/spin\" 0.2" 2>err || rc=$?; } &&
+	echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid &&
+	test_equal 0 "$rc" "exit status" &&
+	test_grep "warning: 65536 KiB rings exceed the locked-memory limit \(kernel.perf_event_mlock_kb=[0-9]+, RLIMIT_MEMLOCK=64 KiB\); using [0-9]+ KiB per CPU" err &&
+	test "$(perf_sample_count m.data)" -gt 0
+'
+
 test_done
