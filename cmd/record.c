@@ -1710,6 +1710,31 @@ static int record__write_failed(struct record *rec, int err)
 /* ---- files, rotation and snapshots ------------------------------------ */
 
 /*
+ * The tracepoint formats are in the feature section, which comes only at
+ * the end: a copy at the start of the data keeps a killed recording
+ * decodable by pmrec dump.  perf 6.1 cannot use it (it wants the formats
+ * when it opens the file, and parsing them twice fails), so the final
+ * header's data section starts after it.
+ */
+static int record__tracing_record(struct record *rec)
+{
+	struct pm_buf blob = { 0 }, recd = { 0 };
+	int err = tracing_blob(rec, &blob);
+
+	if (!err)
+		err = pm_tracing_record(&recd, &blob);
+	if (!err)
+		err = pmdata__write(&rec->out, recd.data, recd.len);
+	if (!err)
+		err = pmdata__commit(&rec->out);
+	pmdata__hide_written(&rec->out);
+	pm_buf__exit(&blob);
+	pm_buf__exit(&recd);
+	return err;
+}
+
+
+/*
  * A new output file: header (and the pipe prologue), then the synthesized
  * records, committed.  *created tells whether the failure was the creation
  * itself, which was already reported.
@@ -1727,6 +1752,8 @@ static int record__start_file(struct record *rec, bool *created)
 	err = pmdata__start(&rec->out, rec->file.fd, !strcmp(o->output, "-"), &o->evlist);
 	if (!err && rec->out.pipe)
 		err = record__pipe_prologue(rec, rec->argc, rec->argv);
+	else if (!err && pm_evlist__has_tracepoints(&o->evlist))
+		err = record__tracing_record(rec);
 	if (!err)
 		err = record__synthesize(rec);
 	if (!err)

@@ -211,6 +211,11 @@ int pmdata__finished_round(struct pmdata *d)
 	return pmdata__write(d, &h, sizeof(h));
 }
 
+void pmdata__hide_written(struct pmdata *d)
+{
+	d->hidden = d->data_size;
+}
+
 int pmdata__commit(struct pmdata *d)
 {
 	int err;
@@ -262,7 +267,7 @@ out:
 	return err;
 }
 
-int pmdata__pipe_tracing(struct pmdata *d, const struct pm_buf *blob)
+int pm_tracing_record(struct pm_buf *out, const struct pm_buf *blob)
 {
 	struct {
 		struct perf_event_header h;
@@ -272,13 +277,21 @@ int pmdata__pipe_tracing(struct pmdata *d, const struct pm_buf *blob)
 		.h = { .type = PERF_RECORD_HEADER_TRACING_DATA, .size = sizeof(rec) },
 		.size = (uint32_t)((blob->len + 7) & ~(size_t)7),
 	};
-	static const unsigned char zero[8];
-	int err = write_all(d->fd, &rec, sizeof(rec));
+
+	if (pm_buf__append(out, &rec, sizeof(rec)) || pm_buf__append(out, blob->data, blob->len) ||
+	    pm_buf__pad(out, 8))
+		return -ENOMEM;
+	return 0;
+}
+
+int pmdata__pipe_tracing(struct pmdata *d, const struct pm_buf *blob)
+{
+	struct pm_buf b = { 0 };
+	int err = pm_tracing_record(&b, blob);
 
 	if (!err)
-		err = write_all(d->fd, blob->data, blob->len);
-	if (!err)
-		err = write_all(d->fd, zero, rec.size - blob->len);
+		err = write_all(d->fd, b.data, b.len);
+	pm_buf__exit(&b);
 	return err;
 }
 
@@ -341,7 +354,8 @@ int pmdata__finish(struct pmdata *d, const struct pm_features *f)
 	err = pwrite_all(d->fd, b.data, b.len, off);
 	if (err)
 		goto out;
-	d->header.data.size = d->data_size;
+	d->header.data.offset = d->data_offset + d->hidden;
+	d->header.data.size = d->data_size - d->hidden;
 	d->header.adds_features[0] = f->mask;
 	err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	if (!err)

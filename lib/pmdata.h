@@ -30,6 +30,7 @@ struct pmdata {
 	uint64_t data_offset;
 	uint64_t data_size;		/* bytes of whole records written */
 	uint64_t committed;		/* data.size last stored in the header */
+	uint64_t hidden;		/* data bytes the final header leaves out */
 	struct perf_file_header header;
 };
 
@@ -43,6 +44,11 @@ int pmdata__start(struct pmdata *d, int fd, bool pipe, const struct pm_evlist *l
 int pmdata__writev(struct pmdata *d, const struct iovec *iov, int iovcnt);
 int pmdata__write(struct pmdata *d, const void *buf, size_t len);
 int pmdata__finished_round(struct pmdata *d);
+/*
+ * File mode: the data written so far is seen by readers of an unfinished
+ * file only; the final header's data section starts after it.
+ */
+void pmdata__hide_written(struct pmdata *d);
 /* File mode: stores data_size in the header (one pwrite, only if changed). */
 int pmdata__commit(struct pmdata *d);
 /* Cuts the file back to the last committed data after a failed write. */
@@ -50,6 +56,8 @@ int pmdata__rollback(struct pmdata *d);
 /* Pipe mode: HEADER_FEATURE records, HEADER_TRACING_DATA, EVENT_UPDATE names. */
 int pmdata__pipe_features(struct pmdata *d, const struct pm_features *f);
 int pmdata__pipe_tracing(struct pmdata *d, const struct pm_buf *blob);
+/* A HEADER_TRACING_DATA record followed by blob, padded to 8 bytes. */
+int pm_tracing_record(struct pm_buf *out, const struct pm_buf *blob);
 int pmdata__pipe_event_names(struct pmdata *d, const struct pm_evlist *l);
 /* File mode: feature section after the data, final header. */
 int pmdata__finish(struct pmdata *d, const struct pm_features *f);

@@ -14,7 +14,14 @@
 
 #include "reader_int.h"
 
-#define READ_BUF_SIZE (1u << 20)
+/*
+ * Input buffer: one read(2) fills it, a record must fit.  tests/fuzz/run
+ * builds a smaller one, so that its inputs also cross the buffer's end.
+ */
+#ifndef PM_READ_BUF_SIZE
+#define PM_READ_BUF_SIZE (1u << 20)
+#endif
+_Static_assert(PM_READ_BUF_SIZE >= PM_RECORD_MAX, "a record must fit in the input buffer");
 /* Metadata a reader keeps in memory; real ones are far smaller. */
 #define TRACING_DATA_MAX (256u << 20)
 #define PREFIX_MAX (64u << 20)
@@ -381,7 +388,7 @@ int pm_reader__open_fd(struct pm_reader *r, int fd)
 		return -EBUSY;
 	r->opened = true;
 	r->fd = fd;
-	err = pm_input__init(&r->in, fd, READ_BUF_SIZE);
+	err = pm_input__init(&r->in, fd, PM_READ_BUF_SIZE);
 	if (err)
 		return reader__fail(r, 0, err, "%s", strerror(-err));
 	got = pm_input__peek(&r->in, sizeof(ph), &p);
@@ -438,12 +445,19 @@ int pm_reader__feature(struct pm_reader *r, int feat, struct pm_cursor *c)
 		return -ENOENT;
 	f = &r->feat[feat];
 	if (!r->pipe && !f->data && f->size) {
+		/*
+		 * A bad feature is the caller's to report, not a fault; and it
+		 * leaves an earlier fault of the reader as it was.
+		 */
+		struct pm_reader_error saved = r->err;
+		int status = r->status;
+
+		r->status = 0;
 		err = reader__load_feature(r, feat);
-		if (err) {
-			/* A bad feature is the caller's to report, not a fault. */
-			r->status = 0;
+		r->status = status;
+		r->err = saved;
+		if (err)
 			return err;
-		}
 	}
 	pm_cursor__init(c, f->data, (size_t)f->size, f->offset);
 	return 0;
@@ -580,7 +594,8 @@ static bool reader__bounded(const struct pm_reader *r)
 
 int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 {
-	const struct perf_event_header *h;
+	/* A copy: the record may start off 8-alignment (see below). */
+	struct perf_event_header hdr, *h = &hdr;
 	const unsigned char *p;
 	uint64_t off = r->in.pos;
 	ssize_t got;
@@ -601,7 +616,7 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 				    reader__bounded(r) ?
 				    "unexpected end of file inside the data section (record header)" :
 				    "truncated record header (%zd of 8 bytes)", got);
-	h = (const void *)p;
+	memcpy(h, p, sizeof(*h));
 	if (h->size < sizeof(*h))
 		return reader__fail(r, off, -EBADMSG,
 				    "record size %u is smaller than its header (type %u)",
@@ -613,12 +628,14 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 	got = pm_input__peek(&r->in, h->size, &p);
 	if (got < 0)
 		return reader__fail(r, off, (int)got, "read error: %s", strerror((int)-got));
-	h = (const void *)p;
 	if (got < h->size)
 		return reader__fail(r, off, -EBADMSG,
 				    "truncated record (type %u, size %u, %zd bytes left)",
 				    h->type, h->size, got);
-	/* Records are unaligned after pipe-mode HEADER_FEATUREs. */
+	/*
+	 * Records are unaligned after pipe-mode HEADER_FEATUREs, and in a file
+	 * whose data section starts at an odd offset.
+	 */
 	if ((uintptr_t)p & 7) {
 		memcpy(r->rec, p, h->size);
 		p = (const unsigned char *)r->rec;

@@ -109,7 +109,8 @@ static int field__parse_decl(struct pm_tp_field *f, const char *decl, size_t len
 		unsigned long n = strtoul(dims, &e, 10);
 
 		f->flags |= PM_TP_FIELD_ARRAY;
-		if (e == dims || e != dims + dims_len || !n || f->size % n) {
+		/* n > size also keeps n in 32 bits: "[4294967296]" with size 0. */
+		if (e == dims || e != dims + dims_len || !n || n > f->size || f->size % n) {
 			/* Unresolved macro or odd size: fall back to the type. */
 			f->elem_size = type_elem_size(type, long_size);
 			if (f->elem_size > f->size || f->size % f->elem_size)

@@ -20,13 +20,26 @@ test_expect_success 'SIGKILL with call chains at 20 random moments: always reada
 	for i in $(seq 20); do
 		"$PMREC" -a -g -o k$i.data 2>/dev/null &
 		pid=$!
-		sleep $(awk "BEGIN { srand($i); printf \"%.2f\", 0.15 + rand() * 1.35 }")
+		# Recording starts when the file appears; kill it 0-1.3 s later.
+		while [ ! -e k$i.data ]; do sleep 0.01; done
+		sleep $(awk "BEGIN { srand($i); printf \"%.2f\", rand() * 1.3 }")
 		kill -KILL $pid
 		wait $pid || true
 		perf script -i k$i.data >s$i 2>e$i || { cat e$i; exit 1; }
 		grep -q -E "data size field is 0|failed" e$i && { cat e$i; exit 1; }
 		test -s s$i || { echo "no samples in k$i.data"; exit 1; }
 	done
+'
+
+test_expect_success 'a killed tracepoint recording: pmrec dump decodes its fields' '
+	"$PMREC" -a -e raw_syscalls:sys_enter -o t.data 2>/dev/null &
+	pid=$!
+	sleep 1
+	kill -KILL $pid
+	wait $pid || true
+	"$PMREC" dump --no-symbols --type sample t.data >out 2>err &&
+	test "$(wc -l <out)" -gt 100 &&
+	test_equal "$(grep -c "^0x.* SAMPLE " out)" "$(grep -c "^0x.* SAMPLE .* raw_size=[0-9]* id=[0-9]* args=" out)" "decoded samples"
 '
 
 test_expect_success 'SIGINT finalizes the file and exits 130' '

@@ -186,11 +186,18 @@ test_expect_success '--cpu and --pid filter on the sample/trailer values' '
 	test_equal 3 "$(grep -c "^0x.* SAMPLE " both)" "pids 100,102 on cpu 0"
 '
 
-test_expect_success 'default order is file order' '
+test_expect_success '--no-symbols keeps file order' '
 	"$GEN" -o g.data &&
-	"$PMREC" dump g.data >out &&
+	"$PMREC" dump --no-symbols g.data >out &&
 	test_equal "0.000001000 0.000003000 0.000004000 0.000002000 0.000005000 0.000001500 " \
 		"$(sample_times out)" "sample times"
+'
+
+test_expect_success 'with symbols (the default) records come in time order' '
+	"$GEN" -o g.data &&
+	"$PMREC" dump g.data >out 2>/dev/null &&
+	"$PMREC" dump --no-symbols --ordered g.data >ordered &&
+	test_equal "$(sample_times ordered)" "$(sample_times out)" "sample times"
 '
 
 test_expect_success '--ordered uses the FINISHED_ROUND windows as perf does' '

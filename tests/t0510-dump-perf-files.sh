@@ -5,8 +5,9 @@
 
 test_require_perf_tool
 test_require_root
-# Probed with perf itself: only `pmrec dump` is under test here.
-perf record -q -o "$TMP_ROOT/.probe.data" -e cpu-clock -- true >"$TMP_ROOT/.probe.log" 2>&1 ||
+# Probed with perf itself: only `pmrec dump` is under test here.  -B: perf 6.1
+# aborts in its build-id pass when /proc/kallsyms lists [__builtin__ftrace].
+perf record -q -B -o "$TMP_ROOT/.probe.data" -e cpu-clock -- true >"$TMP_ROOT/.probe.log" 2>&1 ||
 	test_skip_all "perf record cannot open events: $(head -n 1 "$TMP_ROOT/.probe.log")"
 
 # A tracefs mount for tracepoint recordings.
@@ -75,7 +76,7 @@ assert all(isinstance(r[\"fields\"][\"prev_comm\"], str) for r in s)
 '
 
 test_expect_success '--call-graph dwarf: user stacks and registers' '
-	perf record -q -F 1000 --call-graph dwarf -o d.data -- \
+	perf record -q -B -F 1000 --call-graph dwarf -o d.data -- \
 		sh -c "i=0; while [ \$i -lt 30000 ]; do i=\$((i + 1)); done" 2>/dev/null &&
 	check_dump d.data &&
 	"$PMREC" dump --type=sample d.data >out &&
