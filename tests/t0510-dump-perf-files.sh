@@ -95,7 +95,7 @@ test_expect_success 'pipe mode: perf record -o - > file, and on stdin' '
 '
 
 test_expect_success 'a workload: perf record -- sleep 0.3' '
-	perf record -q -F 1000 -o w.data -- sleep 0.3 2>/dev/null &&
+	perf record -q -B -F 1000 -o w.data -- sleep 0.3 2>/dev/null &&
 	"$PMREC" dump --json w.data >dump.json &&
 	python3 -c "import json,sys;[json.loads(l) for l in sys.stdin]" <dump.json &&
 	test_equal "$(perf_sample_count w.data)" \
