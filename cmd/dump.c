@@ -1186,10 +1186,8 @@ static void print_trailer_event(struct dump *d, const struct info *in)
 
 static void print_mmap2_ids(struct dump *d, const struct pm_record *rec, const unsigned char *b)
 {
-	if (rec->header->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-		uint8_t n = b[32];
-
-		f_hexbytes(d, "build_id", b + 36, n < 20 ? n : 20);
+	if (pm_mmap2__has_build_id(rec->data)) {
+		f_hexbytes(d, "build_id", b + 36, b[32]);
 	} else {
 		f_u64(d, "maj", rd32(b, 32));
 		f_u64(d, "min", rd32(b, 36));

@@ -71,6 +71,7 @@ struct record_opts {
 	unsigned int switch_max_files;
 	bool timestamp_filename;
 	bool no_buildid;
+	bool buildid_mmap;
 	bool sync;
 	char **workload;
 	int nr_workload;
@@ -86,6 +87,7 @@ struct rec_ring {
 	enum ring_state state;
 	uint64_t lost;			/* from PERF_RECORD_LOST */
 	struct pm_span span;		/* peeked in the current pass */
+	struct pm_buf copy;		/* the span, when its records need fixing */
 };
 
 struct rec_fd {
@@ -184,6 +186,7 @@ enum {
 	OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME,
 	OPT_SYNC,
+	OPT_BUILDID_MMAP,
 };
 
 static const struct argp_option record_options[] = {
@@ -211,6 +214,9 @@ static const struct argp_option record_options[] = {
 	  .doc = "output file (default pmrec.data); - writes a pipe stream to stdout" },
 	{ .name = "no-buildid", .key = 'B',
 	  .doc = "do not list the build ids of the mapped files (BUILD_ID feature)" },
+	{ .name = "buildid-mmap", .key = OPT_BUILDID_MMAP,
+	  .doc = "have the kernel put build ids in MMAP2 records (attr.build_id); see the man "
+		 "page for what it does to other sessions" },
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
 	{ .name = "sync", .key = OPT_SYNC,
@@ -430,6 +436,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SYNC:
 		o->sync = true;
 		break;
+	case OPT_BUILDID_MMAP:
+		o->buildid_mmap = true;
+		break;
 	case 'm':
 		if (parse_mmap_pages(arg, &o->mmap_pages))
 			argp_error(state, "bad buffer size '%s': a power of two number of pages, "
@@ -486,6 +495,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-a and -p/-t exclude each other");
 		if (o->period && o->freq)
 			argp_error(state, "-c and -F exclude each other");
+		if (o->no_buildid && o->buildid_mmap)
+			argp_error(state, "--no-buildid and --buildid-mmap exclude each other");
 		if ((o->overwrite || o->switch_kind || o->timestamp_filename) &&
 		    o->output && !strcmp(o->output, "-"))
 			argp_error(state, "-o - cannot be combined with --overwrite, --switch-output "
@@ -1214,6 +1225,7 @@ static void record__retire_ring(struct record *rec, size_t idx)
 		}
 	pm_ring__put(&r->ring);
 	pm_ring__unmap(&r->ring);
+	pm_buf__exit(&r->copy);
 	r->state = RING_RETIRED;
 }
 
@@ -1236,18 +1248,57 @@ static int record__sync(struct record *rec, bool now)
 	return fdatasync(rec->out.fd) ? -errno : 0;
 }
 
-/* The files that MMAP2 records in the first len pending bytes of a ring name. */
-static void record__note_mmaps(struct record *rec, struct rec_ring *r, uint64_t len)
+/*
+ * Linux leaks PERF_RECORD_MISC_MMAP_BUILD_ID from a session with
+ * attr.build_id (another perf, another pmrec) into the MMAP2 records of the
+ * others, whose device and inode then read as a bogus build id.  Without
+ * attr.build_id the flag cannot be ours: clear it.  Returns whether it did.
+ */
+static bool mmap2__repair(struct perf_event_header *h, bool build_ids_asked)
 {
-	struct pm_span s = r->span;
-	const struct perf_event_header *h;
-	uint64_t pos = s.start;
+	if (build_ids_asked || !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return false;
+	h->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
+	return true;
+}
 
-	s.end = s.start + len;
-	/* An id that cannot be kept is left out of BUILD_ID, never guessed. */
-	while (pm_ring__next(&r->ring, &s, &pos, &h) > 0)
-		if (h->type == PERF_RECORD_MMAP2 && pm_build_ids__add_event(rec->build_ids, h))
+/* MMAP2 records of whole records in buf: repaired, their files noted for BUILD_ID. */
+static void record__note_mmaps(struct record *rec, unsigned char *buf, size_t len)
+{
+	bool asked = rec->opts->evlist.events[0].attr.build_id;
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header *h = (void *)(buf + off);
+
+		if (h->size < sizeof(*h) || h->size > len - off)
 			break;
+		if (h->type == PERF_RECORD_MMAP2) {
+			mmap2__repair(h, asked);
+			/* Out of memory, the list is only shorter: never a wrong id. */
+			if (rec->build_ids)
+				pm_build_ids__add_event(rec->build_ids, h);
+		}
+		off += h->size;
+	}
+}
+
+/*
+ * A span with MMAP2 records (rare: execs, dlopens) cannot be fixed in the
+ * ring, whose data pages the kernel maps read-only: it is written from a
+ * copy instead.  Spans of samples only still go out straight from the ring.
+ */
+static int record__copy_span(struct rec_ring *r, uint64_t len)
+{
+	int i;
+
+	r->copy.len = 0;
+	for (i = 0; i < r->span.iovcnt; i++)
+		if (pm_buf__append(&r->copy, r->span.iov[i].iov_base, r->span.iov[i].iov_len))
+			return -ENOMEM;
+	r->span.iov[0] = (struct iovec){ .iov_base = r->copy.data, .iov_len = len };
+	r->span.iovcnt = 1;
+	return 0;
 }
 
 /*
@@ -1290,8 +1341,12 @@ static int record__pass(struct record *rec, bool *busy)
 				r->span.iov[1].iov_len = len - r->span.iov[0].iov_len;
 			}
 		}
-		if (sc.mmap2 && rec->build_ids)
-			record__note_mmaps(rec, r, len);
+		if (sc.mmap2) {
+			err = record__copy_span(r, len);
+			if (err)
+				return err;
+			record__note_mmaps(rec, r->copy.data, len);
+		}
 		samples += sc.samples;
 		r->lost += sc.lost;
 		rec->lost += sc.lost;
@@ -1914,10 +1969,12 @@ static void snapshot__filter(struct record *rec, struct pm_buf *recs, uint64_t *
 	*samples = 0;
 	rec->first_time = rec->last_time = 0;
 	while (off + sizeof(struct perf_event_header) <= recs->len) {
-		const struct perf_event_header *h = (const void *)(recs->data + off);
+		struct perf_event_header *h = (void *)(recs->data + off);
 		uint16_t size = h->size;
 		uint64_t t;
 
+		if (h->type == PERF_RECORD_MMAP2)
+			mmap2__repair(h, rec->opts->evlist.events[0].attr.build_id);
 		if (h->type == PERF_RECORD_SAMPLE && size >= SAMPLE_TIME_OFFSET + 8) {
 			memcpy(&t, recs->data + off + SAMPLE_TIME_OFFSET, sizeof(t));
 			if (!rec->first_time || t < rec->first_time)
@@ -2131,7 +2188,7 @@ static int record__run(struct record *rec)
 		.enable_on_exec = o->workload && rec->tids[0] != -1,
 		.overwrite = o->overwrite,
 		.lost_format = true,
-		.build_id = !o->no_buildid,
+		.build_id = o->buildid_mmap,
 	};
 	if (!o->no_buildid && record__init_build_ids(rec))
 		return PM_EXIT_FAILURE;

@@ -7,6 +7,7 @@
 
 #include "buildid.h"
 #include "elf.h"
+#include "perf_data.h"
 
 struct bid_entry {
 	uint64_t hash;
@@ -204,9 +205,6 @@ int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t de
 	return 0;
 }
 
-/* MMAP2 body: pid tid addr len pgoff, then ids, prot flags, filename at 64. */
-#define MMAP2_IDS_OFF 40
-#define MMAP2_NAME_OFF 72
 
 int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_header *h)
 {
@@ -214,27 +212,27 @@ int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_head
 	char path[4096];
 	size_t n;
 
-	if (h->type != PERF_RECORD_MMAP2 || h->size <= MMAP2_NAME_OFF)
+	if (h->type != PERF_RECORD_MMAP2 || h->size <= PM_MMAP2_NAME_OFF)
 		return 0;
 	/* The name is NUL-terminated and padded; a sample_id trailer may follow. */
-	n = strnlen((const char *)p + MMAP2_NAME_OFF, h->size - MMAP2_NAME_OFF);
-	if (n == (size_t)h->size - MMAP2_NAME_OFF || n >= sizeof(path))
+	n = strnlen((const char *)p + PM_MMAP2_NAME_OFF, h->size - PM_MMAP2_NAME_OFF);
+	if (n == (size_t)h->size - PM_MMAP2_NAME_OFF || n >= sizeof(path))
 		return 0;
-	memcpy(path, p + MMAP2_NAME_OFF, n + 1);
+	memcpy(path, p + PM_MMAP2_NAME_OFF, n + 1);
 	if (!is_file_path(path))
 		return 0;
-	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-		uint8_t len = p[MMAP2_IDS_OFF];
+	if (pm_mmap2__has_build_id(h)) {
+		uint8_t len = p[PM_MMAP2_IDS_OFF];
 
-		return pm_build_ids__add(b, PERF_RECORD_MISC_USER, path, p + MMAP2_IDS_OFF + 4,
+		return pm_build_ids__add(b, PERF_RECORD_MISC_USER, path, p + PM_MMAP2_IDS_OFF + 4,
 					 len);
 	} else {
 		uint32_t maj, min;
 		uint64_t ino;
 
-		memcpy(&maj, p + MMAP2_IDS_OFF, 4);
-		memcpy(&min, p + MMAP2_IDS_OFF + 4, 4);
-		memcpy(&ino, p + MMAP2_IDS_OFF + 8, 8);
+		memcpy(&maj, p + PM_MMAP2_IDS_OFF, 4);
+		memcpy(&min, p + PM_MMAP2_IDS_OFF + 4, 4);
+		memcpy(&ino, p + PM_MMAP2_IDS_OFF + 8, 8);
 		return pm_build_ids__add_file(b, path, makedev(maj, min), ino);
 	}
 }

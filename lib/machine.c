@@ -6,6 +6,7 @@
 #include <sys/sysmacros.h>
 
 #include "machine.h"
+#include "perf_data.h"
 
 enum map_state { MAP_UNCHECKED, MAP_OK, MAP_REFUSED };
 
@@ -337,7 +338,7 @@ static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h
 	nm.pgoff = rd64(r, 32);
 	if (nm.end <= nm.start)
 		return 0;
-	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+	if (v2 && pm_mmap2__has_build_id(h)) {
 		nm.id_len = r[40] > PM_BUILD_ID_SIZE ? PM_BUILD_ID_SIZE : r[40];
 		memcpy(nm.id, r + 44, nm.id_len);
 	} else if (v2) {

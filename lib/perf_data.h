@@ -36,6 +36,26 @@ struct perf_pipe_file_header {
 	__u64 size;
 };
 
+/* MMAP2 record offsets (from the header): file ids at 40, name at 72. */
+#define PM_MMAP2_IDS_OFF 40
+#define PM_MMAP2_NAME_OFF 72
+
+/*
+ * Whether an MMAP2 record of at least PM_MMAP2_NAME_OFF bytes really holds
+ * a build id.  Linux (up to 6.18 at least) leaves PERF_RECORD_MISC_MMAP_BUILD_ID
+ * set in the side-band record it hands to every other session after one
+ * with attr.build_id, whose records then carry maj/min/ino under that flag:
+ * a size byte over 20 or non-zero reserved bytes give such a record away.
+ */
+static inline int pm_mmap2__has_build_id(const void *rec)
+{
+	const unsigned char *p = (const unsigned char *)rec + PM_MMAP2_IDS_OFF;
+	const struct perf_event_header *h = (const struct perf_event_header *)rec;
+
+	return (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && p[0] <= 20 && !p[1] && !p[2] &&
+	       !p[3];
+}
+
 /* Feature ids (bit numbers in adds_features). */
 enum {
 	HEADER_RESERVED = 0,

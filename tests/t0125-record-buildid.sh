@@ -83,4 +83,30 @@ test_expect_success '-a: every id listed matches the file on disk' '
 	done <ids
 '
 
+test_expect_success '--buildid-mmap: the kernel puts the ids in the MMAP2 records' '
+	cp "$HELPERS/spin" prog &&
+	"$PMREC" --buildid-mmap -q -o m.data -- ./prog 0.1 &&
+	"$PMREC" dump --no-symbols --type mmap2 m.data >out &&
+	test_grep " build_id=$(elf_build_id prog) prot=.* filename=.*/prog$" out &&
+	perf buildid-list -i m.data >ids 2>/dev/null &&
+	test_grep "^$(elf_build_id prog) .*/prog$" ids &&
+	test_expect_code 64 "$PMREC" --buildid-mmap --no-buildid -o x.data -- true
+'
+
+test_expect_success 'a concurrent --buildid-mmap session does not corrupt our MMAP2 records' '
+	"$PMREC" -a --buildid-mmap -q -o bg.data -- sleep 1.5 & bg=$!
+	sleep 0.5
+	cp "$HELPERS/spin" prog
+	rc=0 && "$PMREC" -q -o w.data -- ./prog 0.1 || rc=$?
+	wait $bg || rc=$?
+	test_equal 0 "$rc" "status" &&
+	"$PMREC" dump --no-symbols --json --type mmap2 w.data >out &&
+	! grep -q "\"build_id\"" out &&
+	! grep -q "\"misc\":16386" out &&
+	perf buildid-list -i w.data >ids 2>/dev/null &&
+	test_grep "^$(elf_build_id prog) .*/prog$" ids &&
+	"$PMREC" dump --json --type sample w.data >samples &&
+	test_grep "\"sym\":\"spin\"" samples
+'
+
 test_done

@@ -109,6 +109,14 @@ int main(void)
 		count = count_entries(&out, 0, "/lib/libq.so", id, &found);
 		tap_ok(count == 1 && found == 1,
 		       "a kernel MMAP2's id is taken; one the kernel could not read is not");
+		/* The flag leaked onto a maj/min/ino record (maj 254): not an id. */
+		ev.id_size = 254;
+		memcpy(ev.name, "/lib/libs.so", 13);
+		pm_build_ids__add_events(b, &ev, sizeof(ev));
+		out.len = 0;
+		pm_build_ids__write(b, &out, 0);
+		count = count_entries(&out, 0, "/lib/libq.so", id, &found);
+		tap_ok(count == 1, "a build-id flag over device and inode gives no id (%d)", count);
 		tap_ok(pm_build_ids__add_events(b, &ev, 4) == 0 &&
 		       pm_build_ids__add_events(b, &ev, sizeof(ev) - 8) == -EINVAL,
 		       "a partial trailing header is ignored, a record past the end rejected");
