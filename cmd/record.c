@@ -1262,8 +1262,8 @@ static bool mmap2__repair(struct perf_event_header *h, bool build_ids_asked)
 	return true;
 }
 
-/* MMAP2 records of whole records in buf: repaired, their files noted for BUILD_ID. */
-static void record__note_mmaps(struct record *rec, unsigned char *buf, size_t len)
+/* Whole records in buf: MMAP2 flags repaired, files noted for BUILD_ID. */
+static void record__repair_mmaps(struct record *rec, unsigned char *buf, size_t len)
 {
 	bool asked = rec->opts->evlist.events[0].attr.build_id;
 	size_t off = 0;
@@ -1283,10 +1283,24 @@ static void record__note_mmaps(struct record *rec, unsigned char *buf, size_t le
 	}
 }
 
+/* The files that MMAP2 records in the first len pending bytes of a ring name. */
+static void record__note_mmaps(struct record *rec, struct rec_ring *r, uint64_t len)
+{
+	struct pm_span s = r->span;
+	const struct perf_event_header *h;
+	uint64_t pos = s.start;
+
+	s.end = s.start + len;
+	while (pm_ring__next(&r->ring, &s, &pos, &h) > 0)
+		if (h->type == PERF_RECORD_MMAP2)
+			pm_build_ids__add_event(rec->build_ids, h);
+}
+
 /*
- * A span with MMAP2 records (rare: execs, dlopens) cannot be fixed in the
- * ring, whose data pages the kernel maps read-only: it is written from a
- * copy instead.  Spans of samples only still go out straight from the ring.
+ * A span with MMAP2 records to repair cannot be fixed in the ring, whose
+ * data pages the kernel maps read-only: it is written from a copy instead.
+ * That happens only while another session asks for build ids; all other
+ * spans go out straight from the ring.
  */
 static int record__copy_span(struct rec_ring *r, uint64_t len)
 {
@@ -1341,11 +1355,13 @@ static int record__pass(struct record *rec, bool *busy)
 				r->span.iov[1].iov_len = len - r->span.iov[0].iov_len;
 			}
 		}
-		if (sc.mmap2) {
+		if (sc.mmap2_build_id && !rec->opts->evlist.events[0].attr.build_id) {
 			err = record__copy_span(r, len);
 			if (err)
 				return err;
-			record__note_mmaps(rec, r->copy.data, len);
+			record__repair_mmaps(rec, r->copy.data, len);
+		} else if (sc.mmap2 && rec->build_ids) {
+			record__note_mmaps(rec, r, len);
 		}
 		samples += sc.samples;
 		r->lost += sc.lost;

@@ -262,6 +262,8 @@ int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_
 			sc->lost += ring__u64(r, pos + 16);
 		} else if (h->type == PERF_RECORD_MMAP2) {
 			sc->mmap2++;
+			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+				sc->mmap2_build_id++;
 		}
 		pos += h->size;
 		sc->valid = pos - s->start;
