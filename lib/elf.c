@@ -651,7 +651,8 @@ static int dso__check_file(struct pm_dso *dso, const struct stat *st)
 static int dso__load_debug_symtab(struct pm_dso *dso)
 {
 	static const char hex[] = "0123456789abcdef";
-	char path[sizeof(PM_DEBUG_DIR) + 2 * PM_BUILD_ID_SIZE + 16], *p;
+	/* DIR/.build-id/xx/yyyy.debug: two hex digits per byte and one slash. */
+	char path[sizeof(PM_DEBUG_DIR "/.build-id/" ".debug") + 2 * PM_BUILD_ID_SIZE + 1], *p;
 	unsigned char id[PM_BUILD_ID_SIZE];
 	struct elf_file ef;
 	struct stat st;
