@@ -113,6 +113,12 @@ check: deps-test
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
+# Fuzzes the perf.data reader (libFuzzer and AFL++, file and pipe harnesses),
+# FUZZ_TIME seconds per harness and engine; see tests/fuzz/run.
+FUZZ_TIME ?= 300
+fuzz: deps-test $(PMREC) $(HELPER_BIN)
+	$(Q)PMREC_BUILD=$(CURDIR)/$(O) tests/fuzz/run --time $(FUZZ_TIME)
+
 install: $(PMREC)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(PMREC) $(DESTDIR)$(BINDIR)/pmrec
@@ -125,7 +131,7 @@ uninstall:
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps-build deps-test demo lint-man check bench install uninstall clean
+.PHONY: all deps-build deps-test demo lint-man check bench fuzz install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -427,6 +427,45 @@ static void test_tpformat(void)
 	pm_tp_event__exit(&ev);
 }
 
+/*
+ * Array counts that do not match the size (found by tests/fuzz): the count
+ * falls back to the type, never past the size, and "[4294967296]" with
+ * size 0 is no division by zero.
+ */
+static void test_tpformat_counts(void)
+{
+	static const struct { const char *decl; unsigned int size; } cases[] = {
+		{ "char a[4294967296]", 0 }, { "char a[-1]", 0 }, { "char a[18446744073709551616]", 0 },
+		{ "int a[99]", 8 }, { "int a[0]", 8 }, { "long a[4294967298]", 16 },
+	};
+	char fmt[256];
+	struct pm_tp_event ev;
+	size_t i, bad = 0;
+	int len;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct pm_tp_field *f;
+
+		len = snprintf(fmt, sizeof(fmt),
+			       "name: e\nID: 1\nformat:\n\tfield:%s;\toffset:0;\tsize:%u;\tsigned:0;\n",
+			       cases[i].decl, cases[i].size);
+		if (pm_tp_event__parse(&ev, "s", fmt, (size_t)len, 8) || ev.nr_fields != 1) {
+			bad++;
+			pm_tp_event__exit(&ev);
+			continue;
+		}
+		f = &ev.fields[0];
+		if (!(f->flags & PM_TP_FIELD_ARRAY) || !f->elem_size ||
+		    (uint64_t)f->elem_size * f->nr_elems > f->size) {
+			printf("# %s size %u: elem_size %u nr_elems %u\n", cases[i].decl,
+			       cases[i].size, f->elem_size, f->nr_elems);
+			bad++;
+		}
+		pm_tp_event__exit(&ev);
+	}
+	ok(!bad, "array counts that do not fit the size fall back to the type");
+}
+
 /* Section 6 of the format doc: R1{1000,3000} R2{4000,2000} R3{5000,1500}. */
 static void test_queue(void)
 {
@@ -481,6 +520,7 @@ int main(void)
 	test_garbage();
 	test_ids();
 	test_tpformat();
+	test_tpformat_counts();
 	test_queue();
 	test_names();
 	printf("1..%d\n", nr_tests);
