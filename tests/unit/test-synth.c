@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests for lib/synth.c against this process and the live /proc. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -144,82 +143,6 @@ static bool self_maps_have(const char *name)
 	if (f)
 		fclose(f);
 	return found;
-}
-
-/* The MMAP2 of buf named name, or NULL. */
-static const struct rec_mmap2 *find_mmap2(const struct pm_buf *b,
-					  const char *name)
-{
-	const struct rec_mmap2 *m;
-	size_t off = 0;
-
-	while ((m = next_record(b, &off, PERF_RECORD_MMAP2))) {
-		if (!strcmp(m->filename, name))
-			return m;
-	}
-	return NULL;
-}
-
-static long count_type(const struct pm_buf *b, __u32 type)
-{
-	size_t off = 0;
-	long nr = 0;
-
-	while (next_record(b, &off, type))
-		nr++;
-	return nr;
-}
-
-/* Prints, as TAP comments, the first record where a and b differ. */
-static void show_difference(const struct pm_buf *a, const struct pm_buf *b)
-{
-	const struct perf_event_header *ha, *hb;
-	size_t off = 0;
-
-	while (off < a->len && off < b->len) {
-		ha = (const void *)(a->data + off);
-		hb = (const void *)(b->data + off);
-		if (ha->size != hb->size || memcmp(ha, hb, ha->size)) {
-			printf("# at %zu: text type %u size %u '%s', query type %u size %u '%s'\n",
-			       off, ha->type, ha->size,
-			       (const char *)ha + name_offset(ha->type), hb->type,
-			       hb->size, (const char *)hb + name_offset(hb->type));
-			return;
-		}
-		off += ha->size;
-	}
-	printf("# text %zu bytes, query %zu bytes\n", a->len, b->len);
-}
-
-/*
- * Synthesizes pid with the maps read as text, then through PROCMAP_QUERY,
- * and checks that both give the same bytes.  Leaves the query's records in
- * *query.  Returns false when the kernel has no PROCMAP_QUERY (a skip).
- */
-static bool compare_methods(pid_t pid, const char *who, struct pm_buf *query)
-{
-	struct pm_buf text = { 0 };
-	bool same;
-	int et, eq;
-
-	pm_synth__set_maps_method(PM_SYNTH_MAPS_TEXT);
-	et = pm_synth__task(&text, pid, TRAILER);
-	pm_synth__set_maps_method(PM_SYNTH_MAPS_QUERY);
-	pm_buf__reset(query);
-	eq = pm_synth__task(query, pid, TRAILER);
-	if (pm_synth__maps_method() != PM_SYNTH_MAPS_QUERY) {
-		printf("ok %d # SKIP %s: no PROCMAP_QUERY in this kernel\n",
-		       ++tap_count, who);
-		pm_buf__exit(&text);
-		return false;
-	}
-	same = !et && !eq && text.len == query->len &&
-	       !memcmp(text.data, query->data, text.len);
-	if (!tap_ok(same, "%s: text and PROCMAP_QUERY give the same %zu bytes, %ld MMAP2 (%d, %d)",
-		    who, text.len, count_type(&text, PERF_RECORD_MMAP2), et, eq))
-		show_difference(&text, query);
-	pm_buf__exit(&text);
-	return true;
 }
 
 static pthread_barrier_t started, done;
@@ -413,120 +336,6 @@ static void test_exited_leader(void)
 	c = find_comm(&b, child, tid);
 	tap_ok(!err && c && !strcmp(c->comm, "survivor"),
 	       "COMM of the surviving thread is synthesized (%d)", err);
-	/* The leader's mm is gone: no maps either way. */
-	compare_methods(child, "a process whose leader exited", &b);
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
-	pm_buf__exit(&b);
-}
-
-static void test_methods_self(void)
-{
-	struct pm_buf b = { 0 };
-
-	if (!compare_methods(getpid(), "this process", &b))
-		goto out;
-	if (self_maps_have("[vsyscall]"))
-		tap_ok(find_mmap2(&b, "[vsyscall]") != NULL,
-		       "the query path adds the [vsyscall] page the text lists");
-	else
-		tap_ok(1, "# SKIP no [vsyscall] here");
-out:
-	pm_buf__exit(&b);
-}
-
-/* What the child of test_methods_child managed to map. */
-enum {
-	CHILD_LIBS = 1,
-	CHILD_MEMFD = 2,
-	CHILD_ANON = 4,
-	CHILD_NAMED = 8,
-};
-
-#define MEMFD_NAME "synth\nexec"
-#define MEMFD_MAPPED "/memfd:synth\\012exec (deleted)"
-#define ANON_NAME "synth-jit"
-
-/*
- * Maps what the text of maps shows in its own ways: libraries, a shared
- * deleted file with a newline in its name (escaped as \012), a private
- * writable copy of it, anonymous code alone and named, and a run of small
- * code mappings long enough to span several pages of text.  Writes what
- * worked to fd.
- */
-static void child_maps(int fd)
-{
-	static const char *const libs[] = { "libm.so.6", "libelf.so.1",
-					     "libz.so.1" };
-	unsigned char done = 0;
-	long page = sysconf(_SC_PAGESIZE);
-	size_t i;
-	char *p;
-	int mfd;
-
-	for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
-		if (dlopen(libs[i], RTLD_NOW))
-			done |= CHILD_LIBS;
-	}
-	mfd = memfd_create(MEMFD_NAME, 0);
-	if (mfd >= 0 && !ftruncate(mfd, 2 * page) &&
-	    mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_SHARED, mfd, 0) !=
-		    MAP_FAILED &&
-	    mmap(NULL, page, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE,
-		 mfd, page) != MAP_FAILED)
-		done |= CHILD_MEMFD;
-	if (mmap(NULL, page, PROT_READ | PROT_EXEC,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
-		done |= CHILD_ANON;
-	p = mmap(NULL, page, PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p != MAP_FAILED &&
-	    !prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, p, page, ANON_NAME))
-		done |= CHILD_NAMED;
-	/* Every other page executable: 200 VMAs that cannot merge. */
-	p = mmap(NULL, 400 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		 0);
-	for (i = 0; p != MAP_FAILED && i < 400; i += 2)
-		mprotect(p + i * page, page, PROT_READ | PROT_EXEC);
-	if (write(fd, &done, 1) != 1)
-		_exit(1);
-	for (;;)
-		pause();
-}
-
-static void test_methods_child(void)
-{
-	unsigned char done = 0;
-	struct pm_buf b = { 0 };
-	int fds[2];
-	pid_t child;
-
-	if (pipe(fds))
-		return;
-	child = fork();
-	if (!child) {
-		close(fds[0]);
-		child_maps(fds[1]);
-	}
-	close(fds[1]);
-	if (read(fds[0], &done, 1) != 1)
-		done = 0;
-	close(fds[0]);
-	if (compare_methods(child, "a child with libraries and odd code mappings",
-			    &b)) {
-		tap_ok(done & CHILD_LIBS && count_type(&b, PERF_RECORD_MMAP2) > 200,
-		       "the child has libraries and over 200 code mappings (%#x)",
-		       done);
-		tap_ok(done & CHILD_MEMFD && find_mmap2(&b, MEMFD_MAPPED),
-		       "a deleted file named with a newline reads '%s'",
-		       MEMFD_MAPPED);
-		tap_ok(done & CHILD_ANON && find_mmap2(&b, "//anon"),
-		       "anonymous code is //anon");
-		if (done & CHILD_NAMED)
-			tap_ok(find_mmap2(&b, "[anon:" ANON_NAME "]") != NULL,
-			       "named anonymous code is [anon:%s]", ANON_NAME);
-		else
-			tap_ok(1, "# SKIP no anonymous VMA names in this kernel");
-	}
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	pm_buf__exit(&b);
@@ -554,8 +363,6 @@ int main(void)
 	test_kernel_mmap();
 	test_self();
 	test_exited_leader();
-	test_methods_self();
-	test_methods_child();
 	test_all_tasks();
 	return tap_done();
 }
