@@ -113,11 +113,13 @@ check: deps-test
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
-# Fuzzes the perf.data reader (libFuzzer and AFL++, file and pipe harnesses),
-# FUZZ_TIME seconds per harness and engine; see tests/fuzz/run.
-FUZZ_TIME ?= 300
+# Fuzzes the perf.data reader (tests/fuzz/run): FUZZ_TIME seconds for each
+# of the four runs (file and pipe input x libFuzzer and AFL++), 30 minutes
+# in all by default.
+FUZZ_TIME ?= 450
+FUZZ_ENGINE ?= both
 fuzz: deps-test $(PMREC) $(HELPER_BIN)
-	$(Q)PMREC_BUILD=$(CURDIR)/$(O) tests/fuzz/run --time $(FUZZ_TIME)
+	$(Q)PMREC_BUILD=$(CURDIR)/$(O) tests/fuzz/run --time $(FUZZ_TIME) --engine $(FUZZ_ENGINE)
 
 install: $(PMREC)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
