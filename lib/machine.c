@@ -63,6 +63,14 @@ struct pm_machine {
 	size_t nr_reported, cap_reported;
 	struct pm_module *modules;
 	size_t nr_modules, cap_modules;
+	/* The last address named: hot loops name the same one over and over. */
+	struct {
+		bool valid;
+		int32_t pid;
+		uint16_t cpumode;
+		uint64_t ip;
+		struct pm_frame f;
+	} last;
 	/* Bytes moved for mappings, against what the input paid for. */
 	uint64_t work, allowance;
 	bool overloaded;
@@ -177,6 +185,7 @@ void pm_machine__delete(struct pm_machine *m)
 
 void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks)
 {
+	m->last.valid = false;
 	pm_kallsyms__delete(m->ks);
 	m->ks = ks;
 }
@@ -427,12 +436,16 @@ int pm_machine__event(struct pm_machine *m, const struct perf_event_header *h,
 	m->allowance += (uint64_t)h->size * WORK_PER_BYTE;
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
+		m->last.valid = false;
 		return body_len >= 33 ? machine__mmap(m, h, body_len) : 0;
 	case PERF_RECORD_MMAP2:
+		m->last.valid = false;
 		return body_len >= 65 ? machine__mmap(m, h, body_len) : 0;
 	case PERF_RECORD_COMM:
+		m->last.valid = false;
 		return body_len >= 8 ? machine__comm(m, h, body_len) : 0;
 	case PERF_RECORD_FORK:
+		m->last.valid = false;
 		return body_len >= 16 ? machine__fork(m, r) : 0;
 	default:
 		return 0;
@@ -507,8 +520,28 @@ static const char *machine__module(struct pm_machine *m, const char *module)
 	return s;
 }
 
+static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
+			     struct pm_frame *f);
+
 void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
 			 struct pm_frame *f)
+{
+	if (m->last.valid && m->last.ip == ip && m->last.pid == pid && m->last.cpumode == cpumode) {
+		*f = m->last.f;
+		return;
+	}
+	machine__resolve(m, pid, cpumode, ip, f);
+	m->last.valid = true;
+	m->last.pid = pid;
+	m->last.cpumode = cpumode;
+	m->last.ip = ip;
+	m->last.f = *f;
+	/* A refusal is said once. */
+	m->last.f.refused_now = false;
+}
+
+static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
+			     struct pm_frame *f)
 {
 	struct pm_proc *p;
 	struct pm_map *map;
