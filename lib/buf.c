@@ -96,3 +96,21 @@ void pm_buf__exit(struct pm_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
+
+int pm_array__grow(void **arr, size_t *cap, size_t nr, size_t size)
+{
+	size_t ncap;
+	void *n;
+
+	if (nr < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	if (ncap > SIZE_MAX / size)
+		return -ENOMEM;
+	n = realloc(*arr, ncap * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}

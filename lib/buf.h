@@ -27,5 +27,10 @@ int pm_buf__pad(struct pm_buf *b, size_t align);
 int pm_buf__append_perf_string(struct pm_buf *b, const char *s);
 void pm_buf__reset(struct pm_buf *b);
 void pm_buf__exit(struct pm_buf *b);
+/*
+ * Makes room for element nr of a realloc'd array of elements of size
+ * bytes, doubling *cap.  0 or -ENOMEM.
+ */
+int pm_array__grow(void **arr, size_t *cap, size_t nr, size_t size);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "buf.h"
 #include "buildid.h"
 #include "elf.h"
 #include "perf_data.h"
@@ -116,22 +117,6 @@ static int bid_table__reserve(struct bid_table *t, size_t nr, const void *items,
 	return 0;
 }
 
-static int grow(void **arr, size_t *cap, size_t nr, size_t size)
-{
-	size_t ncap;
-	void *n;
-
-	if (nr < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 32;
-	n = realloc(*arr, ncap * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
-
 int pm_build_ids__add(struct pm_build_ids *b, uint16_t cpumode, const char *path,
 		      const unsigned char *id, size_t len)
 {
@@ -147,7 +132,7 @@ int pm_build_ids__add(struct pm_build_ids *b, uint16_t cpumode, const char *path
 	h = fnv1a(id, len, fnv1a(path, strlen(path), FNV_SEED));
 	err = bid_table__reserve(&b->entry_tab, b->nr_entries, b->entries, sizeof(*e));
 	if (!err)
-		err = grow((void **)&b->entries, &b->cap_entries, b->nr_entries, sizeof(*e));
+		err = pm_array__grow((void **)&b->entries, &b->cap_entries, b->nr_entries, sizeof(*e));
 	if (err)
 		return err;
 	for (s = h & b->entry_tab.mask; b->entry_tab.slot[s]; s = (s + 1) & b->entry_tab.mask) {
@@ -194,7 +179,7 @@ int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t de
 	h = fnv1a(&dso, sizeof(dso), FNV_SEED);
 	err = bid_table__reserve(&b->file_tab, b->nr_files, b->files, sizeof(*f));
 	if (!err)
-		err = grow((void **)&b->files, &b->cap_files, b->nr_files, sizeof(*f));
+		err = pm_array__grow((void **)&b->files, &b->cap_files, b->nr_files, sizeof(*f));
 	if (err)
 		return err;
 	for (s = h & b->file_tab.mask; b->file_tab.slot[s]; s = (s + 1) & b->file_tab.mask)

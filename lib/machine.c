@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "buf.h"
 #include "machine.h"
 #include "perf_data.h"
 
@@ -81,22 +82,6 @@ struct pm_machine {
 #define WORK_PER_BYTE 256
 /* vm.max_map_count's default: no real process has more mappings. */
 #define MAX_MAPS 65530
-
-static int grow(void **arr, size_t *cap, size_t nr, size_t size)
-{
-	size_t ncap;
-	void *n;
-
-	if (nr < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	n = realloc(*arr, ncap * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
 
 static size_t idmap__hash(int32_t key, size_t mask)
 {
@@ -197,7 +182,7 @@ int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
 
 	if (!len)
 		return 0;
-	if (grow((void **)&m->expects, &m->cap_expects, m->nr_expects, sizeof(*e)))
+	if (pm_array__grow((void **)&m->expects, &m->cap_expects, m->nr_expects, sizeof(*e)))
 		return -ENOMEM;
 	e = &m->expects[m->nr_expects];
 	e->path = strdup(path);
@@ -242,7 +227,7 @@ static struct pm_proc *machine__proc(struct pm_machine *m, int32_t pid, bool cre
 
 	if (idx)
 		return &m->procs[idx - 1];
-	if (!create || grow((void **)&m->procs, &m->cap_procs, m->nr_procs, sizeof(*m->procs)) ||
+	if (!create || pm_array__grow((void **)&m->procs, &m->cap_procs, m->nr_procs, sizeof(*m->procs)) ||
 	    idmap__put(&m->proc_idx, pid, (uint32_t)m->nr_procs + 1))
 		return NULL;
 	m->procs[m->nr_procs] = (struct pm_proc){ .pid = pid };
@@ -412,7 +397,7 @@ static int machine__comm(struct pm_machine *m, const struct perf_event_header *h
 			p->nr = 0;
 	}
 	if (!idx) {
-		if (grow((void **)&m->comms, &m->cap_comms, m->nr_comms, sizeof(*c)) ||
+		if (pm_array__grow((void **)&m->comms, &m->cap_comms, m->nr_comms, sizeof(*c)) ||
 		    idmap__put(&m->comm_idx, tid, (uint32_t)m->nr_comms + 1))
 			return -ENOMEM;
 		idx = (uint32_t)++m->nr_comms;
@@ -474,7 +459,7 @@ static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char
 	for (i = 0; i < m->nr_reported; i++)
 		if (!strcmp(pm_dso__path(m->reported[i]), pm_dso__path(map->dso)))
 			return;
-	if (!grow((void **)&m->reported, &m->cap_reported, m->nr_reported, sizeof(*m->reported)))
+	if (!pm_array__grow((void **)&m->reported, &m->cap_reported, m->nr_reported, sizeof(*m->reported)))
 		m->reported[m->nr_reported++] = map->dso;
 	f->refused_now = true;
 	f->refusal = why;
@@ -513,7 +498,7 @@ static const char *machine__module(struct pm_machine *m, const char *module)
 	for (i = 0; i < m->nr_modules; i++)
 		if (m->modules[i].key == module)
 			return m->modules[i].name;
-	if (grow((void **)&m->modules, &m->cap_modules, m->nr_modules, sizeof(*m->modules)) ||
+	if (pm_array__grow((void **)&m->modules, &m->cap_modules, m->nr_modules, sizeof(*m->modules)) ||
 	    asprintf(&s, "[%s]", module) < 0)
 		return module;
 	m->modules[m->nr_modules++] = (struct pm_module){ .key = module, .name = s };
