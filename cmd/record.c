@@ -1098,10 +1098,37 @@ static int write_committed(struct record *rec, const struct pm_buf *b)
 	return err;
 }
 
+struct synth_flush {
+	struct record *rec;
+	size_t written;
+};
+
+/* Build ids of the files named in b, then b to the file; b is emptied. */
+static int record__flush_synth(struct pm_buf *b, void *arg)
+{
+	struct synth_flush *f = arg;
+	int err = 0;
+
+	if (f->rec->build_ids)
+		err = pm_build_ids__add_events(f->rec->build_ids, b->data, b->len);
+	if (!err)
+		err = write_committed(f->rec, b);
+	f->written += b->len;
+	pm_buf__reset(b);
+	return err;
+}
+
 /* Kernel map, then COMM/MMAP2 of the tasks that exist before recording. */
 static int record__synthesize(struct record *rec)
 {
 	size_t trailer = pm_evlist__trailer_size(&rec->opts->evlist);
+	/* Small enough to stay in L2 while thousands of processes pass. */
+	struct synth_flush flushed = { .rec = rec };
+	const struct pm_synth_sink sink = {
+		.flush = record__flush_synth,
+		.arg = &flushed,
+		.flush_at = 256 * 1024,
+	};
 	struct pm_buf b = { 0 };
 	int err;
 
@@ -1111,19 +1138,17 @@ static int record__synthesize(struct record *rec)
 			strerror(-err));
 	err = 0;
 	if (rec->nr_tids == 1 && rec->tids[0] == -1)
-		err = pm_synth__all_tasks(&b, trailer);
+		err = pm_synth__all_tasks(&b, trailer, &sink);
 	else if (!rec->opts->workload)
 		err = synth_targets(rec, &b, trailer);
 	if (err == -ENOENT || err == -ESRCH)
 		err = 0;
-	if (!err && rec->build_ids)
-		err = pm_build_ids__add_events(rec->build_ids, b.data, b.len);
-	if (!err && b.len) {
+	if (!err && (b.len || flushed.written)) {
 		struct perf_event_header fin = { .type = PERF_RECORD_FINISHED_INIT, .size = 8 };
 
 		err = pm_buf__append(&b, &fin, sizeof(fin));
 		if (!err)
-			err = write_committed(rec, &b);
+			err = record__flush_synth(&b, &flushed);
 	}
 	pm_buf__exit(&b);
 	return err;

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -279,15 +278,45 @@ static int emit_comm(struct synth *s, pid_t pid, pid_t tid, const char *comm,
 		    len < COMM_MAX ? len : COMM_MAX);
 }
 
-/* COMM for thread tid from /proc/PID/task/TID/comm. */
-static int synth_thread_comm(struct synth *s, const char *pid_str, pid_t pid,
-			     pid_t tid)
+/*
+ * Writes the decimal digits of v at p and returns the end.  The paths below
+ * are built by hand: snprintf's "%s" costs a strnlen per call, and synthesis
+ * builds three paths for each of thousands of processes.
+ */
+static char *put_dec(char *p, unsigned int v)
 {
-	char path[64], comm[64];
+	char tmp[10];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "pid/name" into path, which holds at least 11 + sizeof(name) bytes. */
+static void proc_path(char *path, pid_t pid, const char *name, size_t name_size)
+{
+	char *p = put_dec(path, (unsigned int)pid);
+
+	*p++ = '/';
+	memcpy(p, name, name_size);
+}
+
+/* COMM for thread tid from /proc/PID/task/TID/comm. */
+static int synth_thread_comm(struct synth *s, pid_t pid, pid_t tid)
+{
+	char path[64], comm[64], *p;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/task/%d/comm", pid_str, (int)tid);
+	p = put_dec(path, (unsigned int)pid);
+	memcpy(p, "/task/", 6);
+	p = put_dec(p + 6, (unsigned int)tid);
+	memcpy(p, "/comm", sizeof("/comm"));
 	fd = openat(s->procfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -321,14 +350,14 @@ static bool vanished(int err)
 }
 
 /* COMM for every thread listed in /proc/PID/task. */
-static int synth_threads(struct synth *s, const char *pid_str, pid_t pid)
+static int synth_threads(struct synth *s, pid_t pid)
 {
 	struct dirent64 *d;
 	char path[32];
 	ssize_t n, off;
 	int fd, err = 0, nr = 0;
 
-	snprintf(path, sizeof(path), "%s/task", pid_str);
+	proc_path(path, pid, "task", sizeof("task"));
 	fd = openat(s->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -337,7 +366,7 @@ static int synth_threads(struct synth *s, const char *pid_str, pid_t pid)
 			d = (struct dirent64 *)(s->dents + off);
 			if (!is_number(d->d_name))
 				continue;
-			err = synth_thread_comm(s, pid_str, pid,
+			err = synth_thread_comm(s, pid,
 						(pid_t)strtol(d->d_name, NULL, 10));
 			/* A thread that exited since the listing is no error. */
 			if (vanished(err))
@@ -416,13 +445,12 @@ static int read_stat(struct synth *s, const char *path, struct task_stat *ts)
  */
 static int synth_task(struct synth *s, pid_t pid, bool tolerant)
 {
-	char pid_str[16], path[32];
 	struct task_stat ts = { 0 };
+	char path[32];
 	size_t len;
 	int err;
 
-	snprintf(pid_str, sizeof(pid_str), "%d", (int)pid);
-	snprintf(path, sizeof(path), "%s/stat", pid_str);
+	proc_path(path, pid, "stat", sizeof("stat"));
 	err = read_stat(s, path, &ts);
 	if (err)
 		return err;
@@ -437,10 +465,10 @@ static int synth_task(struct synth *s, pid_t pid, bool tolerant)
 	if (ts.nr_threads == 1)
 		err = emit_comm(s, pid, pid, ts.comm, ts.comm_len);
 	else
-		err = synth_threads(s, pid_str, pid);
+		err = synth_threads(s, pid);
 	if (err)
 		return err;
-	snprintf(path, sizeof(path), "%s/maps", pid_str);
+	proc_path(path, pid, "maps", sizeof("maps"));
 	err = read_maps(s, path, &len);
 	if (tolerant && (err == -EACCES || err == -EPERM))
 		return 0;
@@ -488,7 +516,8 @@ int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size)
 	return err;
 }
 
-int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size)
+int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size,
+			const struct pm_synth_sink *sink)
 {
 	struct synth *s = malloc(sizeof(*s));
 	/* Separate from s->dents, which synth_task reuses for each process. */
@@ -519,6 +548,12 @@ int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size)
 				err = 0;
 			} else if (err) {
 				break;
+			}
+			if (sink && out->len >= sink->flush_at) {
+				err = sink->flush(out, sink->arg);
+				if (err)
+					break;
+				start = out->len;
 			}
 		}
 	}

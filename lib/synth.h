@@ -18,7 +18,23 @@
 int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size);
 /* COMM for every thread of pid and MMAP2 for each of its executable maps. */
 int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size);
-/* pm_synth__task for every process in /proc; vanished processes are skipped. */
-int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size);
+/*
+ * Takes the records of pm_synth__all_tasks whenever out holds flush_at bytes
+ * or more, between two processes: flush consumes out (and empties it), so
+ * thousands of processes pass through a small buffer that stays in cache
+ * instead of a large one that faults in page by page.
+ */
+struct pm_synth_sink {
+	int (*flush)(struct pm_buf *out, void *arg);
+	void *arg;
+	size_t flush_at;
+};
+
+/*
+ * pm_synth__task for every process in /proc; vanished processes are skipped.
+ * With a sink, records it took stay taken when a later process fails.
+ */
+int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size,
+			const struct pm_synth_sink *sink);
 
 #endif

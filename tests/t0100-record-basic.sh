@@ -73,4 +73,35 @@ test_expect_success 'without -C, samples come from every online CPU' '
 	test_equal "$(nproc)" "$(cat n)" "distinct CPUs"
 '
 
+test_expect_success 'record -a describes 600 processes that were running before it' '
+	# Enough processes that their records pass through several flushes
+	# of the synthesis buffer (256 KiB).
+	i=0 &&
+	while [ $i -lt 600 ]; do
+		sleep 300 &
+		echo $! >>pids
+		i=$((i + 1))
+	done &&
+	"$PMREC" -a -q -o a.data -- true;
+	rc=$?
+	xargs kill <pids
+	test "$rc" = 0 &&
+	"$PMREC" dump --no-symbols a.data >dump &&
+	sed -n "s/^0x[0-9a-f]* 0.000000000 [-0-9]* \([0-9]*\)\/[0-9]* COMM comm=sleep .*/\1/p" dump |
+		sort -u >comm.pids &&
+	sort -u pids >want &&
+	test_equal 600 "$(comm -12 want comm.pids | wc -l)" "sleepers with a COMM" &&
+	sed -n "s/^0x[0-9a-f]* 0.000000000 [-0-9]* \([0-9]*\)\/[0-9]* MMAP2 .*filename=.*\/sleep$/\1/p" dump |
+		sort -u >mmap.pids &&
+	test_equal 600 "$(comm -12 want mmap.pids | wc -l)" "sleepers with an MMAP2 of sleep" &&
+	test_equal 1 "$(grep -c " FINISHED_INIT$" dump)" "FINISHED_INIT records" &&
+	last=$(grep -n " 0.000000000 " dump | tail -n 1 | cut -d: -f1) &&
+	fin=$(grep -n " FINISHED_INIT$" dump | cut -d: -f1) &&
+	test "$fin" -gt "$last" &&
+	perf report -i a.data --stats >stats 2>perf.err &&
+	test "$(awk "/^ *COMM events:/ { print \$3; exit }" stats)" -ge 600 &&
+	perf buildid-list -i a.data >ids 2>/dev/null &&
+	test_grep "/sleep$" ids
+'
+
 test_done

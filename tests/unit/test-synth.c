@@ -348,7 +348,7 @@ static void test_all_tasks(void)
 	long nr;
 	int err;
 
-	err = pm_synth__all_tasks(&b, TRAILER);
+	err = pm_synth__all_tasks(&b, TRAILER, NULL);
 	tap_ok(!err, "pm_synth__all_tasks = %d", err);
 	nr = validate(&b, TRAILER, &why);
 	tap_ok(nr > 0, "all tasks: %ld valid records: %s", nr, why);
@@ -358,11 +358,55 @@ static void test_all_tasks(void)
 	pm_buf__exit(&b);
 }
 
+struct collect {
+	struct pm_buf all;
+	int calls;
+	int fail_at;
+};
+
+static int collect_flush(struct pm_buf *out, void *arg)
+{
+	struct collect *c = arg;
+
+	if (++c->calls == c->fail_at)
+		return -EIO;
+	if (pm_buf__append(&c->all, out->data, out->len))
+		return -ENOMEM;
+	pm_buf__reset(out);
+	return 0;
+}
+
+static void test_all_tasks_sink(void)
+{
+	struct collect c = { .fail_at = -1 };
+	struct pm_synth_sink sink = { .flush = collect_flush, .arg = &c, .flush_at = 1 };
+	struct pm_buf b = { 0 };
+	const char *why;
+	long nr;
+	int err;
+
+	err = pm_synth__all_tasks(&b, TRAILER, &sink);
+	tap_ok(!err && c.calls > 1, "sink: %d flushes, one per process (%d)", c.calls, err);
+	tap_ok(b.len == 0, "sink: flush_at 1 leaves nothing behind (%zu bytes)", b.len);
+	nr = validate(&c.all, TRAILER, &why);
+	tap_ok(nr > 0 && find_comm(&c.all, 1, 1) && find_comm(&c.all, getpid(), getpid()),
+	       "sink: %ld valid records incl. pid 1 and this process: %s", nr, why);
+	pm_buf__exit(&c.all);
+
+	c = (struct collect){ .fail_at = 2 };
+	err = pm_synth__all_tasks(&b, TRAILER, &sink);
+	tap_ok(err == -EIO && c.calls == 2, "sink: a failing flush stops synthesis (%d after %d)",
+	       err, c.calls);
+	pm_buf__exit(&c.all);
+	pm_buf__exit(&b);
+}
+
 int main(void)
 {
 	test_kernel_mmap();
 	test_self();
 	test_exited_leader();
 	test_all_tasks();
+	test_all_tasks_sink();
 	return tap_done();
 }
