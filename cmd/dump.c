@@ -143,6 +143,12 @@ static void out__flush(struct out *o)
 
 static inline void out__mem(struct out *o, const void *p, size_t n)
 {
+	/* Most pieces are a few bytes and fit: one copy, no loop. */
+	if (n <= o->cap - o->len) {
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		return;
+	}
 	while (n) {
 		size_t room;
 
@@ -168,15 +174,52 @@ static inline void out__str(struct out *o, const char *s)
 	out__mem(o, s, strlen(s));
 }
 
+/* "00".."99": decimal output goes two digits per division. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Number of decimal digits of v, from its bit length: no division chain. */
+static size_t dec_len(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	uint64_t w = v | 1;
+	/* 1233 / 4096 ~ log10(2): t is floor(log10(w)) or one more. */
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(w)) * 1233 >> 12;
+
+	return t - (w < pow10[t]) + 1;
+}
+
+/* Writes the n decimal digits of v ending at end. */
+static void put_dec(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(end - 2, digit_pairs + 2 * v, 2);
+	else
+		end[-1] = (char)('0' + v);
+}
+
 static void out__u64(struct out *o, uint64_t v)
 {
-	char tmp[20], *p = tmp + sizeof(tmp);
+	size_t n = dec_len(v);
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out__mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (o->cap - o->len < n)
+		out__flush(o);
+	put_dec(o->buf + o->len + n, v);
+	o->len += n;
 }
 
 static void out__s64(struct out *o, int64_t v)
@@ -212,10 +255,11 @@ static void out__time(struct out *o, uint64_t ns)
 
 	out__u64(o, ns / 1000000000);
 	frac[0] = '.';
-	for (i = 9; i >= 1; i--) {
-		frac[i] = (char)('0' + f % 10);
-		f /= 10;
+	for (i = 9; i >= 3; i -= 2) {
+		memcpy(frac + i - 1, digit_pairs + 2 * (f % 100), 2);
+		f /= 100;
 	}
+	frac[1] = (char)('0' + f);
 	out__mem(o, frac, sizeof(frac));
 }
 

@@ -13,22 +13,56 @@
 
 #include "reader.h"
 
+struct pm_qchunk;
+
 struct pm_queued {
-	uint64_t time;
-	uint64_t seq;		/* arrival order breaks ties */
+	struct pm_qchunk *chunk;	/* the arena chunk that holds it */
 	uint64_t offset;
 	uint64_t extra_size;
 	uint64_t data[];	/* the record, header.size bytes */
 };
 
-struct pm_oqueue {
-	struct pm_queued **heap;
+struct pm_qent {
+	uint64_t time;
+	uint64_t seq;		/* arrival order breaks ties */
+	struct pm_queued *e;
+};
+
+/*
+ * A run: records that arrived in time order, ent[head..nr).  A perf.data
+ * file is a sequence of such runs (each ring's chunk of a pass is sorted),
+ * so merging runs costs log(number of runs) per record, where one heap of
+ * records costs log(number of records) in cache misses.
+ */
+struct pm_qrun {
+	struct pm_qent *ent;
+	size_t head;
 	size_t nr;
 	size_t cap;
+};
+
+/* The run heap's entries carry the head's keys. */
+struct pm_qtop {
+	uint64_t time;
+	uint64_t seq;
+	size_t run;
+};
+
+struct pm_oqueue {
+	struct pm_qrun *runs;	/* a pool: indices stay valid */
+	size_t nr_runs;		/* runs ever made (live or free) */
+	size_t cap_runs;
+	size_t *free_runs;	/* emptied runs, kept with their arrays */
+	size_t nr_free;
+	struct pm_qtop *heap;	/* one entry per live run */
+	size_t nr;		/* live runs */
+	size_t tail;		/* run of the last push, or SIZE_MAX */
 	uint64_t seq;
 	uint64_t max_time;	/* largest time queued so far */
 	uint64_t next_flush;	/* limit of the next round */
 	struct pm_queued *popped;	/* owned until the next pop */
+	struct pm_qchunk *cur;		/* records are carved from it */
+	struct pm_qchunk *spare;	/* an emptied chunk kept for reuse */
 };
 
 void pm_oqueue__init(struct pm_oqueue *q);

@@ -495,6 +495,93 @@ static void test_queue(void)
 	pm_oqueue__exit(&q);
 }
 
+struct ref_item {
+	uint64_t time;
+	uint64_t id;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct ref_item *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Against a reference (sort what is pending at each round, deliver up to the
+ * limit): sorted chunks from 4 "rings" per pass, equal times, a few records
+ * far out of order, and a stretch where every record starts a new run.
+ */
+static void test_queue_runs(void)
+{
+	enum { N = 60000 };
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 8 };
+	struct pm_record rec = { .header = &h, .data = &h }, out;
+	struct ref_item *pend = calloc(N, sizeof(*pend));
+	uint64_t *want = calloc(N, sizeof(*want)), *got = calloc(N, sizeof(*got));
+	uint64_t ring_time[4] = { 0 }, limit, seed = 42;
+	size_t npend = 0, nwant = 0, ngot = 0, id = 0, i, k;
+	struct pm_oqueue q;
+	bool same = true;
+
+	pm_oqueue__init(&q);
+	while (id < N) {
+		for (k = 0; k < 4 && id < N; k++) {
+			size_t len = 1 + (seed = seed * 6364136223846793005ULL + 1) % 300;
+
+			for (i = 0; i < len && id < N; i++, id++) {
+				uint64_t t;
+
+				seed = seed * 6364136223846793005ULL + 1;
+				if (id > 30000 && id < 32000)
+					t = 1000000 + (id % 2 ? id : 60000 - id);	/* a run per record */
+				else if (seed >> 60 == 0)
+					t = ring_time[k] / 2;	/* far back */
+				else
+					t = ring_time[k] += (seed >> 33) % 3;	/* ties too */
+				rec.offset = id;
+				pm_oqueue__push(&q, &rec, t);
+				pend[npend++] = (struct ref_item){ t, id };
+			}
+		}
+		limit = pm_oqueue__round(&q);
+		while (pm_oqueue__pop(&q, limit, &out) > 0)
+			got[ngot++] = out.offset;
+		qsort(pend, npend, sizeof(*pend), ref_cmp);
+		for (i = 0; i < npend && pend[i].time <= limit; i++)
+			want[nwant++] = pend[i].id;
+		memmove(pend, pend + i, (npend - i) * sizeof(*pend));
+		npend -= i;
+	}
+	while (pm_oqueue__pop(&q, UINT64_MAX, &out) > 0)
+		got[ngot++] = out.offset;
+	qsort(pend, npend, sizeof(*pend), ref_cmp);
+	for (i = 0; i < npend; i++)
+		want[nwant++] = pend[i].id;
+	for (i = 0; i < N && same; i++)
+		same = got[i] == want[i];
+	ok(ngot == N && nwant == N && same,
+	   "queue: %zu of %d records in the reference's order (first difference at %zu)",
+	   ngot, N, same ? (size_t)N : i - 1);
+	pm_oqueue__exit(&q);
+
+	/* Records still queued at exit are freed (ASan/valgrind check it). */
+	pm_oqueue__init(&q);
+	for (i = 0; i < 3000; i++) {
+		rec.offset = i;
+		pm_oqueue__push(&q, &rec, i % 7);
+	}
+	ok(pm_oqueue__pop(&q, 0, &out) > 0 && out.offset == 0 &&
+	   pm_oqueue__pop(&q, 0, &out) > 0 && out.offset == 7,
+	   "queue: equal times go in arrival order across runs");
+	pm_oqueue__exit(&q);
+	free(pend);
+	free(want);
+	free(got);
+}
+
 static void test_names(void)
 {
 	static const struct { const char *name; int type; } types[] = {
@@ -522,6 +609,7 @@ int main(void)
 	test_tpformat();
 	test_tpformat_counts();
 	test_queue();
+	test_queue_runs();
 	test_names();
 	printf("1..%d\n", nr_tests);
 	return nr_failed ? 1 : 0;
