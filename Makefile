@@ -108,7 +108,8 @@ lint-man: $(PMREC)
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory lint-man
-	$(Q)PMREC_BUILD=$(CURDIR)/$(O) prove --exec '' $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
+	$(Q)PMREC_BUILD=$(CURDIR)/$(O) PMREC_SANITIZED=$(if $(filter 1,$(SAN)),1,0) \
+		prove --exec '' $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
 
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run

@@ -17,12 +17,18 @@ test_expect_success '1,000,000 syscalls, -m 1024: each seq once or lost, last pr
 '
 
 # Four busy threads on two CPUs: the recorder must win the CPU to drain.
+# Every seq not recorded is one the kernel reported lost; and with --realtime
+# none is lost, except in the sanitized build, whose drain is several times
+# slower (CI runs it too: there the accounting is what is checked).
 test_expect_success '4 threads x 250,000 (--realtime): all present, none duplicated' '
 	"$PMREC" $SYS -m 1024 --realtime -q -o t.data -- "$HELPERS/seqcall" -t 4 1000000 &&
 	r=$(seq_check t.data 1000000) && echo "$r" &&
 	test_equal 0 "$(field dups "$r")" duplicates &&
 	test_equal 1000000 "$(($(field unique "$r") + $(field lost "$r")))" "unique + lost" &&
-	test_equal 0 "$(field missing "$r")" missing
+	test_equal "$(field lost "$r")" "$(field missing "$r")" "missing = lost" &&
+	if [ "${PMREC_SANITIZED:-0}" != 1 ]; then
+		test_equal 0 "$(field missing "$r")" missing
+	fi
 '
 
 # 100 concurrent children contend with the recorder for two CPUs, as above.
@@ -30,7 +36,10 @@ test_expect_success '100 children x 1,000 (--realtime): all present, none duplic
 	"$PMREC" $SYS -m 1024 --realtime -q -o f.data -- "$HELPERS/seqcall" -f 100 1000 &&
 	r=$(seq_check f.data 100000) && echo "$r" &&
 	test_equal 0 "$(field dups "$r")" duplicates &&
-	test_equal 0 "$(field missing "$r")" missing
+	test_equal "$(field lost "$r")" "$(field missing "$r")" "missing = lost" &&
+	if [ "${PMREC_SANITIZED:-0}" != 1 ]; then
+		test_equal 0 "$(field missing "$r")" missing
+	fi
 '
 
 test_expect_success 'forced loss (1 page, recorder stopped 5 x 50 ms): unique + lost == N' '
