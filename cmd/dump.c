@@ -198,18 +198,43 @@ static size_t dec_len(uint64_t v)
 	return t - (w < pow10[t]) + 1;
 }
 
-/* Writes the n decimal digits of v ending at end. */
+/* Exactly 8 digits of r < 10^8 at p: two independent 32-bit halves. */
+static void put_dec8(char *p, uint32_t r)
+{
+	uint32_t hi = r / 10000, lo = r % 10000;
+
+	memcpy(p, digit_pairs + 2 * (hi / 100), 2);
+	memcpy(p + 2, digit_pairs + 2 * (hi % 100), 2);
+	memcpy(p + 4, digit_pairs + 2 * (lo / 100), 2);
+	memcpy(p + 6, digit_pairs + 2 * (lo % 100), 2);
+}
+
+/*
+ * Writes the decimal digits of v ending at end.  Eight digits per 64-bit
+ * division, the rest in 32 bits: a 20-digit value is 2 dependent 64-bit
+ * divisions instead of 10.
+ */
 static void put_dec(char *end, uint64_t v)
 {
-	while (v >= 100) {
-		end -= 2;
-		memcpy(end, digit_pairs + 2 * (v % 100), 2);
-		v /= 100;
+	uint32_t x;
+
+	while (v >= 100000000) {
+		uint64_t q = v / 100000000;
+
+		end -= 8;
+		put_dec8(end, (uint32_t)(v - q * 100000000));
+		v = q;
 	}
-	if (v >= 10)
-		memcpy(end - 2, digit_pairs + 2 * v, 2);
+	x = (uint32_t)v;
+	while (x >= 100) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (x % 100), 2);
+		x /= 100;
+	}
+	if (x >= 10)
+		memcpy(end - 2, digit_pairs + 2 * x, 2);
 	else
-		end[-1] = (char)('0' + v);
+		end[-1] = (char)('0' + x);
 }
 
 static void out__u64(struct out *o, uint64_t v)
@@ -1949,6 +1974,15 @@ static int dump__ordered(struct dump *d, struct pm_oqueue *q, const struct pm_re
 	}
 	if (rec->header->type >= PERF_RECORD_USER_TYPE_START)
 		return dump__record(d, rec);
+	if (rec->header->type == PERF_RECORD_SAMPLE) {
+		/* Decoded once, when it leaves the queue. */
+		uint64_t time;
+
+		err = pm_reader__sample_time(d->r, rec, &time);
+		if (err < 0)
+			return err;
+		return err ? pm_oqueue__push(q, rec, time) : dump__record(d, rec);
+	}
 	err = info__compute(d, rec, &in);
 	if (err)
 		return err;

@@ -140,6 +140,13 @@ struct pm_evsel *pm_reader__evsel_of(struct pm_reader *r, const struct pm_record
 int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 			    struct pm_sample *s);
 /*
+ * The time of a SAMPLE without decoding the rest, as perf does to queue
+ * records: 1 and *time, 0 when its event does not sample the time, or the
+ * error of pm_reader__parse_sample.  A fault past the time field is found
+ * when the record is decoded.
+ */
+int pm_reader__sample_time(struct pm_reader *r, const struct pm_record *rec, uint64_t *time);
+/*
  * Decodes the sample_id trailer of a non-SAMPLE kernel record (s->fields is
  * 0 when it has none) and returns in *body_len the payload length before it.
  */

@@ -389,6 +389,32 @@ int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 	return 0;
 }
 
+int pm_reader__sample_time(struct pm_reader *r, const struct pm_record *rec, uint64_t *time)
+{
+	struct pm_sample s;
+	struct pm_evsel *e;
+	uint64_t type;
+	size_t off;
+	int err;
+
+	e = pm_reader__evsel_of(r, rec, &err);
+	if (!e)
+		return pm_reader__parse_sample(r, rec, &s);
+	type = e->attr.sample_type;
+	if (!(type & PERF_SAMPLE_TIME))
+		return 0;
+	/* TIME comes after IDENTIFIER, IP and TID, each one u64. */
+	off = sizeof(struct perf_event_header) + 8 * (!!(type & PERF_SAMPLE_IDENTIFIER) +
+						      !!(type & PERF_SAMPLE_IP) +
+						      !!(type & PERF_SAMPLE_TID));
+	if (off + 8 > rec->header->size) {
+		err = pm_reader__parse_sample(r, rec, &s);
+		return err ? err : -EBADMSG;
+	}
+	memcpy(time, (const unsigned char *)rec->data + off, 8);
+	return 1;
+}
+
 int pm_reader__parse_id(struct pm_reader *r, const struct pm_record *rec, struct pm_sample *s,
 			size_t *body_len)
 {

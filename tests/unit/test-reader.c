@@ -466,6 +466,45 @@ static void test_tpformat_counts(void)
 	ok(!bad, "array counts that do not fit the size fall back to the type");
 }
 
+/* The queueing shortcut agrees with the full decode, and fails like it. */
+static void test_sample_time(void)
+{
+	struct pm_buf b = { 0 };
+	struct pm_reader *r;
+	struct pm_record rec;
+	struct pm_sample s;
+	uint64_t t = 0, times[2];
+	int err, n = 0, agree = 0;
+	size_t off;
+
+	build_file(&b);
+	r = reader_of(&b, b.len, false, &err);
+	while (pm_reader__next(r, &rec) > 0) {
+		if (rec.header->type != PERF_RECORD_SAMPLE || n == 2)
+			continue;
+		err = pm_reader__sample_time(r, &rec, &t);
+		agree += err == 1 && !pm_reader__parse_sample(r, &rec, &s) && s.time == t;
+		times[n++] = t;
+	}
+	ok(agree == 2 && times[0] == 1000 && times[1] == 2000,
+	   "sample_time: 1000 and 2000, as the full decode says");
+	pm_reader__delete(r);
+
+	/* The first sample cut after its ip: the time is not there. */
+	off = PERF_FILE_HEADER_SIZE + PM_FILE_ATTR_SIZE + 16 + 24;
+	((struct perf_event_header *)(b.data + off))->size = 16;
+	r = reader_of(&b, b.len, false, &err);
+	while ((err = pm_reader__next(r, &rec)) > 0 && rec.header->type != PERF_RECORD_SAMPLE)
+		;
+	err = err > 0 ? pm_reader__sample_time(r, &rec, &t) : 0;
+	ok(err == -EBADMSG && pm_reader__error(r)->offset >= off &&
+	   pm_reader__error(r)->offset <= off + 16,
+	   "sample_time: a sample too short for its time fails inside it (%d at %llu, record at %zu)",
+	   err, (unsigned long long)pm_reader__error(r)->offset, off);
+	pm_reader__delete(r);
+	pm_buf__exit(&b);
+}
+
 /* Section 6 of the format doc: R1{1000,3000} R2{4000,2000} R3{5000,1500}. */
 static void test_queue(void)
 {
@@ -608,6 +647,7 @@ int main(void)
 	test_ids();
 	test_tpformat();
 	test_tpformat_counts();
+	test_sample_time();
 	test_queue();
 	test_queue_runs();
 	test_names();
