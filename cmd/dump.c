@@ -672,10 +672,12 @@ static int info__compute(struct dump *d, const struct pm_record *rec, struct inf
 	uint32_t type = rec->header->type;
 	int err;
 
-	memset(in, 0, sizeof(*in));
+	/* Not a memset of the whole: the decoders below clear in->s. */
 	in->body_len = rec->header->size - 8;
-	if (type >= PERF_RECORD_USER_TYPE_START)
+	if (type >= PERF_RECORD_USER_TYPE_START) {
+		*in = (struct info){ .body_len = in->body_len };
 		return 0;
+	}
 	if (type == PERF_RECORD_SAMPLE)
 		err = pm_reader__parse_sample(d->r, rec, &in->s);
 	else
