@@ -57,6 +57,10 @@ MANPAGES := $(sort $(wildcard man/*.1))
 
 all: $(PMREC) $(UNIT_BIN) $(HELPER_BIN)
 
+# Every program of the tree, benchmark helpers included (CI builds this with
+# clang and -Werror: the code must build clean with both compilers).
+build-all: all $(BENCH_BIN)
+
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$<)$(CC) $(PM_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -83,9 +87,11 @@ $(O)/tests/helpers/spin-nofp: tests/helpers/spin.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -O2 -fomit-frame-pointer $(LDFLAGS) -o $@ $< $(LDLIBS)
 
+# Benchmark helpers are workloads and meters, like the test helpers: no
+# sanitizer, and frame pointers so that burn's -g call chains unwind.
 $(O)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
-	$(call msg,CC,$<)$(CC) $(PM_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
+	$(call msg,CC,$<)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
 
 deps-build:
 	$(Q).ci/deps build
@@ -132,9 +138,9 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-clang
 
-.PHONY: all deps-build deps-test demo lint-man check bench fuzz install uninstall clean
+.PHONY: all build-all deps-build deps-test demo lint-man check bench fuzz install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

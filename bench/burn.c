@@ -12,10 +12,9 @@
  *
  * with R blocks per second.  Run once unrecorded and once under a recorder,
  * the ratio of the rates is the recorder's slowdown of the workload.  The
- * loop sits three calls deep (main -> outer -> middle -> block) with frame
- * pointers, so that -g has real call chains to unwind.
+ * loop sits three calls deep (main -> outer -> middle -> block), built with
+ * frame pointers (see the Makefile), so that -g has real call chains to unwind.
  */
-#pragma GCC optimize("no-omit-frame-pointer")
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The build flags put lib/ on the include path, where this file shadows the
- * C library's <elf.h> for every #include <elf.h>, libelf's own included.  So
- * it passes that include on before anything else.
+ * lib/ is a quote-only include directory (-iquote), so "elf.h" is this file
+ * and <elf.h>, which libelf includes, stays the C library's.
  */
-#ifndef _ELF_H
-#include_next <elf.h>
-#endif
-
 #ifndef PMREC_ELF_H
 #define PMREC_ELF_H
 
