@@ -30,6 +30,7 @@
 #include "reader.h"
 #include "reader_queue.h"
 #include "tpformat.h"
+#include "units.h"
 
 #define OUT_BUF_SIZE (1u << 20)
 #define DEFAULT_INPUT "pmrec.data"
@@ -66,6 +67,7 @@ struct dump_opts {
 	struct id_list pids;
 	bool no_symbols;
 	enum { FOLDED_NONE, FOLDED_COUNT, FOLDED_PERIOD } folded;
+	uint64_t queue_size;	/* bytes of records held for time order */
 };
 
 struct type_count {
@@ -112,6 +114,7 @@ struct dump {
 	bool first;		/* no member/item yet in the current JSON scope */
 	struct stats stats;
 	bool warned_compressed;
+	bool warned_queue;
 	struct pm_machine *machine;	/* NULL with --no-symbols */
 	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
 	unsigned char kernel_id[PM_BUILD_ID_SIZE];
@@ -1962,6 +1965,32 @@ static int dump__flush_queue(struct dump *d, struct pm_oqueue *q, uint64_t limit
 }
 
 /*
+ * Queues rec.  A window between two rounds that outgrows --queue-size (a
+ * file without FINISHED_ROUND, or a hostile one) has its oldest half printed
+ * early, as perf does: memory stays bounded, order may not.
+ */
+static int dump__queue(struct dump *d, struct pm_oqueue *q, const struct pm_record *rec,
+		       uint64_t time)
+{
+	struct pm_record old;
+	int err = pm_oqueue__push(q, rec, time);
+
+	if (err || pm_oqueue__bytes(q) <= d->opts.queue_size)
+		return err;
+	if (!d->warned_queue) {
+		fprintf(stderr, "pmrec dump: %s: more than %llu bytes of records between two "
+			"FINISHED_ROUND records (at offset %llu); printing the oldest early, "
+			"so time order may break (see --queue-size)\n", d->name,
+			(unsigned long long)d->opts.queue_size, (unsigned long long)rec->offset);
+		d->warned_queue = true;
+	}
+	while (!err && !d->out.err && pm_oqueue__bytes(q) > d->opts.queue_size / 2 &&
+	       pm_oqueue__pop(q, UINT64_MAX, &old) > 0)
+		err = dump__record(d, &old);
+	return err;
+}
+
+/*
  * --ordered: kernel records with a time wait in the queue; the rest, like
  * perf's own records, go out as they come.
  */
@@ -1983,14 +2012,14 @@ static int dump__ordered(struct dump *d, struct pm_oqueue *q, const struct pm_re
 		err = pm_reader__sample_time(d->r, rec, &time);
 		if (err < 0)
 			return err;
-		return err ? pm_oqueue__push(q, rec, time) : dump__record(d, rec);
+		return err ? dump__queue(d, q, rec, time) : dump__record(d, rec);
 	}
 	err = info__compute(d, rec, &in);
 	if (err)
 		return err;
 	if (!in.has_time)
 		return dump__record(d, rec);
-	return pm_oqueue__push(q, rec, in.time);
+	return dump__queue(d, q, rec, in.time);
 }
 
 static int dump__records(struct dump *d)
@@ -2421,6 +2450,7 @@ enum {
 	OPT_SYMBOLS,
 	OPT_NO_SYMBOLS,
 	OPT_FOLDED,
+	OPT_QUEUE_SIZE,
 };
 
 static const struct argp_option dump_options[] = {
@@ -2446,6 +2476,9 @@ static const struct argp_option dump_options[] = {
 	{ .name = "folded", .key = OPT_FOLDED, .arg = "count|period", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "Print one 'comm;outer;...;inner N' line per distinct stack instead of records, "
 		 "N = samples (default) or summed period: FlameGraph's input" },
+	{ .name = "queue-size", .key = OPT_QUEUE_SIZE, .arg = "SIZE",
+	  .doc = "Memory for records waiting to be put in time order (default 256M); "
+		 "beyond it the oldest are printed early" },
 	{ 0 },
 };
 
@@ -2555,6 +2588,14 @@ static error_t dump_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SYMBOLS:
 		o->no_symbols = true;
 		break;
+	case OPT_QUEUE_SIZE: {
+		bool suffixed;
+
+		if (pm_units__parse_size(arg, &o->queue_size, &suffixed) || !o->queue_size)
+			argp_error(state, "bad queue size '%s' (bytes, or a number with K, M or G)",
+				   arg);
+		break;
+	}
 	case OPT_FOLDED:
 		if (!arg || !strcmp(arg, "count"))
 			o->folded = FOLDED_COUNT;
@@ -2696,7 +2737,10 @@ static int dump__run(struct dump *d)
 
 int cmd_dump(int argc, char **argv)
 {
-	struct dump d = { .out = { .fd = STDOUT_FILENO, .cap = OUT_BUF_SIZE } };
+	struct dump d = {
+		.out = { .fd = STDOUT_FILENO, .cap = OUT_BUF_SIZE },
+		.opts.queue_size = 256 << 20,
+	};
 	int ret;
 
 	if (argp_parse(&dump_argp, argc, argv, 0, NULL, &d.opts))

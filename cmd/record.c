@@ -39,6 +39,7 @@
 #include "snapshot.h"
 #include "synth.h"
 #include "tracing.h"
+#include "units.h"
 
 #define DEFAULT_MMAP_PAGES 128
 /* Smallest ring that halving for the locked-memory limit goes down to. */
@@ -278,26 +279,15 @@ static int read_sysctl_u64(const char *path, uint64_t *out)
 static int parse_mmap_pages(const char *s, size_t *pages)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	char *end;
-	unsigned long long v, mult = 0;
+	bool suffixed;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *s == '-')
+	if (pm_units__parse_size(s, &v, &suffixed))
 		return -EINVAL;
-	switch (*end) {
-	case '\0': mult = 0; break;
-	case 'k': case 'K': mult = 1ULL << 10; break;
-	case 'm': case 'M': mult = 1ULL << 20; break;
-	case 'g': case 'G': mult = 1ULL << 30; break;
-	default: return -EINVAL;
-	}
-	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
-		return -EINVAL;
-	if (mult) {
-		if (v > (1ULL << 40) / mult || (v * mult) % page)
+	if (suffixed) {
+		if (v % page)
 			return -EINVAL;
-		v = v * mult / page;
+		v /= page;
 	}
 	if (!v || (v & (v - 1)) || v > (1ULL << 24))
 		return -EINVAL;

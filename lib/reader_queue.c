@@ -13,6 +13,17 @@
  */
 #define QCHUNK_SIZE (1024 * 1024)
 
+/* What one queued record costs beyond its bytes: its entry and header. */
+#define QUEUED_OVERHEAD (sizeof(struct pm_qent) + sizeof(struct pm_queued))
+
+static size_t queued__bytes(const struct pm_queued *e)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, e->data, sizeof(h));
+	return QUEUED_OVERHEAD + ((h.size + 7) & ~(size_t)7);
+}
+
 struct pm_qchunk {
 	size_t used;
 	size_t live;		/* records carved from it and not yet released */
@@ -230,6 +241,7 @@ int pm_oqueue__push(struct pm_oqueue *q, const struct pm_record *rec, uint64_t t
 		return err;
 	}
 	q->seq++;
+	q->bytes += queued__bytes(e);
 	if (time > q->max_time)
 		q->max_time = time;
 	return 0;
@@ -256,6 +268,7 @@ int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec)
 		return 0;
 	r = &q->runs[q->heap[0].run];
 	e = r->ent[r->head++].e;
+	q->bytes -= queued__bytes(e);
 	if (r->head < r->nr) {
 		q->heap[0].time = r->ent[r->head].time;
 		q->heap[0].seq = r->ent[r->head].seq;

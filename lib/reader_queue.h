@@ -60,6 +60,7 @@ struct pm_oqueue {
 	uint64_t seq;
 	uint64_t max_time;	/* largest time queued so far */
 	uint64_t next_flush;	/* limit of the next round */
+	size_t bytes;		/* memory of the queued records */
 	struct pm_queued *popped;	/* owned until the next pop */
 	struct pm_qchunk *cur;		/* records are carved from it */
 	struct pm_qchunk *spare;	/* an emptied chunk kept for reuse */
@@ -79,5 +80,10 @@ uint64_t pm_oqueue__round(struct pm_oqueue *q);
  * pop); returns 1, or 0 when there is none.
  */
 int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec);
+/* Memory the queued records take (records and their queue entries). */
+static inline size_t pm_oqueue__bytes(const struct pm_oqueue *q)
+{
+	return q->bytes;
+}
 
 #endif

@@ -36,6 +36,15 @@ test_expect_success '-m 3 (not a power of two) is a usage error' '
 	test_grep "power of two" err
 '
 
+test_expect_success '-m takes pages or a size: 64K and 64KiB are 16 pages, 6K and 1.5M are errors' '
+	"$PMREC" -a -m 64K -q -o k.data -- true &&
+	"$PMREC" -a -m 64KiB -q -o k.data -- true &&
+	for m in 6K 1.5M 64KB2 K -16; do
+		test_expect_code 64 "$PMREC" -a -m "$m" -o x.data -- true 2>err &&
+		test_grep "power of two" err || exit 1
+	done
+'
+
 test_expect_success 'bad -F, -c, --duration and --call-graph are usage errors' '
 	test_expect_code 64 "$PMREC" -a -F 0 -- true 2>/dev/null &&
 	test_expect_code 64 "$PMREC" -a -F abc -- true 2>/dev/null &&

@@ -213,6 +213,30 @@ test_expect_success '--ordered uses the FINISHED_ROUND windows as perf does' '
 	test_equal 24 "$(grep -c "^0x" out)" "every record once"
 '
 
+test_expect_success '--queue-size: a window over the limit prints its oldest early, once warned' '
+	"$GEN" --repeat=3 -o g.data &&
+	"$PMREC" dump --no-symbols --ordered g.data >out 2>err &&
+	test ! -s err &&
+	"$PMREC" dump --no-symbols --ordered --queue-size=400 g.data >small 2>err &&
+	test_equal 1 "$(grep -c "more than 400 bytes of records between two FINISHED_ROUND records (at offset [0-9]*); printing the oldest early" err)" \
+		"one warning" &&
+	test_equal 1 "$(wc -l <err)" "nothing else on stderr" &&
+	sort out >out.sorted && sort small >small.sorted &&
+	test_cmp out.sorted small.sorted &&
+	! test_cmp out small >/dev/null &&
+	"$PMREC" dump --no-symbols --ordered --queue-size=64K g.data >big 2>err &&
+	test ! -s err &&
+	test_cmp out big
+'
+
+test_expect_success '--queue-size: zero, signs and unknown units are usage errors' '
+	"$GEN" -o g.data &&
+	for v in 0 -1 1T 12Q ""; do
+		test_expect_code 64 "$PMREC" dump --queue-size="$v" g.data >/dev/null 2>err &&
+		test_grep "bad queue size" err || exit 1
+	done
+'
+
 test_expect_success '--ordered: records without time keep their place' '
 	"$GEN" -o g.data &&
 	"$PMREC" dump --ordered g.data >out &&
@@ -320,7 +344,7 @@ test_expect_success 'missing input: pmrec.data by default, exit 1' '
 
 test_expect_success '--help lists the options' '
 	"$PMREC" dump --help >help &&
-	for o in json stats header raw type cpu pid ordered input; do
+	for o in json stats header raw type cpu pid ordered queue-size input; do
 		grep -q -e "--$o" help || { echo "--$o missing"; exit 1; }
 	done
 '

@@ -604,6 +604,8 @@ static void test_queue_runs(void)
 	ok(ngot == N && nwant == N && same,
 	   "queue: %zu of %d records in the reference's order (first difference at %zu)",
 	   ngot, N, same ? (size_t)N : i - 1);
+	ok(pm_oqueue__bytes(&q) == 0, "queue: empty, it accounts 0 bytes (%zu)",
+	   pm_oqueue__bytes(&q));
 	pm_oqueue__exit(&q);
 
 	/* Records still queued at exit are freed (ASan/valgrind check it). */
@@ -612,9 +614,13 @@ static void test_queue_runs(void)
 		rec.offset = i;
 		pm_oqueue__push(&q, &rec, i % 7);
 	}
+	k = pm_oqueue__bytes(&q);
 	ok(pm_oqueue__pop(&q, 0, &out) > 0 && out.offset == 0 &&
 	   pm_oqueue__pop(&q, 0, &out) > 0 && out.offset == 7,
 	   "queue: equal times go in arrival order across runs");
+	ok(k >= 3000 * 8 && k % 3000 == 0 && pm_oqueue__bytes(&q) == k - 2 * (k / 3000),
+	   "queue: bytes count every record (%zu for 3000, %zu after 2 pops)", k,
+	   pm_oqueue__bytes(&q));
 	pm_oqueue__exit(&q);
 	free(pend);
 	free(want);
