@@ -73,6 +73,7 @@ struct record_opts {
 	bool timestamp_filename;
 	bool no_buildid;
 	bool buildid_mmap;
+	enum { SYNTH_ALL, SYNTH_TASK, SYNTH_NO } synth;
 	bool sync;
 	char **workload;
 	int nr_workload;
@@ -188,6 +189,7 @@ enum {
 	OPT_TIMESTAMP_FILENAME,
 	OPT_SYNC,
 	OPT_BUILDID_MMAP,
+	OPT_SYNTH,
 };
 
 static const struct argp_option record_options[] = {
@@ -218,6 +220,9 @@ static const struct argp_option record_options[] = {
 	{ .name = "buildid-mmap", .key = OPT_BUILDID_MMAP,
 	  .doc = "have the kernel put build ids in MMAP2 records (attr.build_id); see the man "
 		 "page for what it does to other sessions" },
+	{ .name = "synth", .key = OPT_SYNTH, .arg = "all|task|no",
+	  .doc = "what to write about the processes running at the start: COMMs and "
+		 "executable mappings (all, the default), COMMs only (task), or nothing (no)" },
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
 	{ .name = "sync", .key = OPT_SYNC,
@@ -428,6 +433,16 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BUILDID_MMAP:
 		o->buildid_mmap = true;
+		break;
+	case OPT_SYNTH:
+		if (!strcmp(arg, "all"))
+			o->synth = SYNTH_ALL;
+		else if (!strcmp(arg, "task"))
+			o->synth = SYNTH_TASK;
+		else if (!strcmp(arg, "no"))
+			o->synth = SYNTH_NO;
+		else
+			argp_error(state, "bad --synth '%s': all, task or no", arg);
 		break;
 	case 'm':
 		if (parse_mmap_pages(arg, &o->mmap_pages))
@@ -1058,7 +1073,7 @@ static int synth_targets(struct record *rec, struct pm_buf *b, size_t trailer)
 		for (j = 0; j < i && !seen; j++)
 			seen = tgid_of(rec->tids[j]) == pid;
 		if (!seen)
-			err = pm_synth__task(b, pid, trailer);
+			err = pm_synth__task(b, pid, trailer, rec->opts->synth == SYNTH_ALL);
 		if (err == -ENOENT || err == -ESRCH)
 			err = 0;
 	}
@@ -1127,9 +1142,9 @@ static int record__synthesize(struct record *rec)
 		fprintf(stderr, "%s: no kernel map (%s): kernel symbols will not resolve\n", prog,
 			strerror(-err));
 	err = 0;
-	if (rec->nr_tids == 1 && rec->tids[0] == -1)
-		err = pm_synth__all_tasks(&b, trailer, &sink);
-	else if (!rec->opts->workload)
+	if (rec->opts->synth != SYNTH_NO && rec->nr_tids == 1 && rec->tids[0] == -1)
+		err = pm_synth__all_tasks(&b, trailer, rec->opts->synth == SYNTH_ALL, &sink);
+	else if (rec->opts->synth != SYNTH_NO && !rec->opts->workload)
 		err = synth_targets(rec, &b, trailer);
 	if (err == -ENOENT || err == -ESRCH)
 		err = 0;

@@ -52,6 +52,7 @@ struct mmap2_head {
 struct synth {
 	struct pm_buf *out;
 	size_t trailer;
+	bool maps;		/* MMAP2 records too, not just COMMs */
 	int procfd;
 	char *file;
 	size_t file_cap;
@@ -466,7 +467,7 @@ static int synth_task(struct synth *s, pid_t pid, bool tolerant)
 		err = emit_comm(s, pid, pid, ts.comm, ts.comm_len);
 	else
 		err = synth_threads(s, pid);
-	if (err)
+	if (err || !s->maps)
 		return err;
 	proc_path(path, pid, "maps", sizeof("maps"));
 	err = read_maps(s, path, &len);
@@ -477,13 +478,14 @@ static int synth_task(struct synth *s, pid_t pid, bool tolerant)
 	return synth_maps(s, pid, len);
 }
 
-static int synth__init(struct synth *s, struct pm_buf *out, size_t trailer)
+static int synth__init(struct synth *s, struct pm_buf *out, size_t trailer, bool maps)
 {
 	/* Records must stay 8-aligned and the trailer is made of u64s. */
 	if (trailer % 8)
 		return -EINVAL;
 	s->out = out;
 	s->trailer = trailer;
+	s->maps = maps;
 	s->file = NULL;
 	s->file_cap = 0;
 	s->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -496,7 +498,7 @@ static void synth__exit(struct synth *s)
 	free(s->file);
 }
 
-int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size)
+int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size, bool maps)
 {
 	struct synth *s = malloc(sizeof(*s));
 	size_t start = out->len;
@@ -504,7 +506,7 @@ int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size)
 
 	if (!s)
 		return -ENOMEM;
-	err = synth__init(s, out, trailer_size);
+	err = synth__init(s, out, trailer_size, maps);
 	if (!err) {
 		err = synth_task(s, pid, false);
 		synth__exit(s);
@@ -516,7 +518,7 @@ int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size)
 	return err;
 }
 
-int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size,
+int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size, bool maps,
 			const struct pm_synth_sink *sink)
 {
 	struct synth *s = malloc(sizeof(*s));
@@ -531,7 +533,7 @@ int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size,
 		err = -ENOMEM;
 		goto out;
 	}
-	err = synth__init(s, out, trailer_size);
+	err = synth__init(s, out, trailer_size, maps);
 	if (err)
 		goto out;
 	/* The listing's file position does not affect openat() on procfd. */

@@ -9,6 +9,7 @@
  * trailer_size bytes (perf parses trailers from the end of every non-sample
  * record; a missing one is fatal with several attrs).
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -16,8 +17,11 @@
 
 /* PERF_RECORD_MMAP "[kernel.kallsyms]_text" covering _text.._etext. */
 int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size);
-/* COMM for every thread of pid and MMAP2 for each of its executable maps. */
-int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size);
+/*
+ * COMM for every thread of pid and, with maps, MMAP2 for each of its
+ * executable mappings.
+ */
+int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size, bool maps);
 /*
  * Takes the records of pm_synth__all_tasks whenever out holds flush_at bytes
  * or more, between two processes: flush consumes out (and empties it), so
@@ -34,7 +38,7 @@ struct pm_synth_sink {
  * pm_synth__task for every process in /proc; vanished processes are skipped.
  * With a sink, records it took stay taken when a later process fails.
  */
-int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size,
+int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size, bool maps,
 			const struct pm_synth_sink *sink);
 
 #endif

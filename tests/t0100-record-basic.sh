@@ -104,4 +104,32 @@ test_expect_success 'record -a describes 600 processes that were running before 
 	test_grep "/sleep$" ids
 '
 
+test_expect_success '--synth=task writes COMMs without maps, --synth=no neither; the kernel map stays' '
+	sleep 300 &
+	pid=$! &&
+	"$PMREC" -a -q --synth=task -o t.data -- true &&
+	"$PMREC" -a -q --synth=no -o n.data -- true &&
+	"$PMREC" -a -q --synth=all -o a.data -- true;
+	rc=$?
+	kill $pid
+	test "$rc" = 0 &&
+	for f in t n a; do
+		"$PMREC" dump --no-symbols $f.data >$f.dump &&
+		test_grep "MMAP .*filename=\[kernel\.kallsyms\]_text" $f.dump &&
+		grep " 0.000000000 [-0-9]* $pid/$pid COMM " $f.dump >$f.comm;
+		grep " 0.000000000 [-0-9]* $pid/$pid MMAP2 " $f.dump >$f.mmap;
+		perf report -i $f.data --stats >/dev/null 2>&1 || exit 1
+	done &&
+	test_equal "1 1 0" "$(wc -l <t.comm) $(wc -l <a.comm) $(wc -l <n.comm)" "COMMs of the sleeper (task all no)" &&
+	test_equal 0 "$(wc -l <t.mmap)" "MMAP2s with --synth=task" &&
+	test "$(wc -l <a.mmap)" -gt 0 &&
+	test_equal 0 "$(wc -l <n.mmap)" "MMAP2s with --synth=no"
+'
+
+test_expect_success '--synth takes all, task or no' '
+	test_expect_code 64 "$PMREC" -a --synth=mmap -o x.data -- true 2>err &&
+	test_grep "bad --synth .mmap.: all, task or no" err &&
+	test_expect_code 64 "$PMREC" -a --synth= -o x.data -- true 2>/dev/null
+'
+
 test_done

@@ -218,7 +218,7 @@ static void test_self(void)
 	pthread_create(&thread, NULL, named_thread, &worker);
 	pthread_barrier_wait(&started);
 
-	err = pm_synth__task(&b, pid, TRAILER);
+	err = pm_synth__task(&b, pid, TRAILER, true);
 	tap_ok(!err, "pm_synth__task(getpid()) = %d", err);
 	nr = validate(&b, TRAILER, &why);
 	tap_ok(nr > 0, "own records are valid: %s", why);
@@ -250,18 +250,26 @@ static void test_self(void)
 	tap_ok(fields_ok, "every MMAP2: pid = tid = %d, misc USER, PROT_EXEC",
 	       (int)pid);
 
+	/* Without maps: the same COMMs, and nothing else. */
+	pm_buf__reset(&b);
+	err = pm_synth__task(&b, pid, TRAILER, false);
+	off = 0;
+	tap_ok(!err && validate(&b, TRAILER, &why) == 2 && find_comm(&b, pid, pid) &&
+	       find_comm(&b, pid, worker) && !next_record(&b, &off, PERF_RECORD_MMAP2),
+	       "maps off: two COMMs, no MMAP2 (%d)", err);
+
 	pthread_barrier_wait(&done);
 	pthread_join(thread, NULL);
 
 	pm_buf__reset(&b);
-	err = pm_synth__task(&b, pid, 0);
+	err = pm_synth__task(&b, pid, 0, true);
 	nr = validate(&b, 0, &why);
 	tap_ok(!err && nr > 0,
 	       "without a trailer the records are still valid: %s", why);
 
 	pm_buf__reset(&b);
 	pm_buf__append_u64(&b, 42);
-	err = pm_synth__task(&b, INT_MAX, TRAILER);
+	err = pm_synth__task(&b, INT_MAX, TRAILER, true);
 	tap_ok((err == -ENOENT || err == -ESRCH) && b.len == 8,
 	       "a missing pid fails (%d) and appends nothing", err);
 	pm_buf__exit(&b);
@@ -332,7 +340,7 @@ static void test_exited_leader(void)
 	tap_ok(tid > 0 && leader_is_zombie(child),
 	       "child %d: leader exited, thread %d runs on", (int)child,
 	       (int)tid);
-	err = pm_synth__task(&b, child, TRAILER);
+	err = pm_synth__task(&b, child, TRAILER, true);
 	c = find_comm(&b, child, tid);
 	tap_ok(!err && c && !strcmp(c->comm, "survivor"),
 	       "COMM of the surviving thread is synthesized (%d)", err);
@@ -348,7 +356,7 @@ static void test_all_tasks(void)
 	long nr;
 	int err;
 
-	err = pm_synth__all_tasks(&b, TRAILER, NULL);
+	err = pm_synth__all_tasks(&b, TRAILER, true, NULL);
 	tap_ok(!err, "pm_synth__all_tasks = %d", err);
 	nr = validate(&b, TRAILER, &why);
 	tap_ok(nr > 0, "all tasks: %ld valid records: %s", nr, why);
@@ -385,7 +393,7 @@ static void test_all_tasks_sink(void)
 	long nr;
 	int err;
 
-	err = pm_synth__all_tasks(&b, TRAILER, &sink);
+	err = pm_synth__all_tasks(&b, TRAILER, true, &sink);
 	tap_ok(!err && c.calls > 1, "sink: %d flushes, one per process (%d)", c.calls, err);
 	tap_ok(b.len == 0, "sink: flush_at 1 leaves nothing behind (%zu bytes)", b.len);
 	nr = validate(&c.all, TRAILER, &why);
@@ -394,7 +402,7 @@ static void test_all_tasks_sink(void)
 	pm_buf__exit(&c.all);
 
 	c = (struct collect){ .fail_at = 2 };
-	err = pm_synth__all_tasks(&b, TRAILER, &sink);
+	err = pm_synth__all_tasks(&b, TRAILER, true, &sink);
 	tap_ok(err == -EIO && c.calls == 2, "sink: a failing flush stops synthesis (%d after %d)",
 	       err, c.calls);
 	pm_buf__exit(&c.all);
