@@ -676,11 +676,11 @@ static int info__compute(struct dump *d, const struct pm_record *rec, struct inf
 	int err;
 
 	/* Not a memset of the whole: the decoders below clear in->s. */
-	in->body_len = rec->header->size - 8;
 	if (type >= PERF_RECORD_USER_TYPE_START) {
-		*in = (struct info){ .body_len = in->body_len };
+		*in = (struct info){ .body_len = rec->header->size - 8 };
 		return 0;
 	}
+	in->body_len = rec->header->size - 8;
 	if (type == PERF_RECORD_SAMPLE)
 		err = pm_reader__parse_sample(d->r, rec, &in->s);
 	else
@@ -1954,13 +1954,22 @@ static int dump__record(struct dump *d, const struct pm_record *rec)
 	return 0;
 }
 
-static int dump__flush_queue(struct dump *d, struct pm_oqueue *q, uint64_t limit)
+/*
+ * Prints queued records up to time limit, until the queue holds at most
+ * keep bytes.  Samples are decoded here, so a malformed one is found here:
+ * its error is returned (the reader keeps the first), and the valid records
+ * queued with it still go out.
+ */
+static int dump__flush_queue(struct dump *d, struct pm_oqueue *q, uint64_t limit, size_t keep)
 {
 	struct pm_record rec;
-	int err = 0;
+	int err = 0, rerr;
 
-	while (!err && !d->out.err && pm_oqueue__pop(q, limit, &rec) > 0)
-		err = dump__record(d, &rec);
+	while (!d->out.err && pm_oqueue__bytes(q) > keep && pm_oqueue__pop(q, limit, &rec) > 0) {
+		rerr = dump__record(d, &rec);
+		if (!err)
+			err = rerr;
+	}
 	return err;
 }
 
@@ -1972,7 +1981,6 @@ static int dump__flush_queue(struct dump *d, struct pm_oqueue *q, uint64_t limit
 static int dump__queue(struct dump *d, struct pm_oqueue *q, const struct pm_record *rec,
 		       uint64_t time)
 {
-	struct pm_record old;
 	int err = pm_oqueue__push(q, rec, time);
 
 	if (err || pm_oqueue__bytes(q) <= d->opts.queue_size)
@@ -1984,10 +1992,7 @@ static int dump__queue(struct dump *d, struct pm_oqueue *q, const struct pm_reco
 			(unsigned long long)d->opts.queue_size, (unsigned long long)rec->offset);
 		d->warned_queue = true;
 	}
-	while (!err && !d->out.err && pm_oqueue__bytes(q) > d->opts.queue_size / 2 &&
-	       pm_oqueue__pop(q, UINT64_MAX, &old) > 0)
-		err = dump__record(d, &old);
-	return err;
+	return dump__flush_queue(d, q, UINT64_MAX, d->opts.queue_size / 2);
 }
 
 /*
@@ -2000,7 +2005,7 @@ static int dump__ordered(struct dump *d, struct pm_oqueue *q, const struct pm_re
 	int err;
 
 	if (rec->header->type == PERF_RECORD_FINISHED_ROUND) {
-		err = dump__flush_queue(d, q, pm_oqueue__round(q));
+		err = dump__flush_queue(d, q, pm_oqueue__round(q), 0);
 		return err ? err : dump__record(d, rec);
 	}
 	if (rec->header->type >= PERF_RECORD_USER_TYPE_START)
@@ -2036,7 +2041,7 @@ static int dump__records(struct dump *d)
 	}
 	/* On a fault, every record read before it still goes out. */
 	if (d->opts.ordered && !d->out.err) {
-		int ferr = dump__flush_queue(d, &q, UINT64_MAX);
+		int ferr = dump__flush_queue(d, &q, UINT64_MAX, 0);
 
 		if (!err)
 			err = ferr;

@@ -1127,11 +1127,11 @@ static int record__flush_synth(struct pm_buf *b, void *arg)
 static int record__synthesize(struct record *rec)
 {
 	size_t trailer = pm_evlist__trailer_size(&rec->opts->evlist);
-	/* Small enough to stay in L2 while thousands of processes pass. */
 	struct synth_flush flushed = { .rec = rec };
 	const struct pm_synth_sink sink = {
 		.flush = record__flush_synth,
 		.arg = &flushed,
+		/* Small enough to stay in L2 while thousands of processes pass. */
 		.flush_at = 256 * 1024,
 	};
 	struct pm_buf b = { 0 };

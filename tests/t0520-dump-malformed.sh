@@ -11,20 +11,13 @@ GEN=$HELPERS/gen-perfdata
 dump_fails() {
 	f=$1
 	shift
-	set +e
-	timeout 10 "$PMREC" dump "$@" "$f" >out 2>err
-	rc=$?
-	set -e
+	dump_rc "$f" "$@"
 	if [ "$rc" != 1 ]; then
 		echo "$f: expected exit 1, got $rc"
 		cat err
 		return 1
 	fi
-	grep -q -E "^pmrec dump: .*: offset 0x[0-9a-f]+: " err || {
-		echo "$f: no offset in the error:"
-		cat err
-		return 1
-	}
+	dump_error_has_offset
 }
 
 # prefix_loop FILE STEP MODE: dump every STEP-th prefix of FILE.  MODE file:
@@ -135,6 +128,21 @@ test_expect_success 'SAMPLE shorter than its sample_type' '
 	test_grep "does not match sample_type" err
 '
 
+test_expect_success 'a sample cut after its time: found when it leaves the queue, nothing queued lost' '
+	"$GEN" --variant=cut-sample -o c.data &&
+	for mode in "" "--ordered --no-symbols"; do
+		dump_fails c.data $mode &&
+		test_grep "does not match sample_type" err &&
+		test_equal 26 "$(grep -c "^0x" out)" "records printed ($mode)" &&
+		test_grep "^0x[0-9a-f]+ 0\.000006500 " out &&
+		test_grep "^0x[0-9a-f]+ 0\.000007000 " out || exit 1
+	done &&
+	# File order stops reading at the fault, as with any malformed record.
+	dump_fails c.data --no-symbols &&
+	test_grep "does not match sample_type" err &&
+	test_equal 24 "$(grep -c "^0x" out)" "records printed in file order"
+'
+
 test_expect_success 'sample id that matches no event' '
 	"$GEN" --variant=unknown-id -o u.data &&
 	dump_fails u.data &&
@@ -183,7 +191,7 @@ test_expect_success 'data size 0 and a torn last record: stops there, reports it
 '
 
 test_expect_success 'every malformed variant also gives valid JSON before the error' '
-	for v in zero-size oversize short-sample unknown-id bad-tracing garbage; do
+	for v in zero-size oversize short-sample cut-sample unknown-id bad-tracing garbage; do
 		"$GEN" --variant=$v -o v.data &&
 		{ timeout 10 "$PMREC" dump --json v.data 2>/dev/null; true; } >v.json &&
 		python3 -c "import json,sys;[json.loads(l) for l in sys.stdin]" <v.json || exit 1

@@ -17,15 +17,12 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 dump_check() {
 	f=$1
 	shift
-	set +e
-	timeout 10 "$PMREC" dump "$@" "$f" >out 2>err
-	rc=$?
-	set -e
+	dump_rc "$f" "$@"
 	if grep -q -E "Sanitizer|runtime error:" err; then
 		echo "dump $* $(basename "$f"): sanitizer report (exit $rc):"
 		head -n 30 err
 	elif [ "$rc" = 1 ]; then
-		grep -q -E "^pmrec dump: .*: offset 0x[0-9a-f]+: " err || {
+		dump_error_has_offset >/dev/null || {
 			echo "dump $* $(basename "$f"): exit 1 without an offset:"
 			cat err
 		}

@@ -106,6 +106,27 @@ test_must_fail() {
 	fi
 }
 
+# dump_rc FILE [ARGS...]: pmrec dump ARGS FILE with a 10 s limit; its exit
+# status is left in rc (124: the limit), its output in out and err.
+dump_rc() {
+	dump_file=$1
+	shift
+	set +e
+	timeout 10 "$PMREC" dump "$@" "$dump_file" >out 2>err
+	rc=$?
+	set -e
+}
+
+# dump_error_has_offset: err holds the error line of a malformed input,
+# which names the byte offset; shows err otherwise.
+dump_error_has_offset() {
+	grep -q -E "^pmrec dump: .*: offset 0x[0-9a-f]+: " err || {
+		echo "no offset in the error:"
+		cat err
+		return 1
+	}
+}
+
 # test_equal WANT GOT [WHAT]
 test_equal() {
 	if [ "$1" != "$2" ]; then

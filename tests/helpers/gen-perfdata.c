@@ -755,6 +755,28 @@ static void gen_variant_data(struct gbuf *b, const struct gen *g, size_t data_st
 		put_u64(b, 1);
 		rec_end(b, start);
 		set_u16(b, start + 6, 0xff00);
+	} else if (variant(g, "cut-sample")) {
+		/*
+		 * A sample whose time is there and the rest is not, then two
+		 * good ones after it in time: a reader that queues by time
+		 * finds the fault only when the sample leaves the queue.
+		 */
+		const struct gsample later = {
+			.ev = EV_CLOCK, .misc = PERF_RECORD_MISC_USER, .cpu = 0, .pid = 100,
+			.tid = 100, .time = 6500, .ip = 0x401000, .period = 1000000,
+		};
+		struct gsample last = later;
+
+		start = rec_begin(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put_u64(b, events[EV_CLOCK].ids[0]);
+		put_u64(b, 0x401000);
+		put_u32(b, 100);
+		put_u32(b, 100);
+		put_u64(b, 5500);
+		rec_end(b, start);
+		put_sample(b, g, &later);
+		last.time = 7000;
+		put_sample(b, g, &last);
 	} else if (variant(g, "short-sample")) {
 		start = rec_begin(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
 		put_u64(b, events[EV_CLOCK].ids[0]);
@@ -904,8 +926,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: gen-perfdata [--pipe] [--variant=NAME] [--no-names] [--truncate=N]\n"
 		   "                    [--repeat=N] [-o FILE]\n"
 		   "variants: good minimal unknown compressed auxtrace zero-size oversize garbage\n"
-		   "          unfinished unfinished-torn short-sample unknown-id bad-attr\n"
-		   "          bad-tracing bad-feature\n");
+		   "          unfinished unfinished-torn short-sample cut-sample unknown-id\n"
+		   "          bad-attr bad-tracing bad-feature\n");
 }
 
 int main(int argc, char **argv)
