@@ -30,8 +30,10 @@
 #include "buildid.h"
 #include "builtin.h"
 #include "cpumap.h"
+#include "drain.h"
 #include "elf.h"
 #include "event.h"
+#include "evset.h"
 #include "hostinfo.h"
 #include "output.h"
 #include "pmdata.h"
@@ -42,11 +44,7 @@
 #include "units.h"
 
 #define DEFAULT_MMAP_PAGES 128
-/* Smallest ring that halving for the locked-memory limit goes down to. */
-#define MIN_MMAP_PAGES 4
 #define POLL_TIMEOUT_MS 100
-/* Offset of the time field in our SAMPLEs: header, IDENTIFIER, IP, TID. */
-#define SAMPLE_TIME_OFFSET 32
 
 struct record_opts {
 	const char *output;
@@ -80,42 +78,12 @@ struct record_opts {
 	struct pm_evlist evlist;
 };
 
-enum ring_state { RING_ACTIVE, RING_DRAINING, RING_RETIRED };
-
-struct rec_ring {
-	struct pm_ring ring;
-	int cpu;
-	int live_fds;
-	enum ring_state state;
-	uint64_t lost;			/* from PERF_RECORD_LOST */
-	struct pm_span span;		/* peeked in the current pass */
-	struct pm_buf copy;		/* the span, when its records need fixing */
-};
-
-struct rec_fd {
-	int fd;
-	size_t ring;
-	size_t event;
-	int cpu;
-	bool dead;			/* hung up, out of the poll set */
-	bool lost_read;
-	uint64_t id;
-	uint64_t lost;			/* PERF_FORMAT_LOST, read before close */
-};
-
 struct record {
 	struct record_opts *opts;
 	struct pm_cpumap cpus;
 	pid_t *tids;			/* -1 alone for system-wide */
 	size_t nr_tids;
-	struct rec_fd *fds;
-	size_t nr_fds;
-	struct rec_ring *rings;
-	size_t nr_rings;
-	struct pollfd *pfds;
-	size_t *pfd_fd;			/* pfds[i] watches fds[pfd_fd[i]] */
-	size_t nr_pfds;
-	struct iovec *iov;
+	struct pm_drain drain;		/* the rings, their fds and what they carried */
 	struct pmdata out;
 	struct pm_output file;
 	int sigfd;
@@ -126,17 +94,8 @@ struct record {
 	int go_fd;
 	int err_fd;
 	int stop_signal;
-	bool lost_format;
-	uint64_t samples;
-	uint64_t lost;
-	uint64_t first_time;
-	uint64_t last_time;
-	uint64_t corrupt;
-	uint64_t dropped_samples;	/* read from the rings but not written */
-	uint64_t dropped_bytes;
 	int argc;			/* pmrec's own command line, for CMDLINE */
 	char **argv;
-	enum pm_snapshot_state snap;
 	bool switch_requested;
 	int64_t next_switch;		/* CLOCK_MONOTONIC ns of the next TIME switch */
 	unsigned int nr_files;		/* timestamped files written */
@@ -144,10 +103,7 @@ struct record {
 	size_t nr_kept;
 	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
 	int stop_signals;		/* SIGINT/TERM/HUP received */
-	uint64_t skipped_bytes;		/* left in the rings when a signal cut the drain */
-	bool mlock_retry;		/* a ring did not fit the locked-memory limit */
 	int64_t last_sync;		/* CLOCK_MONOTONIC ns of the last fdatasync */
-	rlim_t nofile_needed;
 };
 
 static const char *prog = "pmrec record";
@@ -652,12 +608,6 @@ static int record__start_workload(struct record *rec)
 
 /* ---- events ----------------------------------------------------------- */
 
-static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
-			    unsigned long flags)
-{
-	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
-}
-
 static int read_paranoid(void)
 {
 	uint64_t v;
@@ -683,8 +633,11 @@ static bool have_hw_pmu(void)
 	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
 }
 
-/* Descriptors this recording needs, for the EMFILE hint. */
-static rlim_t nofile_needed;
+/* Descriptors this recording needs: one per event, CPU and task, and some. */
+static rlim_t nofile_needed(const struct record *rec)
+{
+	return (rlim_t)rec->cpus.nr * rec->nr_tids * rec->opts->evlist.nr + 64;
+}
 
 static rlim_t nofile_limit(void)
 {
@@ -699,18 +652,19 @@ static rlim_t nofile_limit(void)
  */
 static void record__raise_nofile(struct record *rec)
 {
+	rlim_t need = nofile_needed(rec);
 	struct rlimit rl;
 
-	nofile_needed = (rlim_t)rec->cpus.nr * rec->nr_tids * rec->opts->evlist.nr + 64;
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= nofile_needed)
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
 		return;
-	rl.rlim_cur = rl.rlim_max < nofile_needed ? rl.rlim_max : nofile_needed;
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
 	if (setrlimit(RLIMIT_NOFILE, &rl) == 0 && rec->opts->verbose)
 		fprintf(stderr, "%s: raised RLIMIT_NOFILE to %llu\n", prog,
 			(unsigned long long)rl.rlim_cur);
 }
 
-static void report_open_error(const struct pm_event *ev, int cpu, pid_t tid, int err)
+static void report_open_error(const struct record *rec, const struct pm_event *ev, int cpu, pid_t tid,
+			      int err)
 {
 	char where[64];
 
@@ -746,7 +700,7 @@ static void report_open_error(const struct pm_event *ev, int cpu, pid_t tid, int
 	case EMFILE:
 		hint("this recording needs about %llu file descriptors; RLIMIT_NOFILE allows %llu: "
 		     "raise the hard limit (ulimit -Hn, or LimitNOFILE= in a unit) or record fewer "
-		     "CPUs, tasks or events", (unsigned long long)nofile_needed,
+		     "CPUs, tasks or events", (unsigned long long)nofile_needed(rec),
 		     (unsigned long long)nofile_limit());
 		break;
 	case ENFILE:
@@ -762,152 +716,44 @@ static void report_open_error(const struct pm_event *ev, int cpu, pid_t tid, int
 	}
 }
 
-static struct rec_fd *record__add_fd(struct record *rec)
+static void hint_mlock(void)
 {
-	struct rec_fd *n = realloc(rec->fds, (rec->nr_fds + 1) * sizeof(*n));
+	uint64_t kb = 0;
 
-	if (!n)
-		return NULL;
-	rec->fds = n;
-	return &rec->fds[rec->nr_fds];
+	read_sysctl_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
+	hint("locked memory for perf rings is limited by kernel.perf_event_mlock_kb "
+	     "(%llu) and RLIMIT_MEMLOCK; use a smaller -m or raise them", (unsigned long long)kb);
 }
 
-/* Opens one fd; the first of a CPU owns the CPU's ring, the rest write into it. */
-static int record__open_one(struct record *rec, size_t ev_idx, pid_t tid, size_t ring_idx)
+/* Words what pm_evset__open could not do. */
+static void report_evset_error(const struct record *rec, const struct pm_evset_error *e)
 {
-	struct pm_event *ev = &rec->opts->evlist.events[ev_idx];
-	struct rec_ring *r = &rec->rings[ring_idx];
-	struct rec_fd *f = record__add_fd(rec);
-	uint64_t id;
-	int fd, err;
+	const struct pm_event *ev = &rec->opts->evlist.events[e->event];
+	size_t kib = rec->opts->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024;
 
-	if (!f)
-		return -ENOMEM;
-	fd = (int)perf_event_open(&ev->attr, tid, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EINVAL && ev->attr.build_id) {
-		/*
-		 * Kernels before 5.12 cannot put build ids in MMAP2 records:
-		 * their device and inode then identify the file instead.
-		 */
-		ev->attr.build_id = 0;
-		fd = (int)perf_event_open(&ev->attr, tid, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	}
-	if (fd < 0 && errno == EINVAL && rec->lost_format) {
-		/* Kernels before 6.0 have no PERF_FORMAT_LOST: count loss from records. */
-		size_t i;
-
-		rec->lost_format = false;
-		for (i = 0; i < rec->opts->evlist.nr; i++)
-			rec->opts->evlist.events[i].attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-		fd = (int)perf_event_open(&ev->attr, tid, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	}
-	if (fd < 0) {
-		err = errno;
-		report_open_error(ev, r->cpu, tid, err);
-		return -err;
-	}
-	*f = (struct rec_fd){ .fd = fd, .ring = ring_idx, .event = ev_idx, .cpu = r->cpu };
-	rec->nr_fds++;
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 || pm_evlist__add_id(&rec->opts->evlist, ev_idx, id)) {
-		error("cannot read the sample id of '%s': %s", ev->name, strerror(errno));
-		return -EIO;
-	}
-	if (ev->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter) < 0) {
-		err = errno;
-		error("the kernel rejected filter '%s' on '%s': %s", ev->filter, ev->name, strerror(err));
+	switch (e->stage) {
+	case PM_EVSET_OPEN:
+		report_open_error(rec, ev, e->cpu, e->tid, e->err);
+		break;
+	case PM_EVSET_ID:
+		error("cannot read the sample id of '%s': %s", ev->name, strerror(e->err));
+		break;
+	case PM_EVSET_FILTER:
+		error("the kernel rejected filter '%s' on '%s': %s", ev->filter, ev->name,
+		      strerror(e->err));
 		hint("filters use the kernel's syntax on the event's fields, e.g. 'id == 110'; "
 		     "fields are listed in /sys/kernel/tracing/events/%s/format", ev->tracepoint);
-		return -err;
+		break;
+	case PM_EVSET_MMAP:
+		error("cannot map a %zu KiB ring buffer on CPU %d: %s", kib, e->cpu, strerror(e->err));
+		if (e->err == EPERM || e->err == ENOMEM)
+			hint_mlock();
+		break;
+	case PM_EVSET_REDIRECT:
+		error("cannot redirect '%s' into the ring of CPU %d: %s", ev->name, e->cpu,
+		      strerror(e->err));
+		break;
 	}
-	if (!r->ring.map) {
-		err = pm_ring__mmap(&r->ring, fd, rec->opts->mmap_pages, rec->opts->overwrite);
-		if (err == -EPERM && rec->opts->mmap_pages > MIN_MMAP_PAGES) {
-			/* Over the locked-memory limit: the caller retries with half. */
-			rec->mlock_retry = true;
-			return err;
-		}
-		if (err) {
-			error("cannot map a %zu KiB ring buffer on CPU %d: %s",
-			      rec->opts->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024, r->cpu,
-			      strerror(-err));
-			if (err == -EPERM || err == -ENOMEM) {
-				uint64_t kb = 0;
-
-				read_sysctl_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
-				hint("locked memory for perf rings is limited by kernel.perf_event_mlock_kb "
-				     "(%llu) and RLIMIT_MEMLOCK; use a smaller -m or raise them",
-				     (unsigned long long)kb);
-			}
-			return err;
-		}
-		/* The ring owns this fd now: pm_ring__unmap closes it. */
-	} else {
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->ring.fd) < 0) {
-			err = errno;
-			error("cannot redirect '%s' into the ring of CPU %d: %s", ev->name, r->cpu,
-			      strerror(err));
-			return -err;
-		}
-		pm_ring__get(&r->ring);
-	}
-	r->live_fds++;
-	return 0;
-}
-
-static int record__open_events(struct record *rec)
-{
-	struct record_opts *o = rec->opts;
-	size_t c, t, e;
-	int err;
-
-	rec->nr_rings = rec->cpus.nr;
-	rec->rings = calloc(rec->nr_rings, sizeof(*rec->rings));
-	if (!rec->rings)
-		return -ENOMEM;
-	for (c = 0; c < rec->cpus.nr; c++) {
-		rec->rings[c].cpu = rec->cpus.cpus[c];
-		rec->rings[c].ring.fd = -1;
-		for (t = 0; t < rec->nr_tids; t++)
-			for (e = 0; e < o->evlist.nr; e++) {
-				err = record__open_one(rec, e, rec->tids[t], c);
-				if (err)
-					return err;
-			}
-	}
-	return 0;
-}
-
-/* Closes what record__open_events opened, for another attempt. */
-static void record__undo_open(struct record *rec)
-{
-	struct pm_evlist *l = &rec->opts->evlist;
-	size_t i;
-
-	/* A mapped ring owns its first fd: unmapping closes it. */
-	for (i = 0; i < rec->nr_fds; i++) {
-		const struct pm_ring *r = &rec->rings[rec->fds[i].ring].ring;
-
-		if (rec->fds[i].fd >= 0 && !(r->map && rec->fds[i].fd == r->fd))
-			close(rec->fds[i].fd);
-	}
-	for (i = 0; i < rec->nr_rings; i++)
-		if (rec->rings[i].ring.map)
-			pm_ring__unmap(&rec->rings[i].ring);
-	free(rec->rings);
-	rec->rings = NULL;
-	rec->nr_rings = 0;
-	rec->nr_fds = 0;
-	for (i = 0; i < l->nr; i++)
-		l->events[i].nr_ids = 0;
-}
-
-static void record__ioctl_all(struct record *rec, unsigned long req)
-{
-	size_t i;
-
-	for (i = 0; i < rec->nr_fds; i++)
-		if (rec->fds[i].fd >= 0)
-			ioctl(rec->fds[i].fd, req, 0);
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -1019,7 +865,8 @@ static int record__features(struct record *rec, struct pm_features *f, int argc,
 	}
 	if (!err && final) {
 		b = pm_features__add(f, HEADER_SAMPLE_TIME);
-		if (pm_buf__append_u64(b, rec->first_time) || pm_buf__append_u64(b, rec->last_time))
+		if (pm_buf__append_u64(b, rec->drain.stats.first_time) ||
+		    pm_buf__append_u64(b, rec->drain.stats.last_time))
 			err = -ENOMEM;
 	}
 	return err;
@@ -1161,104 +1008,6 @@ static int record__synthesize(struct record *rec)
 
 /* ---- drain loop ------------------------------------------------------- */
 
-static int record__build_pollfds(struct record *rec)
-{
-	size_t i, n = 1;
-
-	if (!rec->pfds) {
-		rec->pfds = calloc(rec->nr_fds + 1, sizeof(*rec->pfds));
-		rec->pfd_fd = calloc(rec->nr_fds + 1, sizeof(*rec->pfd_fd));
-		if (!rec->pfds || !rec->pfd_fd)
-			return -ENOMEM;
-	}
-	rec->pfds[0] = (struct pollfd){ .fd = rec->sigfd, .events = POLLIN };
-	for (i = 0; i < rec->nr_fds; i++) {
-		if (rec->fds[i].dead)
-			continue;
-		rec->pfds[n] = (struct pollfd){ .fd = rec->fds[i].fd,
-						.events = rec->opts->overwrite ? 0 : POLLIN };
-		rec->pfd_fd[n++] = i;
-	}
-	rec->nr_pfds = n;
-	return 0;
-}
-
-/*
- * A hung-up fd leaves the poll set at once (it would make every poll return
- * immediately); its ring keeps its data until a pass finds it empty.
- */
-static bool record__handle_hangups(struct record *rec)
-{
-	bool changed = false;
-	size_t i;
-
-	for (i = 1; i < rec->nr_pfds; i++) {
-		struct rec_fd *f;
-		struct rec_ring *r;
-
-		if (!(rec->pfds[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
-			continue;
-		f = &rec->fds[rec->pfd_fd[i]];
-		r = &rec->rings[f->ring];
-		f->dead = true;
-		changed = true;
-		if (--r->live_fds == 0 && r->state == RING_ACTIVE)
-			r->state = RING_DRAINING;
-	}
-	if (changed)
-		record__build_pollfds(rec);
-	return changed;
-}
-
-/*
- * The kernel's count of samples this fd dropped.  It must be read before the
- * fd is closed: drops after the last record that fit in a ring are announced
- * nowhere else.
- */
-static void record__read_lost(struct record *rec, struct rec_fd *f)
-{
-	uint64_t v[3];
-
-	if (f->lost_read || f->fd < 0 || !rec->lost_format)
-		return;
-	if (read(f->fd, v, sizeof(v)) == sizeof(v)) {
-		f->id = v[1];
-		f->lost = v[2];
-	}
-	f->lost_read = true;
-}
-
-static void record__retire_ring(struct record *rec, size_t idx)
-{
-	struct rec_ring *r = &rec->rings[idx];
-	size_t i;
-
-	for (i = 0; i < rec->nr_fds; i++)
-		if (rec->fds[i].ring == idx)
-			record__read_lost(rec, &rec->fds[i]);
-
-	/* Redirected fds go first: an owner unmapped under live writers drops silently. */
-	for (i = 0; i < rec->nr_fds; i++) {
-		struct rec_fd *f = &rec->fds[i];
-
-		if (f->ring != idx || f->fd < 0 || f->fd == r->ring.fd)
-			continue;
-		close(f->fd);
-		f->fd = -1;
-		f->dead = true;
-		pm_ring__put(&r->ring);
-	}
-	for (i = 0; i < rec->nr_fds; i++)
-		if (rec->fds[i].ring == idx && rec->fds[i].fd == r->ring.fd) {
-			rec->fds[i].fd = -1;
-			rec->fds[i].dead = true;
-		}
-	pm_ring__put(&r->ring);
-	pm_ring__unmap(&r->ring);
-	pm_buf__exit(&r->copy);
-	r->state = RING_RETIRED;
-}
-
 static int64_t now_ns(void);
 
 /*
@@ -1278,169 +1027,20 @@ static int record__sync(struct record *rec, bool now)
 	return fdatasync(rec->out.fd) ? -errno : 0;
 }
 
-/*
- * Linux leaks PERF_RECORD_MISC_MMAP_BUILD_ID from a session with
- * attr.build_id (another perf, another pmrec) into the MMAP2 records of the
- * others, whose device and inode then read as a bogus build id.  Without
- * attr.build_id the flag cannot be ours: clear it.  Returns whether it did.
- */
-static bool mmap2__repair(struct perf_event_header *h, bool build_ids_asked)
+/* The drain engine's sink: the output file, committed (and synced) per pass. */
+static int record__sink_writev(void *arg, const struct iovec *iov, int iovcnt)
 {
-	if (build_ids_asked || !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
-		return false;
-	h->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
-	return true;
+	struct record *rec = arg;
+
+	return pmdata__writev(&rec->out, iov, iovcnt);
 }
 
-/* Whole records in buf: MMAP2 flags repaired, files noted for BUILD_ID. */
-static void record__repair_mmaps(struct record *rec, unsigned char *buf, size_t len)
+static int record__sink_commit(void *arg)
 {
-	bool asked = rec->opts->evlist.events[0].attr.build_id;
-	size_t off = 0;
+	struct record *rec = arg;
+	int err = pmdata__commit(&rec->out);
 
-	while (off + sizeof(struct perf_event_header) <= len) {
-		struct perf_event_header *h = (void *)(buf + off);
-
-		if (h->size < sizeof(*h) || h->size > len - off)
-			break;
-		if (h->type == PERF_RECORD_MMAP2) {
-			mmap2__repair(h, asked);
-			/* Out of memory, the list is only shorter: never a wrong id. */
-			if (rec->build_ids)
-				pm_build_ids__add_event(rec->build_ids, h);
-		}
-		off += h->size;
-	}
-}
-
-/* The files that MMAP2 records in the first len pending bytes of a ring name. */
-static void record__note_mmaps(struct record *rec, struct rec_ring *r, uint64_t len)
-{
-	struct pm_span s = r->span;
-	const struct perf_event_header *h;
-	uint64_t pos = s.start;
-
-	s.end = s.start + len;
-	while (pm_ring__next(&r->ring, &s, &pos, &h) > 0)
-		if (h->type == PERF_RECORD_MMAP2)
-			pm_build_ids__add_event(rec->build_ids, h);
-}
-
-/*
- * A span with MMAP2 records to repair cannot be fixed in the ring, whose
- * data pages the kernel maps read-only: it is written from a copy instead.
- * That happens only while another session asks for build ids; all other
- * spans go out straight from the ring.
- */
-static int record__copy_span(struct rec_ring *r, uint64_t len)
-{
-	int i;
-
-	r->copy.len = 0;
-	for (i = 0; i < r->span.iovcnt; i++)
-		if (pm_buf__append(&r->copy, r->span.iov[i].iov_base, r->span.iov[i].iov_len))
-			return -ENOMEM;
-	r->span.iov[0] = (struct iovec){ .iov_base = r->copy.data, .iov_len = len };
-	r->span.iovcnt = 1;
-	return 0;
-}
-
-/*
- * One pass: one head load per ring, every pending byte of every ring in one
- * writev straight from the mappings, a FINISHED_ROUND, then data_tail and
- * data.size.  Sets *busy when a ring was more than half full, so the caller
- * passes again before sleeping.
- */
-static int record__pass(struct record *rec, bool *busy)
-{
-	size_t i, nr_iov = 0;
-	uint64_t bytes = 0, samples = 0;
-	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND, .size = 8 };
-	bool retire = false;
-	int err;
-
-	*busy = false;
-	for (i = 0; i < rec->nr_rings; i++) {
-		struct rec_ring *r = &rec->rings[i];
-		struct pm_ring_scan sc;
-		uint64_t len;
-		int j;
-
-		r->span.iovcnt = 0;
-		if (r->state == RING_RETIRED)
-			continue;
-		len = pm_ring__peek(&r->ring, &r->span);
-		if (!len) {
-			retire |= r->state == RING_DRAINING;
-			continue;
-		}
-		if (pm_ring__scan(&r->ring, &r->span, SAMPLE_TIME_OFFSET, &sc)) {
-			/* Keep the valid prefix; the rest cannot be parsed by anyone. */
-			rec->corrupt++;
-			len = sc.valid;
-			if (r->span.iov[0].iov_len >= len) {
-				r->span.iov[0].iov_len = len;
-				r->span.iovcnt = len ? 1 : 0;
-			} else {
-				r->span.iov[1].iov_len = len - r->span.iov[0].iov_len;
-			}
-		}
-		if (sc.mmap2_build_id && !rec->opts->evlist.events[0].attr.build_id) {
-			err = record__copy_span(r, len);
-			if (err)
-				return err;
-			record__repair_mmaps(rec, r->copy.data, len);
-		} else if (sc.mmap2 && rec->build_ids) {
-			record__note_mmaps(rec, r, len);
-		}
-		samples += sc.samples;
-		r->lost += sc.lost;
-		rec->lost += sc.lost;
-		if (sc.first_time && (!rec->first_time || sc.first_time < rec->first_time))
-			rec->first_time = sc.first_time;
-		if (sc.last_time > rec->last_time)
-			rec->last_time = sc.last_time;
-		if (len > r->ring.size / 2)
-			*busy = true;
-		for (j = 0; j < r->span.iovcnt; j++)
-			rec->iov[nr_iov++] = r->span.iov[j];
-		bytes += len;
-	}
-	if (bytes) {
-		rec->iov[nr_iov].iov_base = &round;
-		rec->iov[nr_iov++].iov_len = sizeof(round);
-		err = pmdata__writev(&rec->out, rec->iov, (int)nr_iov);
-		if (err) {
-			/* The whole pass is dropped: the file ends at the last commit. */
-			rec->dropped_samples += samples;
-			rec->dropped_bytes += bytes;
-			return err;
-		}
-		rec->samples += samples;
-		for (i = 0; i < rec->nr_rings; i++)
-			if (rec->rings[i].state != RING_RETIRED && rec->rings[i].span.end != rec->rings[i].ring.tail)
-				pm_ring__release(&rec->rings[i].ring, &rec->rings[i].span);
-		err = pmdata__commit(&rec->out);
-		if (!err)
-			err = record__sync(rec, false);
-		if (err)
-			return err;
-	}
-	if (retire)
-		for (i = 0; i < rec->nr_rings; i++)
-			if (rec->rings[i].state == RING_DRAINING && rec->rings[i].span.start == rec->rings[i].span.end)
-				record__retire_ring(rec, i);
-	return 0;
-}
-
-static bool record__all_retired(const struct record *rec)
-{
-	size_t i;
-
-	for (i = 0; i < rec->nr_rings; i++)
-		if (rec->rings[i].state != RING_RETIRED)
-			return false;
-	return true;
+	return err ? err : record__sync(rec, false);
 }
 
 static void record__reap_child(struct record *rec)
@@ -1511,17 +1111,6 @@ static bool record__switch_due(struct record *rec)
 	return false;
 }
 
-/* Overwrite rings are never emptied: the recording ends when all fds hung up. */
-static bool record__all_hung_up(const struct record *rec)
-{
-	size_t i;
-
-	for (i = 0; i < rec->nr_rings; i++)
-		if (rec->rings[i].live_fds)
-			return false;
-	return true;
-}
-
 static int poll_timeout(const struct record *rec, int64_t deadline)
 {
 	int64_t t = rec->opts->overwrite ? 1000 : POLL_TIMEOUT_MS, now = now_ns();
@@ -1537,22 +1126,21 @@ static int record__loop(struct record *rec)
 {
 	int64_t deadline = rec->opts->duration > 0 ?
 		now_ns() + (int64_t)(rec->opts->duration * 1e9) : 0;
-	bool busy = false;
+	bool busy = false, signalled;
 	int err;
 
 	for (;;) {
 		if (deadline && now_ns() >= deadline)
 			break;
 		if (!busy) {
-			if (poll(rec->pfds, rec->nr_pfds, poll_timeout(rec, deadline)) < 0 &&
-			    errno != EINTR)
-				return -errno;
-			if ((rec->pfds[0].revents & POLLIN) && record__handle_signals(rec))
+			err = pm_drain__poll(&rec->drain, poll_timeout(rec, deadline), &signalled);
+			if (err)
+				return err;
+			if (signalled && record__handle_signals(rec))
 				break;
-			record__handle_hangups(rec);
 		}
 		if (!rec->opts->overwrite) {
-			err = record__pass(rec, &busy);
+			err = pm_drain__pass(&rec->drain, &busy);
 			if (err)
 				return err;
 		}
@@ -1561,75 +1149,30 @@ static int record__loop(struct record *rec)
 			if (err)
 				return err;
 		}
-		if (rec->opts->overwrite ? record__all_hung_up(rec) : record__all_retired(rec))
+		/* Overwrite rings are never emptied: the recording ends when all fds hung up. */
+		if (rec->opts->overwrite ? pm_drain__all_hung_up(&rec->drain) :
+		    pm_drain__all_retired(&rec->drain))
 			break;
 	}
 	return 0;
 }
 
-/* Stop every event, then drain until every ring is empty. */
-static int record__stop(struct record *rec)
+struct stop_cut {
+	struct record *rec;
+	int signals;
+};
+
+/*
+ * A stop signal during the final drain (a second Ctrl-C) means "at once":
+ * what the rings still hold is left out, and the file is finished with
+ * what was written.
+ */
+static bool record__stop_cut(void *arg)
 {
-	int signals = rec->stop_signals;
-	bool busy;
-	size_t i;
-	int err, pass;
+	struct stop_cut *c = arg;
 
-	record__ioctl_all(rec, PERF_EVENT_IOC_DISABLE);
-	for (i = 0; i < rec->nr_rings; i++)
-		if (rec->rings[i].state == RING_ACTIVE)
-			rec->rings[i].state = RING_DRAINING;
-	for (i = 0; i < rec->nr_rings; i++)
-		rec->rings[i].live_fds = 0;
-	/*
-	 * Each pass empties every ring; a second one retires the emptied rings.
-	 * A stop signal now (a second Ctrl-C) means "at once": what the rings
-	 * still hold is left out, and the file is finished with what was written.
-	 */
-	for (pass = 0; pass < 64 && !record__all_retired(rec); pass++) {
-		record__handle_signals(rec);
-		if (rec->stop_signals > signals) {
-			for (i = 0; i < rec->nr_rings; i++)
-				if (rec->rings[i].state != RING_RETIRED)
-					rec->skipped_bytes += pm_ring__peek(&rec->rings[i].ring,
-									    &rec->rings[i].span);
-			break;
-		}
-		err = record__pass(rec, &busy);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* LOST_SAMPLES records: what each fd dropped, from PERF_FORMAT_LOST. */
-static int record__lost_samples(struct record *rec, struct pm_buf *b, uint64_t *total)
-{
-	size_t i;
-
-	*total = 0;
-	for (i = 0; i < rec->nr_fds; i++) {
-		struct rec_fd *f = &rec->fds[i];
-		struct {
-			struct perf_event_header h;
-			uint64_t lost;
-			uint32_t pid, tid;
-			uint64_t time;
-			uint32_t cpu, res;
-			uint64_t id;
-		} ls = { .h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(ls) } };
-
-		record__read_lost(rec, f);
-		if (!f->lost)
-			continue;
-		ls.lost = f->lost;
-		ls.cpu = (uint32_t)f->cpu;
-		ls.id = f->id;
-		*total += f->lost;
-		if (pm_buf__append(b, &ls, sizeof(ls)))
-			return -ENOMEM;
-	}
-	return 0;
+	record__handle_signals(c->rec);
+	return c->rec->stop_signals > c->signals;
 }
 
 /* ---- set-up, teardown, summary --------------------------------------- */
@@ -1679,7 +1222,8 @@ static int record__setup_targets(struct record *rec)
 
 static void record__summary(struct record *rec, uint64_t lost_samples)
 {
-	uint64_t lost = lost_samples > rec->lost ? lost_samples : rec->lost;
+	const struct pm_drain_stats *st = &rec->drain.stats;
+	uint64_t lost = lost_samples > st->lost ? lost_samples : st->lost;
 	const char *out = strcmp(rec->opts->output, "-") ? rec->opts->output : "stdout";
 	size_t i;
 
@@ -1687,29 +1231,29 @@ static void record__summary(struct record *rec, uint64_t lost_samples)
 		return;
 	if (rec->nr_files)
 		fprintf(stderr, "%s: wrote %llu samples in %u %s", prog,
-			(unsigned long long)rec->samples, rec->nr_files,
+			(unsigned long long)st->samples, rec->nr_files,
 			rec->opts->overwrite ? "snapshots" : "files");
 	else
 		fprintf(stderr, "%s: wrote %llu samples, %.2f MB, to '%s'", prog,
-			(unsigned long long)rec->samples,
+			(unsigned long long)st->samples,
 			(double)(rec->out.data_size + rec->out.data_offset) / 1e6, out);
 	if (!lost) {
 		fputs(", lost 0\n", stderr);
 	} else {
 		fprintf(stderr, ", lost %llu (%.2f%%)\n", (unsigned long long)lost,
-			100.0 * (double)lost / (double)(lost + rec->samples));
-		for (i = 0; i < rec->nr_rings; i++)
-			if (rec->rings[i].lost)
-				hint("CPU %d: %llu lost", rec->rings[i].cpu,
-				     (unsigned long long)rec->rings[i].lost);
+			100.0 * (double)lost / (double)(lost + st->samples));
+		for (i = 0; i < rec->drain.nr_rings; i++)
+			if (rec->drain.rings[i].lost)
+				hint("CPU %d: %llu lost", rec->drain.rings[i].cpu,
+				     (unsigned long long)rec->drain.rings[i].lost);
 		hint("to lose less: a larger buffer (-m, now %zu pages), a lower rate (-F/-c), "
 		     "or fewer events", rec->opts->mmap_pages);
 	}
-	if (rec->corrupt)
-		hint("%llu corrupt ring headers were skipped", (unsigned long long)rec->corrupt);
-	if (rec->skipped_bytes)
+	if (st->corrupt)
+		hint("%llu corrupt ring headers were skipped", (unsigned long long)st->corrupt);
+	if (st->skipped_bytes)
 		hint("stopped at once on a second signal: %llu bytes left in the rings were not "
-		     "written", (unsigned long long)rec->skipped_bytes);
+		     "written", (unsigned long long)st->skipped_bytes);
 }
 
 static int record__block_signals(struct record *rec)
@@ -1732,14 +1276,7 @@ static int record__block_signals(struct record *rec)
 
 static void record__teardown(struct record *rec)
 {
-	size_t i;
-
-	for (i = 0; i < rec->nr_rings; i++)
-		if (rec->rings[i].state != RING_RETIRED && rec->rings[i].ring.map)
-			record__retire_ring(rec, i);
-	for (i = 0; i < rec->nr_fds; i++)
-		if (rec->fds[i].fd >= 0)
-			close(rec->fds[i].fd);
+	pm_drain__exit(&rec->drain);
 	if (rec->child_running) {
 		kill(rec->child, SIGTERM);
 		if (waitpid(rec->child, &rec->child_status, 0) == rec->child)
@@ -1751,11 +1288,6 @@ static void record__teardown(struct record *rec)
 	while (rec->nr_kept)
 		free(rec->files[--rec->nr_kept]);
 	free(rec->files);
-	free(rec->rings);
-	free(rec->fds);
-	free(rec->pfds);
-	free(rec->pfd_fd);
-	free(rec->iov);
 	free(rec->tids);
 	pm_cpumap__exit(&rec->cpus);
 	pm_build_ids__delete(rec->build_ids);
@@ -1774,17 +1306,6 @@ static int exit_status(const struct record *rec, int fallback)
 	return fallback;
 }
 
-/* Disables and closes every event, so a stopped recording costs nothing. */
-static void record__close_events(struct record *rec)
-{
-	size_t i;
-
-	record__ioctl_all(rec, PERF_EVENT_IOC_DISABLE);
-	for (i = 0; i < rec->nr_rings; i++)
-		if (rec->rings[i].state != RING_RETIRED && rec->rings[i].ring.map)
-			record__retire_ring(rec, i);
-}
-
 /*
  * The output failed (full disk, I/O error, closed pipe): keep what was
  * committed, which perf reads, and say what was kept and what was dropped.
@@ -1796,15 +1317,16 @@ static int record__write_failed(struct record *rec, int err)
 	pmdata__rollback(&rec->out);
 	if (err == -EPIPE) {
 		error("the reader of the output pipe went away; stopped after %llu samples "
-		      "(%.2f MB)", (unsigned long long)rec->samples,
+		      "(%.2f MB)", (unsigned long long)rec->drain.stats.samples,
 		      (double)rec->out.data_size / 1e6);
 		return PM_EXIT_EPIPE;
 	}
 	error("cannot write '%s': %s; kept %llu samples (%.2f MB), dropped %llu samples "
 	      "(%.2f MB) and everything after", path, strerror(-err),
-	      (unsigned long long)rec->samples,
+	      (unsigned long long)rec->drain.stats.samples,
 	      (double)(rec->out.data_offset + rec->out.data_size) / 1e6,
-	      (unsigned long long)rec->dropped_samples, (double)rec->dropped_bytes / 1e6);
+	      (unsigned long long)rec->drain.stats.dropped_samples,
+	      (double)rec->drain.stats.dropped_bytes / 1e6);
 	return PM_EXIT_FAILURE;
 }
 
@@ -1954,88 +1476,11 @@ static int record__rotate(struct record *rec)
 	rec->file.fd = -1;
 	if (err)
 		return err;
-	rec->first_time = rec->last_time = 0;
+	rec->drain.stats.first_time = rec->drain.stats.last_time = 0;
 	err = record__start_file(rec, &created);
 	if (!err)
 		err = pm_output__publish(&rec->file, rec->opts->output);
 	return err;
-}
-
-/* Sum of PERF_FORMAT_LOST over the live fds, read now. */
-static uint64_t record__lost_now(struct record *rec)
-{
-	uint64_t v[3], sum = 0;
-	size_t i;
-
-	for (i = 0; rec->lost_format && i < rec->nr_fds; i++)
-		if (rec->fds[i].fd >= 0 && read(rec->fds[i].fd, v, sizeof(v)) == sizeof(v))
-			sum += v[2];
-	return sum;
-}
-
-static void record__pause_rings(struct record *rec, int pause)
-{
-	size_t i;
-
-	for (i = 0; i < rec->nr_rings; i++)
-		if (rec->rings[i].ring.map)
-			ioctl(rec->rings[i].ring.fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause);
-}
-
-/* Copies every backward ring's complete records out, paused only for the copy. */
-static int record__copy_rings(struct record *rec, struct pm_buf *recs, uint64_t *dropped)
-{
-	uint64_t lost_before = record__lost_now(rec);
-	size_t i;
-	int err = 0;
-
-	if (pm_snapshot__to(&rec->snap, PM_SNAPSHOT_DATA_PENDING))
-		return 0;
-	record__pause_rings(rec, 1);
-	for (i = 0; i < rec->nr_rings && !err; i++)
-		if (rec->rings[i].ring.map)
-			err = pm_ring__read_backward(&rec->rings[i].ring, recs);
-	pm_snapshot__to(&rec->snap, PM_SNAPSHOT_EMPTY);
-	record__pause_rings(rec, 0);
-	pm_snapshot__to(&rec->snap, PM_SNAPSHOT_RUNNING);
-	/* In overwrite mode the kernel drops samples only while a ring is paused. */
-	*dropped = record__lost_now(rec) - lost_before;
-	return err;
-}
-
-/*
- * Counts the samples of a snapshot and their times, and drops the LOST
- * records the kernel wrote after pauses: those drops are counted from
- * PERF_FORMAT_LOST and reported once, in a LOST_SAMPLES record.
- */
-static void snapshot__filter(struct record *rec, struct pm_buf *recs, uint64_t *samples)
-{
-	size_t off = 0, out = 0;
-
-	*samples = 0;
-	rec->first_time = rec->last_time = 0;
-	while (off + sizeof(struct perf_event_header) <= recs->len) {
-		struct perf_event_header *h = (void *)(recs->data + off);
-		uint16_t size = h->size;
-		uint64_t t;
-
-		if (h->type == PERF_RECORD_MMAP2)
-			mmap2__repair(h, rec->opts->evlist.events[0].attr.build_id);
-		if (h->type == PERF_RECORD_SAMPLE && size >= SAMPLE_TIME_OFFSET + 8) {
-			memcpy(&t, recs->data + off + SAMPLE_TIME_OFFSET, sizeof(t));
-			if (!rec->first_time || t < rec->first_time)
-				rec->first_time = t;
-			if (t > rec->last_time)
-				rec->last_time = t;
-			(*samples)++;
-		}
-		if (h->type != PERF_RECORD_LOST) {
-			memmove(recs->data + out, recs->data + off, size);
-			out += size;
-		}
-		off += size;
-	}
-	recs->len = out;
 }
 
 /*
@@ -2045,14 +1490,13 @@ static void snapshot__filter(struct record *rec, struct pm_buf *recs, uint64_t *
 static int record__snapshot(struct record *rec)
 {
 	struct pm_buf recs = { 0 }, tail = { 0 };
-	uint64_t dropped = 0, samples;
+	uint64_t dropped, samples;
 	bool created;
 	int err;
 
-	err = record__copy_rings(rec, &recs, &dropped);
+	err = pm_drain__snapshot(&rec->drain, &recs, &samples, &dropped);
 	if (!err)
 		err = record__start_file(rec, &created);
-	snapshot__filter(rec, &recs, &samples);
 	if (!err && rec->build_ids)
 		err = pm_build_ids__add_events(rec->build_ids, recs.data, recs.len);
 	if (!err)
@@ -2076,8 +1520,8 @@ static int record__snapshot(struct record *rec)
 	if (!err) {
 		free(rec->file.tmp);
 		rec->file.tmp = NULL;
-		rec->samples += samples;
-		rec->lost += dropped;
+		rec->drain.stats.samples += samples;
+		rec->drain.stats.lost += dropped;
 		if (rec->opts->verbose)
 			fprintf(stderr, "%s: snapshot of %llu samples, %llu dropped while paused\n",
 				prog, (unsigned long long)samples, (unsigned long long)dropped);
@@ -2100,31 +1544,34 @@ static int record__switch(struct record *rec)
 }
 
 /*
- * Unprivileged users may lock only kernel.perf_event_mlock_kb (per CPU) plus
- * RLIMIT_MEMLOCK: rings that do not fit are halved, down to MIN_MMAP_PAGES,
- * with a warning, rather than failing the recording.
+ * Opens every event into the drain engine, with rings halved to fit the
+ * locked-memory limit if need be (with a warning).
  */
-static int record__open_with_mlock_limit(struct record *rec, struct pm_event_config *cfg)
+static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 {
 	struct record_opts *o = rec->opts;
-	size_t wanted = o->mmap_pages;
-	long page = sysconf(_SC_PAGESIZE);
+	struct pm_evset set = {
+		.evlist = &o->evlist,
+		.drain = &rec->drain,
+		.tids = rec->tids,
+		.nr_tids = rec->nr_tids,
+		.mmap_pages = o->mmap_pages,
+	};
+	size_t wanted = o->mmap_pages, page = (size_t)sysconf(_SC_PAGESIZE);
+	struct pm_evset_error e;
 	int err;
 
-	for (;;) {
-		/* Wake with three quarters of the ring still free. */
-		if (!o->overwrite)
-			cfg->watermark = (uint32_t)(o->mmap_pages * page / 4);
-		cfg->lost_format = rec->lost_format;
-		pm_evlist__config(&o->evlist, cfg);
-		rec->mlock_retry = false;
-		err = record__open_events(rec);
-		if (!err || !rec->mlock_retry)
-			break;
-		record__undo_open(rec);
-		o->mmap_pages /= 2;
+	err = pm_drain__init(&rec->drain, NULL, rec->cpus.cpus, rec->cpus.nr);
+	if (err)
+		return err;
+	rec->drain.build_ids = rec->build_ids;
+	err = pm_evset__open(&set, cfg, &e);
+	o->mmap_pages = set.mmap_pages;
+	if (err) {
+		report_evset_error(rec, &e);
+		return err;
 	}
-	if (!err && o->mmap_pages != wanted) {
+	if (o->mmap_pages != wanted) {
 		uint64_t kb = 0;
 		struct rlimit rl = { 0 };
 
@@ -2132,11 +1579,17 @@ static int record__open_with_mlock_limit(struct record *rec, struct pm_event_con
 		getrlimit(RLIMIT_MEMLOCK, &rl);
 		fprintf(stderr, "%s: warning: %zu KiB rings exceed the locked-memory limit "
 			"(kernel.perf_event_mlock_kb=%llu, RLIMIT_MEMLOCK=%llu KiB); using %zu KiB "
-			"per CPU\n", prog, wanted * (size_t)page / 1024, (unsigned long long)kb,
+			"per CPU\n", prog, wanted * page / 1024, (unsigned long long)kb,
 			(unsigned long long)(rl.rlim_cur == RLIM_INFINITY ? 0 : rl.rlim_cur / 1024),
-			o->mmap_pages * (size_t)page / 1024);
+			o->mmap_pages * page / 1024);
 	}
-	return err;
+	rec->drain.sink = (struct pm_drain_sink){
+		.writev = record__sink_writev,
+		.commit = record__sink_commit,
+		.arg = rec,
+	};
+	rec->drain.watch_fd = rec->sigfd;
+	return pm_drain__start(&rec->drain);
 }
 
 static int record__init_build_ids(struct record *rec)
@@ -2223,7 +1676,6 @@ static int record__run(struct record *rec)
 			return PM_EXIT_FAILURE;
 		}
 	}
-	rec->lost_format = true;
 	cfg = (struct pm_event_config){
 		.freq = o->freq,
 		.period = o->period,
@@ -2239,13 +1691,10 @@ static int record__run(struct record *rec)
 	if (!o->no_buildid && record__init_build_ids(rec))
 		return PM_EXIT_FAILURE;
 	record__raise_nofile(rec);
-	if (record__open_with_mlock_limit(rec, &cfg))
-		return PM_EXIT_FAILURE;
-	rec->iov = calloc(2 * rec->nr_rings + 1, sizeof(*rec->iov));
-	if (!rec->iov || record__build_pollfds(rec))
+	if (record__open_events(rec, &cfg))
 		return PM_EXIT_FAILURE;
 	if (!cfg.enable_on_exec)
-		record__ioctl_all(rec, PERF_EVENT_IOC_ENABLE);
+		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_ENABLE);
 	if (!o->overwrite) {
 		bool created;
 
@@ -2276,12 +1725,12 @@ static int record__run(struct record *rec)
 		error("cannot rename '%s' to '%s': %s", rec->file.tmp, o->output, strerror(-err));
 		return PM_EXIT_FAILURE;
 	}
-	pm_snapshot__to(&rec->snap, PM_SNAPSHOT_RUNNING);
+	pm_snapshot__to(&rec->drain.snap, PM_SNAPSHOT_RUNNING);
 	if (o->switch_kind == SWITCH_TIME)
 		rec->next_switch = now_ns() + (int64_t)(o->switch_time * 1e9);
 	if (o->verbose)
 		fprintf(stderr, "%s: recording %zu events on %zu CPUs through %zu fds\n", prog,
-			o->evlist.nr, rec->nr_rings, rec->nr_fds);
+			o->evlist.nr, rec->drain.nr_rings, rec->drain.nr_fds);
 
 	err = record__loop(rec);
 	if (o->overwrite) {
@@ -2289,10 +1738,12 @@ static int record__run(struct record *rec)
 		if (!err)
 			err = record__snapshot(rec);
 	} else {
+		struct stop_cut cut = { .rec = rec, .signals = rec->stop_signals };
+
 		if (!err)
-			err = record__stop(rec);
+			err = pm_drain__stop(&rec->drain, record__stop_cut, &cut);
 		if (!err)
-			err = record__lost_samples(rec, &lost, &lost_samples);
+			err = pm_drain__lost_samples(&rec->drain, &lost, &lost_samples);
 		if (!err)
 			err = record__finalize_file(rec, &lost);
 		if (!err && (o->switch_kind || o->timestamp_filename))
@@ -2309,11 +1760,11 @@ done:
 	record__reap_child(rec);
 	if (rec->child_running && err == -EPIPE) {
 		/* Nobody reads any more: leave at once, the workload runs on (as with perf). */
-		record__close_events(rec);
+		pm_drain__close(&rec->drain);
 		rec->child_running = false;
 	} else if (rec->child_running && err) {
 		/* A full disk is no reason to kill the workload. */
-		record__close_events(rec);
+		pm_drain__close(&rec->drain);
 		if (!o->quiet)
 			fprintf(stderr, "%s: recording stopped early; waiting for '%s' to finish\n",
 				prog, o->workload[0]);

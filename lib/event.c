@@ -241,6 +241,20 @@ size_t pm_evlist__trailer_size(const struct pm_evlist *l)
 	return 4 * sizeof(uint64_t);
 }
 
+size_t pm_evlist__sample_time_offset(const struct pm_evlist *l)
+{
+	static const uint64_t before[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID };
+	uint64_t type = l->nr ? l->events[0].attr.sample_type : 0;
+	size_t i, off = sizeof(struct perf_event_header);
+
+	if (!(type & PERF_SAMPLE_TIME))
+		return 0;
+	for (i = 0; i < sizeof(before) / sizeof(before[0]); i++)
+		if (type & before[i])
+			off += sizeof(uint64_t);
+	return off;
+}
+
 /* x86-64 user registers perf records for DWARF unwinding (all but segments). */
 #define PM_DWARF_REGS_MASK 0xff0fffULL
 

@@ -60,6 +60,12 @@ void pm_evlist__exit(struct pm_evlist *l);
 /* Size of the sample_id trailer that every non-sample record carries. */
 size_t pm_evlist__trailer_size(const struct pm_evlist *l);
 
+/*
+ * Offset of the u64 time in a SAMPLE of the configured events (they share
+ * the fields before it), or 0 when samples carry no time.
+ */
+size_t pm_evlist__sample_time_offset(const struct pm_evlist *l);
+
 /* perf's name for an attr of type/config, or NULL (for the reader too). */
 const char *pm_event__builtin_name(uint32_t type, uint64_t config);
 

@@ -34,7 +34,7 @@ struct pm_ring {
 	void *map;			/* NULL for memory attached by tests */
 	size_t map_len;
 	int fd;				/* owner fd; -1 for attached memory */
-	int refcnt;			/* owner fd + redirected fds still live */
+	int refcnt;			/* fds writing here; lib/drain.c moves it */
 	bool backward;			/* write_backward, mapped read-only */
 	unsigned char *scratch;		/* PM_RING_MAX_RECORD bytes, on demand */
 	uint64_t corrupt;		/* times the reader had to resync */

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildid.h"
+#include "drain.h"
+#include "perf_data.h"
+
+int pm_drain__init(struct pm_drain *d, const struct pm_perf_ops *ops, const int *cpus,
+		   size_t nr_cpus)
+{
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->ops = ops ? ops : &pm_perf_ops__kernel;
+	d->watch_fd = -1;
+	d->rings = calloc(nr_cpus ? nr_cpus : 1, sizeof(*d->rings));
+	if (!d->rings)
+		return -ENOMEM;
+	d->nr_rings = nr_cpus;
+	for (i = 0; i < nr_cpus; i++) {
+		d->rings[i].cpu = cpus[i];
+		d->rings[i].ring.fd = -1;
+	}
+	return 0;
+}
+
+struct pm_drain_fd *pm_drain__add_fd(struct pm_drain *d, size_t ring, int fd, size_t event)
+{
+	struct pm_drain_fd *n = realloc(d->fds, (d->nr_fds + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	d->fds = n;
+	/* Not a writer of the ring until it is mapped or redirected. */
+	n[d->nr_fds] = (struct pm_drain_fd){ .fd = fd, .ring = ring, .event = event, .dead = true };
+	return &n[d->nr_fds++];
+}
+
+static struct pm_drain_fd *drain__fd(struct pm_drain *d, int fd)
+{
+	size_t i;
+
+	for (i = d->nr_fds; i > 0; i--)
+		if (d->fds[i - 1].fd == fd)
+			return &d->fds[i - 1];
+	return NULL;
+}
+
+int pm_drain__map(struct pm_drain *d, size_t ring, int fd, size_t pages)
+{
+	struct pm_drain_ring *r = &d->rings[ring];
+	struct pm_drain_fd *f = drain__fd(d, fd);
+	int err = d->ops->mmap(d->ops->arg, &r->ring, fd, pages, d->overwrite);
+
+	if (err)
+		return err;
+	/* The mapping holds the owner's reference (refcnt 1). */
+	if (f)
+		f->dead = false;
+	return 0;
+}
+
+int pm_drain__redirect(struct pm_drain *d, size_t ring, int fd)
+{
+	struct pm_drain_ring *r = &d->rings[ring];
+	struct pm_drain_fd *f = drain__fd(d, fd);
+	int err = d->ops->ioctl(d->ops->arg, fd, PERF_EVENT_IOC_SET_OUTPUT,
+				(unsigned long)r->ring.fd);
+
+	if (err)
+		return err;
+	pm_ring__get(&r->ring);
+	if (f)
+		f->dead = false;
+	return 0;
+}
+
+static int drain__build_pollfds(struct pm_drain *d)
+{
+	size_t i, n = 0;
+
+	if (!d->pfds) {
+		d->pfds = calloc(d->nr_fds + 1, sizeof(*d->pfds));
+		d->pfd_fd = calloc(d->nr_fds + 1, sizeof(*d->pfd_fd));
+		if (!d->pfds || !d->pfd_fd)
+			return -ENOMEM;
+	}
+	if (d->watch_fd >= 0)
+		d->pfds[n++] = (struct pollfd){ .fd = d->watch_fd, .events = POLLIN };
+	for (i = 0; i < d->nr_fds; i++) {
+		if (d->fds[i].dead)
+			continue;
+		/* Overwrite rings are read by snapshots: only hang-ups matter. */
+		d->pfds[n] = (struct pollfd){ .fd = d->fds[i].fd, .events = d->overwrite ? 0 : POLLIN };
+		d->pfd_fd[n++] = i;
+	}
+	d->nr_pfds = n;
+	return 0;
+}
+
+int pm_drain__start(struct pm_drain *d)
+{
+	d->iov = calloc(2 * d->nr_rings + 1, sizeof(*d->iov));
+	if (!d->iov)
+		return -ENOMEM;
+	return drain__build_pollfds(d);
+}
+
+void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_fds; i++)
+		if (d->fds[i].fd >= 0)
+			d->ops->ioctl(d->ops->arg, d->fds[i].fd, req, 0);
+}
+
+/* The fd stops writing into its ring: one reference less. */
+static void drain__hang_up(struct pm_drain *d, struct pm_drain_fd *f)
+{
+	struct pm_drain_ring *r = &d->rings[f->ring];
+
+	if (f->dead)
+		return;
+	f->dead = true;
+	if (pm_ring__put(&r->ring) == 0 && r->state == PM_DRAIN_ACTIVE)
+		r->state = PM_DRAIN_DRAINING;
+}
+
+int pm_drain__poll(struct pm_drain *d, int timeout_ms, bool *watched)
+{
+	size_t i, first = d->watch_fd >= 0 ? 1 : 0;
+	bool changed = false;
+	int n;
+
+	*watched = false;
+	n = d->ops->poll(d->ops->arg, d->pfds, d->nr_pfds, timeout_ms);
+	if (n < 0)
+		return n == -EINTR ? 0 : n;
+	*watched = first && (d->pfds[0].revents & POLLIN);
+	for (i = first; i < d->nr_pfds; i++) {
+		if (!(d->pfds[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			continue;
+		drain__hang_up(d, &d->fds[d->pfd_fd[i]]);
+		changed = true;
+	}
+	return changed ? drain__build_pollfds(d) : 0;
+}
+
+/*
+ * The kernel's count of samples this fd dropped.  It must be read before the
+ * fd is closed: drops after the last record that fit in a ring are announced
+ * nowhere else.
+ */
+static void drain__read_lost(struct pm_drain *d, struct pm_drain_fd *f)
+{
+	uint64_t v[3];
+
+	if (f->lost_read || f->fd < 0 || !d->lost_format)
+		return;
+	if (d->ops->read(d->ops->arg, f->fd, v, sizeof(v)) == sizeof(v)) {
+		f->id = v[1];
+		f->lost = v[2];
+	}
+	f->lost_read = true;
+}
+
+static void drain__retire(struct pm_drain *d, size_t idx)
+{
+	struct pm_drain_ring *r = &d->rings[idx];
+	bool mapped = r->ring.ctl != NULL;
+	size_t i;
+
+	for (i = 0; i < d->nr_fds; i++)
+		if (d->fds[i].ring == idx)
+			drain__read_lost(d, &d->fds[i]);
+	/* Redirected fds go first: an owner unmapped under live writers drops silently. */
+	for (i = 0; i < d->nr_fds; i++) {
+		struct pm_drain_fd *f = &d->fds[i];
+
+		if (f->ring != idx || f->fd < 0 || (mapped && f->fd == r->ring.fd))
+			continue;
+		drain__hang_up(d, f);
+		d->ops->close(d->ops->arg, f->fd);
+		f->fd = -1;
+	}
+	for (i = 0; mapped && i < d->nr_fds; i++) {
+		struct pm_drain_fd *f = &d->fds[i];
+
+		if (f->ring == idx && f->fd >= 0 && f->fd == r->ring.fd) {
+			drain__hang_up(d, f);
+			f->fd = -1;
+		}
+	}
+	if (mapped)
+		d->ops->unmap(d->ops->arg, &r->ring);
+	pm_buf__exit(&r->copy);
+	r->state = PM_DRAIN_RETIRED;
+}
+
+/*
+ * Linux leaks PERF_RECORD_MISC_MMAP_BUILD_ID from a session with
+ * attr.build_id (another perf, another pmrec) into the MMAP2 records of the
+ * others, whose device and inode then read as a bogus build id.  Without
+ * attr.build_id the flag cannot be ours: clear it.
+ */
+static void mmap2__repair(struct perf_event_header *h, bool build_ids_asked)
+{
+	if (!build_ids_asked)
+		h->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
+}
+
+/* Whole records in buf: MMAP2 flags repaired, files noted for BUILD_ID. */
+static void drain__repair_mmaps(struct pm_drain *d, unsigned char *buf, size_t len)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header *h = (void *)(buf + off);
+
+		if (h->size < sizeof(*h) || h->size > len - off)
+			break;
+		if (h->type == PERF_RECORD_MMAP2) {
+			mmap2__repair(h, d->build_id_mmap);
+			/* Out of memory, the list is only shorter: never a wrong id. */
+			if (d->build_ids)
+				pm_build_ids__add_event(d->build_ids, h);
+		}
+		off += h->size;
+	}
+}
+
+/* The files that MMAP2 records in the first len pending bytes of a ring name. */
+static void drain__note_mmaps(struct pm_drain *d, struct pm_drain_ring *r, uint64_t len)
+{
+	struct pm_span s = r->span;
+	const struct perf_event_header *h;
+	uint64_t pos = s.start;
+
+	s.end = s.start + len;
+	while (pm_ring__next(&r->ring, &s, &pos, &h) > 0)
+		if (h->type == PERF_RECORD_MMAP2)
+			pm_build_ids__add_event(d->build_ids, h);
+}
+
+/*
+ * A span with MMAP2 records to repair cannot be fixed in the ring, whose
+ * data pages the kernel maps read-only: it is written from a copy instead.
+ * That happens only while another session asks for build ids; all other
+ * spans go out straight from the ring.
+ */
+static int drain__copy_span(struct pm_drain_ring *r, uint64_t len)
+{
+	int i;
+
+	r->copy.len = 0;
+	for (i = 0; i < r->span.iovcnt; i++)
+		if (pm_buf__append(&r->copy, r->span.iov[i].iov_base, r->span.iov[i].iov_len))
+			return -ENOMEM;
+	r->span.iov[0] = (struct iovec){ .iov_base = r->copy.data, .iov_len = len };
+	r->span.iovcnt = 1;
+	return 0;
+}
+
+static void drain__note_times(struct pm_drain_stats *st, uint64_t first, uint64_t last)
+{
+	if (first && (!st->first_time || first < st->first_time))
+		st->first_time = first;
+	if (last > st->last_time)
+		st->last_time = last;
+}
+
+/* Peeks one ring into its span; returns the bytes to write, its samples in *samples. */
+static int drain__peek_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_t *len,
+			    uint64_t *samples)
+{
+	struct pm_ring_scan sc;
+
+	*len = pm_ring__peek(&r->ring, &r->span);
+	if (!*len)
+		return 0;
+	if (pm_ring__scan(&r->ring, &r->span, d->time_off, &sc)) {
+		/* Keep the valid prefix; the rest cannot be parsed by anyone. */
+		d->stats.corrupt++;
+		*len = sc.valid;
+		if (r->span.iov[0].iov_len >= *len) {
+			r->span.iov[0].iov_len = *len;
+			r->span.iovcnt = *len ? 1 : 0;
+		} else {
+			r->span.iov[1].iov_len = *len - r->span.iov[0].iov_len;
+		}
+	}
+	if (sc.mmap2_build_id && !d->build_id_mmap) {
+		int err = drain__copy_span(r, *len);
+
+		if (err)
+			return err;
+		drain__repair_mmaps(d, r->copy.data, *len);
+	} else if (sc.mmap2 && d->build_ids) {
+		drain__note_mmaps(d, r, *len);
+	}
+	*samples = sc.samples;
+	r->lost += sc.lost;
+	d->stats.lost += sc.lost;
+	drain__note_times(&d->stats, sc.first_time, sc.last_time);
+	return 0;
+}
+
+/* The gathered spans and a FINISHED_ROUND to the sink, then the tails. */
+static int drain__write(struct pm_drain *d, size_t nr_iov, uint64_t bytes, uint64_t samples)
+{
+	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND, .size = 8 };
+	size_t i;
+	int err;
+
+	d->iov[nr_iov].iov_base = &round;
+	d->iov[nr_iov++].iov_len = sizeof(round);
+	err = d->sink.writev(d->sink.arg, d->iov, (int)nr_iov);
+	if (err) {
+		/* The whole pass is dropped: the file ends at the last commit. */
+		d->stats.dropped_samples += samples;
+		d->stats.dropped_bytes += bytes;
+		return err;
+	}
+	d->stats.samples += samples;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct pm_drain_ring *r = &d->rings[i];
+
+		if (r->state != PM_DRAIN_RETIRED && r->span.end != r->ring.tail)
+			pm_ring__release(&r->ring, &r->span);
+	}
+	return d->sink.commit(d->sink.arg);
+}
+
+int pm_drain__pass(struct pm_drain *d, bool *busy)
+{
+	size_t i, nr_iov = 0;
+	uint64_t bytes = 0, samples = 0;
+	bool retire = false;
+	int err;
+
+	*busy = false;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct pm_drain_ring *r = &d->rings[i];
+		uint64_t len, n = 0;
+		int j;
+
+		r->span.iovcnt = 0;
+		if (r->state == PM_DRAIN_RETIRED)
+			continue;
+		err = drain__peek_ring(d, r, &len, &n);
+		if (err)
+			return err;
+		if (!len) {
+			retire |= r->state == PM_DRAIN_DRAINING;
+			continue;
+		}
+		if (len > r->ring.size / 2)
+			*busy = true;
+		for (j = 0; j < r->span.iovcnt; j++)
+			d->iov[nr_iov++] = r->span.iov[j];
+		bytes += len;
+		samples += n;
+	}
+	if (bytes) {
+		err = drain__write(d, nr_iov, bytes, samples);
+		if (err)
+			return err;
+	}
+	if (retire)
+		for (i = 0; i < d->nr_rings; i++) {
+			struct pm_drain_ring *r = &d->rings[i];
+
+			if (r->state == PM_DRAIN_DRAINING && r->span.start == r->span.end)
+				drain__retire(d, i);
+		}
+	return 0;
+}
+
+bool pm_drain__all_retired(const struct pm_drain *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->rings[i].state != PM_DRAIN_RETIRED)
+			return false;
+	return true;
+}
+
+bool pm_drain__all_hung_up(const struct pm_drain *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->rings[i].ring.refcnt)
+			return false;
+	return true;
+}
+
+int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
+{
+	bool busy;
+	size_t i;
+	int err, pass;
+
+	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->rings[i].state == PM_DRAIN_ACTIVE)
+			d->rings[i].state = PM_DRAIN_DRAINING;
+	/* Each pass empties every ring; a second one retires the emptied rings. */
+	for (pass = 0; pass < 64 && !pm_drain__all_retired(d); pass++) {
+		if (cut && cut(arg)) {
+			for (i = 0; i < d->nr_rings; i++)
+				if (d->rings[i].state != PM_DRAIN_RETIRED)
+					d->stats.skipped_bytes += pm_ring__peek(&d->rings[i].ring,
+										&d->rings[i].span);
+			break;
+		}
+		err = pm_drain__pass(d, &busy);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int pm_drain__lost_samples(struct pm_drain *d, struct pm_buf *out, uint64_t *total)
+{
+	size_t i;
+
+	*total = 0;
+	for (i = 0; i < d->nr_fds; i++) {
+		struct pm_drain_fd *f = &d->fds[i];
+		struct {
+			struct perf_event_header h;
+			uint64_t lost;
+			uint32_t pid, tid;
+			uint64_t time;
+			uint32_t cpu, res;
+			uint64_t id;
+		} ls = { .h = { .type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(ls) } };
+
+		drain__read_lost(d, f);
+		if (!f->lost)
+			continue;
+		ls.lost = f->lost;
+		ls.cpu = (uint32_t)d->rings[f->ring].cpu;
+		ls.id = f->id;
+		*total += f->lost;
+		if (pm_buf__append(out, &ls, sizeof(ls)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Sum of PERF_FORMAT_LOST over the open fds, read now. */
+static uint64_t drain__lost_now(struct pm_drain *d)
+{
+	uint64_t v[3], sum = 0;
+	size_t i;
+
+	for (i = 0; d->lost_format && i < d->nr_fds; i++)
+		if (d->fds[i].fd >= 0 &&
+		    d->ops->read(d->ops->arg, d->fds[i].fd, v, sizeof(v)) == sizeof(v))
+			sum += v[2];
+	return sum;
+}
+
+static void drain__pause(struct pm_drain *d, unsigned long pause)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->rings[i].ring.ctl)
+			d->ops->ioctl(d->ops->arg, d->rings[i].ring.fd, PERF_EVENT_IOC_PAUSE_OUTPUT,
+				      pause);
+}
+
+/* Copies every backward ring's complete records out, paused only for the copy. */
+static int drain__copy_rings(struct pm_drain *d, struct pm_buf *recs, uint64_t *dropped)
+{
+	uint64_t lost_before = drain__lost_now(d);
+	size_t i;
+	int err = 0;
+
+	if (pm_snapshot__to(&d->snap, PM_SNAPSHOT_DATA_PENDING))
+		return 0;
+	drain__pause(d, 1);
+	for (i = 0; i < d->nr_rings && !err; i++)
+		if (d->rings[i].ring.ctl)
+			err = pm_ring__read_backward(&d->rings[i].ring, recs);
+	pm_snapshot__to(&d->snap, PM_SNAPSHOT_EMPTY);
+	drain__pause(d, 0);
+	pm_snapshot__to(&d->snap, PM_SNAPSHOT_RUNNING);
+	/* In overwrite mode the kernel drops samples only while a ring is paused. */
+	*dropped = drain__lost_now(d) - lost_before;
+	return err;
+}
+
+/*
+ * Counts the samples of a snapshot and their times, and drops the LOST
+ * records the kernel wrote after pauses: those drops are counted from
+ * PERF_FORMAT_LOST and reported once, in a LOST_SAMPLES record.
+ */
+static void drain__filter_snapshot(struct pm_drain *d, struct pm_buf *recs, uint64_t *samples)
+{
+	size_t off = 0, out = 0;
+
+	*samples = 0;
+	d->stats.first_time = d->stats.last_time = 0;
+	while (off + sizeof(struct perf_event_header) <= recs->len) {
+		struct perf_event_header *h = (void *)(recs->data + off);
+		uint16_t size = h->size;
+		uint64_t t;
+
+		if (h->type == PERF_RECORD_MMAP2)
+			mmap2__repair(h, d->build_id_mmap);
+		if (h->type == PERF_RECORD_SAMPLE && d->time_off && size >= d->time_off + 8) {
+			memcpy(&t, recs->data + off + d->time_off, sizeof(t));
+			drain__note_times(&d->stats, t, t);
+			(*samples)++;
+		}
+		if (h->type != PERF_RECORD_LOST) {
+			memmove(recs->data + out, recs->data + off, size);
+			out += size;
+		}
+		off += size;
+	}
+	recs->len = out;
+}
+
+int pm_drain__snapshot(struct pm_drain *d, struct pm_buf *out, uint64_t *samples,
+		       uint64_t *dropped)
+{
+	int err;
+
+	*dropped = 0;
+	err = drain__copy_rings(d, out, dropped);
+	drain__filter_snapshot(d, out, samples);
+	return err;
+}
+
+void pm_drain__close(struct pm_drain *d)
+{
+	size_t i;
+
+	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->rings[i].state != PM_DRAIN_RETIRED)
+			drain__retire(d, i);
+	/* Fds of no ring's: none, unless a ring index was bad. */
+	for (i = 0; i < d->nr_fds; i++)
+		if (d->fds[i].fd >= 0) {
+			d->ops->close(d->ops->arg, d->fds[i].fd);
+			d->fds[i].fd = -1;
+		}
+}
+
+void pm_drain__reset(struct pm_drain *d)
+{
+	size_t i;
+
+	pm_drain__close(d);
+	for (i = 0; i < d->nr_rings; i++) {
+		int cpu = d->rings[i].cpu;
+
+		d->rings[i] = (struct pm_drain_ring){ .cpu = cpu, .ring = { .fd = -1 } };
+	}
+	d->nr_fds = 0;
+}
+
+void pm_drain__exit(struct pm_drain *d)
+{
+	if (!d->rings)
+		return;
+	pm_drain__close(d);
+	free(d->rings);
+	free(d->fds);
+	free(d->pfds);
+	free(d->pfd_fd);
+	free(d->iov);
+	memset(d, 0, sizeof(*d));
+	d->watch_fd = -1;
+}

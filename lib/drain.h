@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_DRAIN_H
+#define PMREC_DRAIN_H
+
+/*
+ * The drain engine: one ring per CPU, the fds that write into it (the first
+ * owns the mapping, the rest are redirected with SET_OUTPUT), the poll set,
+ * the hang-up count and the drain pass.  See
+ * ../shared/docs/mmap-core-design.md.
+ *
+ * A ring's count of live writers is its pm_ring.refcnt, and only this engine
+ * moves it: one reference per fd, dropped when the fd hangs up or is closed.
+ * A ring whose count reaches zero drains until a pass finds it empty, then
+ * retires: every fd's PERF_FORMAT_LOST is read, the redirected fds are
+ * closed, and only then the owner is unmapped and closed (an owner unmapped
+ * under live writers drops their records silently).
+ *
+ * Records leave through a sink (pmdata in pmrec, a buffer in the tests) and
+ * the kernel is reached through a struct pm_perf_ops, so every path here runs
+ * against fake rings in plain memory.
+ */
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "buf.h"
+#include "perf_ops.h"
+#include "ring.h"
+#include "snapshot.h"
+
+struct pm_build_ids;
+
+struct pm_drain_sink {
+	/* Writes whole records; on failure none of them counts as written. */
+	int (*writev)(void *arg, const struct iovec *iov, int iovcnt);
+	/* Makes what was written so far readable (pmdata: data.size). */
+	int (*commit)(void *arg);
+	void *arg;
+};
+
+enum pm_drain_state {
+	PM_DRAIN_ACTIVE,		/* some fd still writes into the ring */
+	PM_DRAIN_DRAINING,		/* every fd hung up; data may remain */
+	PM_DRAIN_RETIRED,		/* emptied, fds closed, unmapped */
+};
+
+struct pm_drain_ring {
+	struct pm_ring ring;		/* ring.refcnt: its fds not hung up */
+	int cpu;
+	enum pm_drain_state state;
+	uint64_t lost;			/* from PERF_RECORD_LOST */
+	struct pm_span span;		/* peeked in the current pass */
+	struct pm_buf copy;		/* the span, when its records need fixing */
+};
+
+struct pm_drain_fd {
+	int fd;				/* -1 once closed */
+	size_t ring;
+	size_t event;
+	bool dead;			/* hung up or closed: out of the poll set */
+	bool lost_read;
+	uint64_t id;
+	uint64_t lost;			/* PERF_FORMAT_LOST, read before close */
+};
+
+struct pm_drain_stats {
+	uint64_t samples;		/* written */
+	uint64_t lost;			/* announced by LOST records or while paused */
+	uint64_t first_time;		/* of the samples of the current file */
+	uint64_t last_time;
+	uint64_t corrupt;		/* passes that met an invalid header */
+	uint64_t dropped_samples;	/* read from the rings but not written */
+	uint64_t dropped_bytes;
+	uint64_t skipped_bytes;		/* left in the rings when the stop was cut */
+};
+
+struct pm_drain {
+	const struct pm_perf_ops *ops;
+	struct pm_drain_sink sink;
+	struct pm_drain_ring *rings;
+	size_t nr_rings;
+	struct pm_drain_fd *fds;
+	size_t nr_fds;
+	struct pollfd *pfds;		/* [0]: watch_fd; then the live fds */
+	size_t *pfd_fd;			/* pfds[i] watches fds[pfd_fd[i]] */
+	size_t nr_pfds;
+	struct iovec *iov;
+	int watch_fd;			/* the caller's fd polled with the rings, or -1 */
+	bool overwrite;			/* backward rings: copied by snapshots only */
+	bool lost_format;		/* the fds count PERF_FORMAT_LOST */
+	bool build_id_mmap;		/* attr.build_id: MMAP2 build ids are ours */
+	size_t time_off;		/* of a SAMPLE's time (pm_evlist__sample_time_offset) */
+	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
+	enum pm_snapshot_state snap;
+	struct pm_drain_stats stats;
+};
+
+/* One ring (unmapped yet) per CPU; ops NULL means the kernel's. */
+int pm_drain__init(struct pm_drain *d, const struct pm_perf_ops *ops, const int *cpus,
+		   size_t nr_cpus);
+/* Adds an opened fd of event into ring; it counts as a writer once mapped/redirected. */
+struct pm_drain_fd *pm_drain__add_fd(struct pm_drain *d, size_t ring, int fd, size_t event);
+/* First fd of a ring: maps the ring through it. */
+int pm_drain__map(struct pm_drain *d, size_t ring, int fd, size_t pages);
+/* Other fds: SET_OUTPUT into the ring's owner, one more reference. */
+int pm_drain__redirect(struct pm_drain *d, size_t ring, int fd);
+/* Every fd is open: the poll set and the pass's iovec. */
+int pm_drain__start(struct pm_drain *d);
+/* The same ioctl on every open fd (ENABLE, DISABLE). */
+void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req);
+
+/*
+ * Waits for data, a hang-up or watch_fd.  Hung-up fds leave the poll set
+ * at once (each would make every poll return immediately) and drop their
+ * ring's reference.  Sets *watched when watch_fd is readable.
+ */
+int pm_drain__poll(struct pm_drain *d, int timeout_ms, bool *watched);
+/*
+ * One pass: one head load per ring, every pending byte of every ring in
+ * one writev straight from the mappings plus a FINISHED_ROUND, then the
+ * tails and a commit; then the emptied draining rings retire.  *busy: a
+ * ring was more than half full, pass again before sleeping.  When the sink
+ * fails, no tail moves and the pass counts as dropped.
+ */
+int pm_drain__pass(struct pm_drain *d, bool *busy);
+/*
+ * Disables every event and drains every ring to empty.  cut() is asked
+ * before each pass; when it says so (a second Ctrl-C), what the rings still
+ * hold is counted in skipped_bytes and left out.
+ */
+int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg);
+bool pm_drain__all_retired(const struct pm_drain *d);
+bool pm_drain__all_hung_up(const struct pm_drain *d);
+/* LOST_SAMPLES records of what each fd's PERF_FORMAT_LOST counted. */
+int pm_drain__lost_samples(struct pm_drain *d, struct pm_buf *out, uint64_t *total);
+
+/*
+ * Overwrite mode: pauses every backward ring, copies its complete records
+ * to out (oldest first), resumes.  Then counts the samples and their times
+ * (first_time/last_time restart), repairs MMAP2 flags and drops the LOST
+ * records the pauses caused: *dropped (from PERF_FORMAT_LOST) says how many.
+ */
+int pm_drain__snapshot(struct pm_drain *d, struct pm_buf *out, uint64_t *samples,
+		       uint64_t *dropped);
+
+/*
+ * The one teardown path: disables and retires every ring (lost counts read,
+ * redirected fds closed before the owner is unmapped), closes any fd left.
+ */
+void pm_drain__close(struct pm_drain *d);
+/* pm_drain__close, then forgets the fds, for another attempt at opening. */
+void pm_drain__reset(struct pm_drain *d);
+void pm_drain__exit(struct pm_drain *d);
+
+#endif

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The drain engine over fake rings in plain memory and a fake kernel: every
+ * call the engine makes (read, ioctl, close, unmap, poll) goes through a
+ * pm_perf_ops that logs it, and the fake unmap checks at that moment that
+ * the ring is safe to let go: the sink saw every byte of it (data_tail has
+ * reached data_head), every fd of it had its PERF_FORMAT_LOST read, and
+ * every redirected fd was closed first.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drain.h"
+#include "perf_data.h"
+#include "tap.h"
+
+#define CTL_SIZE 4096
+#define RING_SIZE 4096
+#define MAX_FDS 16
+#define MAX_LOG 256
+
+struct fake_fd {
+	bool open;
+	bool hup;			/* poll reports POLLHUP */
+	bool lost_read;
+	bool paused;
+	uint64_t lost;			/* PERF_FORMAT_LOST */
+	int owner;			/* ring owner fd it writes into */
+};
+
+struct kernel {
+	struct fake_fd fds[MAX_FDS];
+	unsigned char *mem[4];
+	int nr_mem;
+	char log[MAX_LOG][32];
+	int nr_log;
+	int violations;			/* unmaps that came too early */
+	bool watch_ready;
+	uint64_t lost_while_paused;	/* added to an fd's count per pause */
+};
+
+struct sink {
+	struct pm_buf got;
+	int fail;			/* error the next writes return */
+	int writes;
+	int last_iovcnt;
+	int commits;
+};
+
+static struct kernel K;
+
+static void klog(const char *fmt, int a, int b)
+{
+	if (K.nr_log < MAX_LOG)
+		snprintf(K.log[K.nr_log++], sizeof(K.log[0]), fmt, a, b);
+}
+
+/* Position of the first log entry equal to s, or -1. */
+static int logged(const char *s)
+{
+	int i;
+
+	for (i = 0; i < K.nr_log; i++)
+		if (!strcmp(K.log[i], s))
+			return i;
+	return -1;
+}
+
+static int f_ioctl(void *arg, int fd, unsigned long req, unsigned long val)
+{
+	if (req == PERF_EVENT_IOC_SET_OUTPUT) {
+		K.fds[fd].owner = (int)val;
+		klog("redirect %d %d", fd, (int)val);
+	} else if (req == PERF_EVENT_IOC_PAUSE_OUTPUT) {
+		K.fds[fd].paused = val;
+		if (val)
+			K.fds[fd].lost += K.lost_while_paused;
+		klog("pause %d %d", fd, (int)val);
+	} else if (req == PERF_EVENT_IOC_DISABLE) {
+		klog("disable %d%.0d", fd, 0);
+	}
+	return 0;
+}
+
+static int f_mmap(void *arg, struct pm_ring *r, int fd, size_t pages, bool overwrite)
+{
+	unsigned char *mem = calloc(1, CTL_SIZE + RING_SIZE);
+
+	K.mem[K.nr_mem++] = mem;
+	pm_ring__attach_mem(r, mem, CTL_SIZE, RING_SIZE);
+	r->fd = fd;
+	r->backward = overwrite;
+	K.fds[fd].owner = fd;
+	return 0;
+}
+
+static void f_unmap(void *arg, struct pm_ring *r)
+{
+	int fd;
+
+	klog("unmap %d%.0d", r->fd, 0);
+	if (r->ctl->data_tail != r->ctl->data_head && !r->backward)
+		K.violations++;
+	for (fd = 0; fd < MAX_FDS; fd++) {
+		if (K.fds[fd].owner != r->fd || !K.fds[fd].open)
+			continue;
+		if (!K.fds[fd].lost_read)
+			K.violations++;
+		if (fd != r->fd)
+			K.violations++;	/* a redirected fd still open */
+	}
+	K.fds[r->fd].open = false;
+	r->fd = -1;
+	pm_ring__unmap(r);
+}
+
+static ssize_t f_read(void *arg, int fd, void *buf, size_t len)
+{
+	uint64_t v[3] = { 1, 100 + (uint64_t)fd, K.fds[fd].lost };
+
+	K.fds[fd].lost_read = true;
+	klog("read %d%.0d", fd, 0);
+	memcpy(buf, v, len < sizeof(v) ? len : sizeof(v));
+	return len < sizeof(v) ? (ssize_t)len : (ssize_t)sizeof(v);
+}
+
+static int f_close(void *arg, int fd)
+{
+	klog("close %d%.0d", fd, 0);
+	K.fds[fd].open = false;
+	return 0;
+}
+
+static int f_poll(void *arg, struct pollfd *fds, nfds_t nr, int timeout_ms)
+{
+	nfds_t i;
+	int n = 0;
+
+	for (i = 0; i < nr; i++) {
+		fds[i].revents = 0;
+		if (fds[i].fd == 15 && K.watch_ready)
+			fds[i].revents = POLLIN;
+		else if (fds[i].fd < 15 && K.fds[fds[i].fd].hup)
+			fds[i].revents = POLLHUP;
+		n += fds[i].revents != 0;
+	}
+	return n;
+}
+
+static const struct pm_perf_ops fake_ops = {
+	.ioctl = f_ioctl,
+	.mmap = f_mmap,
+	.unmap = f_unmap,
+	.read = f_read,
+	.close = f_close,
+	.poll = f_poll,
+};
+
+static int s_writev(void *arg, const struct iovec *iov, int iovcnt)
+{
+	struct sink *s = arg;
+	int i;
+
+	if (s->fail)
+		return s->fail;
+	s->writes++;
+	s->last_iovcnt = iovcnt;
+	for (i = 0; i < iovcnt; i++)
+		pm_buf__append(&s->got, iov[i].iov_base, iov[i].iov_len);
+	return 0;
+}
+
+static int s_commit(void *arg)
+{
+	((struct sink *)arg)->commits++;
+	return 0;
+}
+
+/*
+ * nr_rings rings on CPUs 0.., each with fds_per_ring fds: fd 1 + 4 * ring
+ * owns ring, the next ones are redirected into it.  Fd 15 is the watched fd.
+ */
+static void setup(struct pm_drain *d, struct sink *s, size_t nr_rings, int fds_per_ring,
+		  bool overwrite)
+{
+	int cpus[4] = { 0, 1, 2, 3 };
+	size_t r;
+	int i;
+
+	memset(&K, 0, sizeof(K));
+	memset(s, 0, sizeof(*s));
+	pm_drain__init(d, &fake_ops, cpus, nr_rings);
+	d->overwrite = overwrite;
+	d->lost_format = true;
+	d->time_off = 32;
+	d->watch_fd = 15;
+	d->sink = (struct pm_drain_sink){ .writev = s_writev, .commit = s_commit, .arg = s };
+	for (r = 0; r < nr_rings; r++)
+		for (i = 0; i < fds_per_ring; i++) {
+			int fd = 1 + 4 * (int)r + i;
+
+			K.fds[fd].open = true;
+			pm_drain__add_fd(d, r, fd, 0);
+			if (i == 0)
+				pm_drain__map(d, r, fd, 1);
+			else
+				pm_drain__redirect(d, r, fd);
+		}
+	pm_drain__start(d);
+	K.nr_log = 0;
+}
+
+static void teardown(struct pm_drain *d, struct sink *s)
+{
+	int i;
+
+	pm_drain__exit(d);
+	pm_buf__exit(&s->got);
+	for (i = 0; i < K.nr_mem; i++)
+		free(K.mem[i]);
+}
+
+/* A SAMPLE of size bytes with time t at offset 32, published at head. */
+static void produce(struct pm_drain *d, size_t ring, uint16_t type, uint16_t size, uint64_t t)
+{
+	struct pm_ring *r = &d->rings[ring].ring;
+	unsigned char rec[256] = { 0 };
+	struct perf_event_header h = { .type = type, .size = size };
+	uint64_t head;
+	uint16_t i;
+
+	if (!r->ctl)
+		return;			/* retired too early: the checks say so */
+	head = r->ctl->data_head;
+	memcpy(rec, &h, sizeof(h));
+	if (size >= 40)
+		memcpy(rec + 32, &t, sizeof(t));
+	for (i = 0; i < size; i++)
+		r->data[(head + i) & r->mask] = rec[i];
+	__atomic_store_n(&r->ctl->data_head, head + size, __ATOMIC_RELEASE);
+}
+
+static uint64_t pending(const struct pm_drain *d, size_t ring)
+{
+	const struct pm_ring *r = &d->rings[ring].ring;
+
+	/* A ring unmapped already has nothing pending that anyone can read. */
+	return r->ctl ? r->ctl->data_head - r->ctl->data_tail : UINT64_MAX;
+}
+
+static void poll_once(struct pm_drain *d)
+{
+	bool watched;
+
+	pm_drain__poll(d, 0, &watched);
+}
+
+/* Owner fd 1 and redirected fd 2 of ring 0 hang up in the given order. */
+static void test_hangup_order(const char *name, bool owner_first, bool together)
+{
+	struct pm_drain d;
+	struct sink s;
+	bool busy;
+	int first = owner_first ? 1 : 2, second = owner_first ? 2 : 1;
+
+	setup(&d, &s, 1, 2, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	K.fds[first].hup = true;
+	K.fds[second].hup = together;
+	poll_once(&d);
+	if (!together) {
+		tap_ok(d.rings[0].state == PM_DRAIN_ACTIVE && d.rings[0].ring.refcnt == 1,
+		       "%s: one writer left, the ring stays active", name);
+		pm_drain__pass(&d, &busy);
+		pm_drain__pass(&d, &busy);
+		tap_ok(logged("unmap 1") < 0 && s.got.len == 48 + 8,
+		       "%s: an emptied ring with a live writer is drained, not retired", name);
+		produce(&d, 0, PERF_RECORD_SAMPLE, 48, 11);
+		K.fds[second].hup = true;
+		poll_once(&d);
+	}
+	tap_ok(d.rings[0].state == PM_DRAIN_DRAINING && d.rings[0].ring.refcnt == 0 &&
+	       d.nr_pfds == 1, "%s: both hung up: draining, out of the poll set", name);
+	pm_drain__pass(&d, &busy);
+	tap_ok(logged("unmap 1") < 0 && pending(&d, 0) == 0,
+	       "%s: the pass with data writes it and keeps the ring mapped", name);
+	pm_drain__pass(&d, &busy);
+	tap_ok(d.rings[0].state == PM_DRAIN_RETIRED && logged("unmap 1") >= 0,
+	       "%s: the next pass finds it empty and retires it", name);
+	tap_ok(logged("read 1") >= 0 && logged("read 2") >= 0 &&
+	       logged("read 2") < logged("close 2") && logged("close 2") < logged("unmap 1") &&
+	       logged("close 1") < 0, "%s: lost counts read, redirected fd closed, then owner unmapped",
+	       name);
+	tap_ok(K.violations == 0, "%s: unmapped only after the sink saw every byte", name);
+	tap_ok(s.got.len == (together ? 48u + 8 : 2 * (48u + 8)) && d.stats.samples == (together ? 1u : 2u),
+	       "%s: every sample written once", name);
+	teardown(&d, &s);
+}
+
+/* A draining ring retires on the pass that finds it empty, not the one that empties it. */
+static void test_retire_when_empty(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	bool busy;
+
+	setup(&d, &s, 2, 1, false);
+	produce(&d, 1, PERF_RECORD_SAMPLE, 48, 1);
+	K.fds[1].hup = K.fds[5].hup = true;
+	poll_once(&d);
+	pm_drain__pass(&d, &busy);
+	tap_ok(d.rings[0].state == PM_DRAIN_RETIRED && d.rings[1].state == PM_DRAIN_DRAINING,
+	       "the empty ring retires, the one with data drains first");
+	pm_drain__pass(&d, &busy);
+	tap_ok(pm_drain__all_retired(&d) && s.got.len == 48 + 8 && K.violations == 0,
+	       "then it retires too, every byte written");
+	teardown(&d, &s);
+}
+
+/* One writev per pass for every ring, ending in FINISHED_ROUND; busy when over half full. */
+static void test_pass_shape(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	struct perf_event_header last;
+	bool busy;
+	int i;
+
+	setup(&d, &s, 3, 1, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 30);
+	produce(&d, 2, PERF_RECORD_SAMPLE, 48, 20);
+	produce(&d, 2, PERF_RECORD_SAMPLE, 48, 40);
+	pm_drain__pass(&d, &busy);
+	memcpy(&last, s.got.data + s.got.len - 8, 8);
+	tap_ok(s.writes == 1 && s.last_iovcnt == 3 && last.type == PERF_RECORD_FINISHED_ROUND &&
+	       s.got.len == 3 * 48 + 8, "one writev for all rings plus FINISHED_ROUND");
+	tap_ok(s.commits == 1 && pending(&d, 0) == 0 && pending(&d, 2) == 0,
+	       "tails released and committed after the write");
+	tap_ok(d.stats.first_time == 20 && d.stats.last_time == 40 && d.stats.samples == 3,
+	       "sample times and counts at the configured offset");
+	tap_ok(!busy, "a ring under half full is not busy");
+	pm_drain__pass(&d, &busy);
+	tap_ok(s.writes == 1, "an empty pass writes nothing");
+	for (i = 0; i < RING_SIZE / 2 / 48 + 1; i++)
+		produce(&d, 1, PERF_RECORD_SAMPLE, 48, 50);
+	pm_drain__pass(&d, &busy);
+	tap_ok(busy, "a ring over half full makes the pass busy");
+	teardown(&d, &s);
+}
+
+static void test_sink_failure(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	bool busy;
+	int err;
+
+	setup(&d, &s, 2, 1, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(&d, 1, PERF_RECORD_SAMPLE, 48, 2);
+	s.fail = -ENOSPC;
+	err = pm_drain__pass(&d, &busy);
+	tap_ok(err == -ENOSPC, "a failed write fails the pass");
+	tap_ok(pending(&d, 0) == 48 && pending(&d, 1) == 48 && d.rings[0].ring.tail == 0,
+	       "a failed write leaves every tail unreleased");
+	tap_ok(d.stats.dropped_samples == 2 && d.stats.dropped_bytes == 96 && d.stats.samples == 0 &&
+	       s.commits == 0, "the pass counts as dropped, nothing committed");
+	s.fail = 0;
+	pm_drain__pass(&d, &busy);
+	tap_ok(s.got.len == 2 * 48 + 8 && pending(&d, 0) == 0,
+	       "the data is still there for the next pass");
+	teardown(&d, &s);
+}
+
+static bool cut_now(void *arg)
+{
+	int *calls = arg;
+
+	return ++*calls >= 1;
+}
+
+static bool cut_second(void *arg)
+{
+	int *calls = arg;
+
+	return ++*calls >= 2;
+}
+
+static bool no_cut(void *arg)
+{
+	return false;
+}
+
+static void test_stop(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	int calls = 0;
+
+	setup(&d, &s, 2, 2, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(&d, 1, PERF_RECORD_SAMPLE, 64, 2);
+	pm_drain__stop(&d, no_cut, NULL);
+	tap_ok(pm_drain__all_retired(&d) && s.got.len == 48 + 64 + 8 && K.violations == 0,
+	       "stop drains every ring to empty, then retires them");
+	tap_ok(logged("disable 1") >= 0 && logged("disable 1") < logged("unmap 1"),
+	       "stop disables the events first");
+	teardown(&d, &s);
+
+	setup(&d, &s, 2, 1, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(&d, 1, PERF_RECORD_SAMPLE, 64, 2);
+	pm_drain__stop(&d, cut_now, &calls);
+	tap_ok(d.stats.skipped_bytes == 48 + 64 && s.got.len == 0,
+	       "a second stop signal counts the bytes left in the rings as skipped");
+	teardown(&d, &s);
+
+	calls = 0;
+	setup(&d, &s, 1, 1, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	pm_drain__stop(&d, cut_second, &calls);
+	tap_ok(d.stats.skipped_bytes == 0 && s.got.len == 48 + 8,
+	       "a signal after the rings were emptied skips nothing");
+	teardown(&d, &s);
+}
+
+static void test_corrupt(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	struct pm_ring *r;
+	bool busy;
+
+	setup(&d, &s, 1, 1, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 2);
+	r = &d.rings[0].ring;
+	/* A header claiming 12 bytes: not 8-aligned, so nothing after it parses. */
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 3);
+	((struct perf_event_header *)(r->data + 96))->size = 12;
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 4);
+	pm_drain__pass(&d, &busy);
+	tap_ok(s.got.len == 96 + 8 && d.stats.corrupt == 1 && d.stats.samples == 2,
+	       "a corrupt header passes only the valid prefix");
+	teardown(&d, &s);
+}
+
+/* Overwrite: every ring paused before any copy, resumed after, drops counted. */
+static void test_snapshot(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	struct pm_buf out = { 0 };
+	uint64_t samples, dropped;
+	int i;
+
+	setup(&d, &s, 2, 2, true);
+	for (i = 0; i < 2; i++) {
+		struct pm_ring *r = &d.rings[i].ring;
+		struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 48 };
+		uint64_t t = 7 + (uint64_t)i;
+
+		/* Backward: the head moves down; one record below the start. */
+		r->ctl->data_head = (uint64_t)-48;
+		memcpy(r->data + RING_SIZE - 48, &h, sizeof(h));
+		memcpy(r->data + RING_SIZE - 48 + 32, &t, sizeof(t));
+	}
+	pm_snapshot__to(&d.snap, PM_SNAPSHOT_RUNNING);
+	K.lost_while_paused = 5;
+	pm_drain__snapshot(&d, &out, &samples, &dropped);
+	tap_ok(logged("pause 1 1") >= 0 && logged("pause 5 1") >= 0 &&
+	       logged("pause 1 0") > logged("pause 5 1") && logged("pause 5 0") > logged("pause 5 1"),
+	       "every ring paused before any resumes");
+	tap_ok(logged("read 1") < logged("pause 1 1") && K.nr_log > 0 &&
+	       !strncmp(K.log[K.nr_log - 1], "read", 4), "lost counts read before the pause and after");
+	tap_ok(samples == 2 && out.len == 96 && d.stats.first_time == 7 && d.stats.last_time == 8,
+	       "both rings' records copied and counted");
+	tap_ok(dropped == 10, "drops while paused counted from PERF_FORMAT_LOST");
+	tap_ok(d.snap == PM_SNAPSHOT_RUNNING, "the flight recorder runs again");
+	K.fds[1].hup = K.fds[2].hup = K.fds[5].hup = true;
+	poll_once(&d);
+	tap_ok(!pm_drain__all_hung_up(&d), "overwrite: not over while a fd lives");
+	K.fds[6].hup = true;
+	poll_once(&d);
+	tap_ok(pm_drain__all_hung_up(&d), "overwrite: over when every fd hung up");
+	pm_buf__exit(&out);
+	teardown(&d, &s);
+}
+
+static void test_poll_and_close(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	struct pm_buf lost = { 0 };
+	uint64_t total;
+	bool watched;
+
+	setup(&d, &s, 2, 2, false);
+	tap_ok(d.nr_pfds == 5, "the poll set: the watched fd and every event fd");
+	K.watch_ready = true;
+	pm_drain__poll(&d, 0, &watched);
+	tap_ok(watched, "the watched fd is reported");
+	K.fds[2].lost = 3;
+	K.fds[5].lost = 4;
+	pm_drain__lost_samples(&d, &lost, &total);
+	tap_ok(total == 7 && lost.len == 2 * 48 && ((uint32_t *)lost.data)[8] == 0 &&
+	       ((uint32_t *)(lost.data + 48))[8] == 1,
+	       "LOST_SAMPLES records carry each fd's count and CPU");
+	pm_drain__close(&d);
+	tap_ok(logged("close 2") < logged("unmap 1") && logged("close 6") < logged("unmap 5") &&
+	       K.violations == 0, "close: redirected fds before the owner, ring by ring");
+	tap_ok(!K.fds[1].open && !K.fds[2].open && !K.fds[5].open && !K.fds[6].open,
+	       "close: every fd closed");
+	pm_buf__exit(&lost);
+	teardown(&d, &s);
+}
+
+int main(void)
+{
+	test_hangup_order("owner first", true, false);
+	test_hangup_order("redirected first", false, false);
+	test_hangup_order("together", true, true);
+	test_retire_when_empty();
+	test_pass_shape();
+	test_sink_failure();
+	test_stop();
+	test_corrupt();
+	test_snapshot();
+	test_poll_and_close();
+	return tap_done();
+}

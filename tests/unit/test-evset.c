@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The event set against a fake perf_event_open: the fallbacks for older
+ * kernels (attr.build_id, PERF_FORMAT_LOST), the halving of rings over the
+ * locked-memory limit down to PM_EVSET_MIN_PAGES, SET_OUTPUT into each CPU's
+ * ring owner, and failures returned as data.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evset.h"
+#include "tap.h"
+
+#define MAX_FDS 64
+
+struct kernel {
+	bool reject_build_id;		/* kernels before 5.12 */
+	bool reject_lost;		/* kernels before 6.0 */
+	size_t mlock_pages;		/* mmap fails with EPERM above this; 0: no limit */
+	bool reject_filter;
+	int fail_cpu;			/* perf_event_open fails there with ENOENT; -1: none */
+	int next_fd;
+	int open_fds;
+	int opens;			/* calls, refused ones included */
+	int owner[MAX_FDS];		/* SET_OUTPUT target of each fd */
+	void *mem[MAX_FDS];
+};
+
+static struct kernel K;
+
+static int f_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	K.opens++;
+	if ((K.reject_build_id && attr->build_id) ||
+	    (K.reject_lost && (attr->read_format & PERF_FORMAT_LOST)))
+		return -EINVAL;
+	if (cpu == K.fail_cpu)
+		return -ENOENT;
+	K.open_fds++;
+	K.owner[K.next_fd] = -1;
+	return K.next_fd++;
+}
+
+static int f_ioctl(void *arg, int fd, unsigned long req, unsigned long val)
+{
+	if (req == PERF_EVENT_IOC_ID)
+		*(uint64_t *)val = 1000 + (uint64_t)fd;
+	else if (req == PERF_EVENT_IOC_SET_FILTER && K.reject_filter)
+		return -EINVAL;
+	else if (req == PERF_EVENT_IOC_SET_OUTPUT)
+		K.owner[fd] = (int)val;
+	return 0;
+}
+
+static int f_mmap(void *arg, struct pm_ring *r, int fd, size_t pages, bool overwrite)
+{
+	if (K.mlock_pages && pages > K.mlock_pages)
+		return -EPERM;
+	K.mem[fd] = calloc(1, 2 * 4096);
+	pm_ring__attach_mem(r, K.mem[fd], 4096, 4096);
+	r->fd = fd;
+	return 0;
+}
+
+static int f_close(void *arg, int fd)
+{
+	K.open_fds--;
+	return 0;
+}
+
+static void f_unmap(void *arg, struct pm_ring *r)
+{
+	free(K.mem[r->fd]);
+	K.mem[r->fd] = NULL;
+	f_close(arg, r->fd);
+	r->fd = -1;
+	pm_ring__unmap(r);
+}
+
+static ssize_t f_read(void *arg, int fd, void *buf, size_t len)
+{
+	memset(buf, 0, len);
+	return (ssize_t)len;
+}
+
+static const struct pm_perf_ops fake_ops = {
+	.open = f_open,
+	.ioctl = f_ioctl,
+	.mmap = f_mmap,
+	.unmap = f_unmap,
+	.read = f_read,
+	.close = f_close,
+};
+
+struct fixture {
+	struct pm_evlist evlist;
+	struct pm_drain drain;
+	struct pm_evset set;
+	struct pm_event_config cfg;
+	struct pm_evset_error err;
+	pid_t tids[2];
+};
+
+/* 2 CPUs x 2 tasks x 2 events, 128-page rings wanted. */
+static int run(struct fixture *f)
+{
+	static const int cpus[] = { 0, 1 };
+	char *bad = NULL;
+
+	memset(f, 0, sizeof(*f));
+	f->tids[0] = 100;
+	f->tids[1] = 101;
+	if (pm_evlist__add(&f->evlist, "cpu-clock,page-faults", &bad))
+		return -1;
+	pm_drain__init(&f->drain, &fake_ops, cpus, 2);
+	f->set = (struct pm_evset){ .evlist = &f->evlist, .drain = &f->drain, .tids = f->tids,
+				    .nr_tids = 2, .mmap_pages = 128 };
+	f->cfg = (struct pm_event_config){ .lost_format = true, .build_id = true };
+	if (K.reject_filter)
+		f->evlist.events[1].filter = strdup("id == 110");
+	return pm_evset__open(&f->set, &f->cfg, &f->err);
+}
+
+static void done(struct fixture *f)
+{
+	pm_drain__exit(&f->drain);
+	pm_evlist__exit(&f->evlist);
+}
+
+static void kernel(void)
+{
+	memset(&K, 0, sizeof(K));
+	K.next_fd = 3;
+	K.fail_cpu = -1;
+}
+
+static void test_plain(void)
+{
+	struct fixture f;
+	int err;
+	size_t i;
+	bool redirected = true;
+
+	kernel();
+	err = run(&f);
+	tap_ok(err == 0 && f.drain.nr_fds == 8 && K.open_fds == 8, "8 fds for 2 CPUs, 2 tasks, 2 events");
+	tap_ok(f.drain.rings[0].ring.fd == 3 && f.drain.rings[1].ring.fd == 7,
+	       "the first fd of each CPU owns its ring");
+	for (i = 0; i < 8; i++) {
+		int fd = f.drain.fds[i].fd, owner = f.drain.rings[f.drain.fds[i].ring].ring.fd;
+
+		if (fd != owner && K.owner[fd] != owner)
+			redirected = false;
+	}
+	tap_ok(redirected, "every other fd is redirected into its CPU's owner");
+	tap_ok(f.evlist.events[0].nr_ids == 4 && f.evlist.events[0].ids[0] == 1003 &&
+	       f.evlist.events[1].nr_ids == 4, "one sample id per fd, per event");
+	tap_ok(f.drain.lost_format && f.drain.build_id_mmap && f.drain.time_off == 32,
+	       "PERF_FORMAT_LOST and build ids kept; samples' time at 32");
+	tap_ok(f.drain.rings[0].ring.refcnt == 4, "each ring counts its 4 writers");
+	done(&f);
+	tap_ok(K.open_fds == 0, "every fd closed at exit");
+}
+
+static void test_build_id_fallback(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	K.reject_build_id = true;
+	err = run(&f);
+	tap_ok(err == 0 && !f.evlist.events[0].attr.build_id && !f.drain.build_id_mmap,
+	       "attr.build_id refused: opened without it");
+	tap_ok(f.set.lost_format && (f.evlist.events[1].attr.read_format & PERF_FORMAT_LOST),
+	       "PERF_FORMAT_LOST is kept when build ids were the problem");
+	done(&f);
+}
+
+static void test_lost_fallback(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	K.reject_lost = true;
+	err = run(&f);
+	tap_ok(err == 0 && !f.set.lost_format && !f.drain.lost_format && f.drain.nr_fds == 8,
+	       "PERF_FORMAT_LOST refused: every fd opened without it");
+	tap_ok(!(f.evlist.events[0].attr.read_format & PERF_FORMAT_LOST) &&
+	       !(f.evlist.events[1].attr.read_format & PERF_FORMAT_LOST),
+	       "dropped from every event's read_format");
+	tap_ok(K.opens == 8 + 2, "one try with build ids and one with FORMAT_LOST, then none");
+	done(&f);
+}
+
+static void test_mlock_halving(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	K.mlock_pages = 16;
+	err = run(&f);
+	tap_ok(err == 0 && f.set.mmap_pages == 16, "rings over the limit halved until they fit (16 pages)");
+	tap_ok(K.open_fds == 8 && f.drain.nr_fds == 8, "the fds of the failed attempts are closed");
+	tap_ok(f.evlist.events[0].nr_ids == 4, "ids of the failed attempts forgotten");
+	tap_ok(f.cfg.watermark == 16 * 4096 / 4, "the wake-up watermark follows the ring size");
+	done(&f);
+	tap_ok(K.open_fds == 0, "every fd closed at exit");
+
+	kernel();
+	K.mlock_pages = 2;
+	err = run(&f);
+	tap_ok(err == -EPERM && f.err.stage == PM_EVSET_MMAP && f.err.err == EPERM &&
+	       f.err.cpu == 0 && f.set.mmap_pages == PM_EVSET_MIN_PAGES,
+	       "below %d pages the mmap failure is returned", PM_EVSET_MIN_PAGES);
+	done(&f);
+	tap_ok(K.open_fds == 0, "and every fd is closed");
+}
+
+static void test_errors_as_data(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	K.fail_cpu = 1;
+	err = run(&f);
+	tap_ok(err == -ENOENT && f.err.stage == PM_EVSET_OPEN && f.err.cpu == 1 &&
+	       f.err.tid == 100 && f.err.event == 0 && f.err.err == ENOENT,
+	       "an open failure names its stage, event, CPU and task");
+	done(&f);
+	tap_ok(K.open_fds == 0, "what was opened before it is closed");
+
+	kernel();
+	K.reject_filter = true;
+	err = run(&f);
+	tap_ok(err == -EINVAL && f.err.stage == PM_EVSET_FILTER && f.err.event == 1 &&
+	       f.err.cpu == 0, "a rejected filter names its event");
+	done(&f);
+	tap_ok(K.open_fds == 0, "and every fd is closed");
+}
+
+int main(void)
+{
+	test_plain();
+	test_build_id_fallback();
+	test_lost_fallback();
+	test_mlock_halving();
+	test_errors_as_data();
+	return tap_done();
+}
