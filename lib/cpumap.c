@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cpumap.h"
+#include "smallfile.h"
 
 #define PM_MAX_CPU 4096
 
@@ -85,17 +84,9 @@ out:
 int pm_cpumap__online(struct pm_cpumap *m)
 {
 	char buf[4096];
-	ssize_t n;
-	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+	int err = pm_read_small("/sys/devices/system/cpu/online", buf, sizeof(buf));
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	buf[n] = '\0';
-	return pm_cpumap__parse(m, buf);
+	return err ? err : pm_cpumap__parse(m, buf);
 }
 
 bool pm_cpumap__has(const struct pm_cpumap *m, int cpu)

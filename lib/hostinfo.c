@@ -12,29 +12,9 @@
 #include "cpumap.h"
 #include "hostinfo.h"
 #include "perf_data.h"
+#include "smallfile.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
-
-/* Reads a small file whole into buf, NUL-terminated, without the final \n. */
-static int read_small(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0)
-		err = -errno;
-	close(fd);
-	if (err)
-		return err;
-	if (n > 0 && buf[n - 1] == '\n')
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
 
 /*
  * Reads /proc/cpuinfo up to the end of the first processor's block: the
@@ -178,7 +158,7 @@ static int feat_total_mem(struct pm_buf *out)
 	int err;
 
 	/* MemTotal is the first line; perf stores it in kB, as printed. */
-	err = read_small("/proc/meminfo", buf, sizeof(buf));
+	err = pm_read_small("/proc/meminfo", buf, sizeof(buf));
 	if (err)
 		return err;
 	p = strstr(buf, "MemTotal:");
@@ -197,7 +177,7 @@ static int cpus_avail(uint32_t *nr)
 	char buf[4096];
 	int err;
 
-	err = read_small(CPU_SYSFS "/present", buf, sizeof(buf));
+	err = pm_read_small(CPU_SYSFS "/present", buf, sizeof(buf));
 	if (!err)
 		err = pm_cpumap__parse(&present, buf);
 	if (err)
@@ -283,11 +263,11 @@ static int add_cpu_list(struct str_list *l, int cpu, const char *name,
 	int err;
 
 	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/topology/%s", cpu, name);
-	err = read_small(path, buf, sizeof(buf));
+	err = pm_read_small(path, buf, sizeof(buf));
 	if (err == -ENOENT && old) {
 		snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/topology/%s",
 			 cpu, old);
-		err = read_small(path, buf, sizeof(buf));
+		err = pm_read_small(path, buf, sizeof(buf));
 	}
 	if (err)
 		return err == -ENOENT ? 0 : err;
@@ -300,7 +280,7 @@ static uint32_t cpu_topology_id(int cpu, const char *name)
 	char path[128], buf[32];
 
 	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/topology/%s", cpu, name);
-	if (read_small(path, buf, sizeof(buf)))
+	if (pm_read_small(path, buf, sizeof(buf)))
 		return UINT32_MAX;
 	return (uint32_t)strtol(buf, NULL, 10);
 }

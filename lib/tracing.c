@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "smallfile.h"
 #include "tracing.h"
 
 #define TRACEFS_MNT "/sys/kernel/tracing"
@@ -123,29 +124,10 @@ static int append_sized_file(struct pm_buf *out, const char *path)
 
 int pm_tracing__event_id(const char *sys, const char *name, uint64_t *id)
 {
-	char path[PATH_MAX], buf[32], *end;
-	unsigned long long v;
-	ssize_t n;
-	int fd, err;
+	char path[PATH_MAX];
+	int err = event_path(path, sizeof(path), sys, strlen(sys), name, "id");
 
-	err = event_path(path, sizeof(path), sys, strlen(sys), name, "id");
-	if (err)
-		return err;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
-		return err;
-	buf[n] = '\0';
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n'))
-		return -EINVAL;
-	*id = v;
-	return 0;
+	return err ? err : pm_read_u64(path, id);
 }
 
 /* One requested event, split at the colon; sys points into the caller's. */
