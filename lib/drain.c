@@ -399,6 +399,34 @@ bool pm_drain__all_hung_up(const struct pm_drain *d)
 	return true;
 }
 
+int pm_drain__loop(struct pm_drain *d, const struct pm_drain_driver *drv)
+{
+	bool busy = false, watched;
+	int timeout, err;
+
+	for (;;) {
+		if (drv->expired(drv->arg, &timeout))
+			return 0;
+		if (!busy) {
+			err = pm_drain__poll(d, timeout, &watched);
+			if (err)
+				return err;
+			if (watched && drv->watched(drv->arg))
+				return 0;
+		}
+		if (!d->overwrite) {
+			err = pm_drain__pass(d, &busy);
+			if (err)
+				return err;
+		}
+		err = drv->tick(drv->arg);
+		if (err)
+			return err;
+		if (d->overwrite ? pm_drain__all_hung_up(d) : pm_drain__all_retired(d))
+			return 0;
+	}
+}
+
 int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 {
 	bool busy;

@@ -131,6 +131,25 @@ int pm_drain__pass(struct pm_drain *d, bool *busy);
  * hold is counted in skipped_bytes and left out.
  */
 int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg);
+
+/* What the caller decides around the engine's loop (pmrec: signals, time, files). */
+struct pm_drain_driver {
+	/* True when the caller's deadline passed; else *timeout_ms is the longest wait. */
+	bool (*expired)(void *arg, int *timeout_ms);
+	/* watch_fd is readable: true ends the loop. */
+	bool (*watched)(void *arg);
+	/* After every wake-up (and pass): rotation, snapshots; an error ends the loop. */
+	int (*tick)(void *arg);
+	void *arg;
+};
+
+/*
+ * Polls and drains until the caller's deadline, watched() or the end of
+ * every writer: every ring retired, or in overwrite mode (whose rings only
+ * snapshots read) every fd hung up.  A busy pass is followed by another
+ * without sleeping.
+ */
+int pm_drain__loop(struct pm_drain *d, const struct pm_drain_driver *drv);
 bool pm_drain__all_retired(const struct pm_drain *d);
 bool pm_drain__all_hung_up(const struct pm_drain *d);
 /* LOST_SAMPLES records of what each fd's PERF_FORMAT_LOST counted. */

@@ -39,6 +39,7 @@ struct kernel {
 	int violations;			/* unmaps that came too early */
 	bool watch_ready;
 	uint64_t lost_while_paused;	/* added to an fd's count per pause */
+	int polls;
 };
 
 struct sink {
@@ -138,6 +139,7 @@ static int f_poll(void *arg, struct pollfd *fds, nfds_t nr, int timeout_ms)
 	nfds_t i;
 	int n = 0;
 
+	K.polls++;
 	for (i = 0; i < nr; i++) {
 		fds[i].revents = 0;
 		if (fds[i].fd == 15 && K.watch_ready)
@@ -517,6 +519,65 @@ static void test_poll_and_close(void)
 	teardown(&d, &s);
 }
 
+struct driver {
+	int expire_after;		/* expired() calls before it says so */
+	int expired_calls;
+	int ticks;
+	bool stop_on_watch;
+};
+
+static bool d_expired(void *arg, int *timeout_ms)
+{
+	struct driver *drv = arg;
+
+	*timeout_ms = 0;
+	return ++drv->expired_calls > drv->expire_after;
+}
+
+static bool d_watched(void *arg)
+{
+	return ((struct driver *)arg)->stop_on_watch;
+}
+
+static int d_tick(void *arg)
+{
+	((struct driver *)arg)->ticks++;
+	return 0;
+}
+
+static void test_loop(void)
+{
+	struct driver drv = { .expire_after = 100 };
+	const struct pm_drain_driver ops = { d_expired, d_watched, d_tick, &drv };
+	struct pm_drain d;
+	struct sink s;
+	int i, err;
+
+	setup(&d, &s, 1, 2, false);
+	for (i = 0; i < RING_SIZE / 2 / 48 + 1; i++)
+		produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	K.fds[1].hup = K.fds[2].hup = true;
+	err = pm_drain__loop(&d, &ops);
+	tap_ok(!err && pm_drain__all_retired(&d) && s.got.len == (RING_SIZE / 2 / 48 + 1) * 48 + 8 &&
+	       K.violations == 0, "the loop ends when every ring is drained and retired");
+	tap_ok(K.polls == 1 && drv.ticks == 2, "a busy pass is followed by another without polling");
+	teardown(&d, &s);
+
+	drv = (struct driver){ .expire_after = 100, .stop_on_watch = true };
+	setup(&d, &s, 1, 1, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	K.watch_ready = true;
+	err = pm_drain__loop(&d, &ops);
+	tap_ok(!err && s.got.len == 0 && drv.ticks == 0, "the watched fd stops the loop when the caller says so");
+	teardown(&d, &s);
+
+	drv = (struct driver){ .expire_after = 3 };
+	setup(&d, &s, 1, 1, false);
+	err = pm_drain__loop(&d, &ops);
+	tap_ok(!err && K.polls == 3 && drv.ticks == 3, "the caller's deadline stops the loop");
+	teardown(&d, &s);
+}
+
 int main(void)
 {
 	test_hangup_order("owner first", true, false);
@@ -529,5 +590,6 @@ int main(void)
 	test_corrupt();
 	test_snapshot();
 	test_poll_and_close();
+	test_loop();
 	return tap_done();
 }

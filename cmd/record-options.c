@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pmrec record's command line. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "record.h"
+#include "smallfile.h"
+#include "units.h"
+
+enum {
+	OPT_DURATION = 0x100,
+	OPT_FILTER,
+	OPT_CALL_GRAPH,
+	OPT_REALTIME,
+	OPT_OVERWRITE,
+	OPT_SWITCH_OUTPUT,
+	OPT_SWITCH_MAX_FILES,
+	OPT_TIMESTAMP_FILENAME,
+	OPT_SYNC,
+	OPT_BUILDID_MMAP,
+	OPT_SYNTH,
+};
+
+static const struct argp_option record_options[] = {
+	{ .doc = "Targets:", .group = 1 },
+	{ .name = "all-cpus", .key = 'a', .doc = "record every online CPU (system-wide)" },
+	{ .name = "cpu", .key = 'C', .arg = "LIST", .doc = "record only these CPUs, e.g. 0,2-3" },
+	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
+	  .doc = "record running processes (all their threads)" },
+	{ .name = "tid", .key = 't', .arg = "TID[,TID...]", .doc = "record running threads" },
+	{ .name = "no-inherit", .key = 'i', .doc = "do not follow children of recorded tasks" },
+	{ .doc = "Events:", .group = 2 },
+	{ .name = "event", .key = 'e', .arg = "EVENT",
+	  .doc = "event to sample (repeatable, comma-separated): cpu-clock, page-faults, "
+		 "SUBSYS:NAME tracepoints, ...; modifiers :u :k" },
+	{ .name = "filter", .key = OPT_FILTER, .arg = "EXPR",
+	  .doc = "kernel filter for the preceding tracepoint event" },
+	{ .name = "freq", .key = 'F', .arg = "HZ|max", .doc = "sample at this rate (default 4000)" },
+	{ .name = "count", .key = 'c', .arg = "PERIOD", .doc = "sample every PERIOD events" },
+	{ .name = NULL, .key = 'g', .doc = "record frame-pointer call chains" },
+	{ .name = "call-graph", .key = OPT_CALL_GRAPH, .arg = "fp|dwarf[,SIZE]",
+	  .doc = "call chains from frame pointers, or user stack copies of SIZE bytes "
+		 "(default 8192) for DWARF unwinding" },
+	{ .doc = "Output:", .group = 3 },
+	{ .name = "output", .key = 'o', .arg = "FILE",
+	  .doc = "output file (default pmrec.data); - writes a pipe stream to stdout" },
+	{ .name = "no-buildid", .key = 'B',
+	  .doc = "do not list the build ids of the mapped files (BUILD_ID feature)" },
+	{ .name = "buildid-mmap", .key = OPT_BUILDID_MMAP,
+	  .doc = "have the kernel put build ids in MMAP2 records (attr.build_id); see the man "
+		 "page for what it does to other sessions" },
+	{ .name = "synth", .key = OPT_SYNTH, .arg = "all|task|no",
+	  .doc = "what to write about the processes running at the start: COMMs and "
+		 "executable mappings (all, the default), COMMs only (task), or nothing (no)" },
+	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
+	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
+	{ .name = "sync", .key = OPT_SYNC,
+	  .doc = "fdatasync the file at most once a second, so a power loss keeps the data "
+		 "up to the last second" },
+	{ .name = "duration", .key = OPT_DURATION, .arg = "SECONDS", .doc = "stop after SECONDS" },
+	{ .name = "realtime", .key = OPT_REALTIME, .arg = "PRIO", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "drain the rings at SCHED_FIFO priority PRIO (default 1), so a busy "
+		 "workload cannot delay the recorder into losing samples" },
+	{ .doc = "Flight recorder and rotation:", .group = 4 },
+	{ .name = "overwrite", .key = OPT_OVERWRITE,
+	  .doc = "keep only the newest data in overwritable rings; write a snapshot file on "
+		 "SIGUSR2 (and at exit)" },
+	{ .name = "switch-output", .key = OPT_SWITCH_OUTPUT, .arg = "signal|SIZE|TIME",
+	  .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "start a new timestamped file on SIGUSR2 (default), after SIZE bytes "
+		 "(e.g. 100M) or every TIME (e.g. 30s, 5m); with --overwrite, write a snapshot" },
+	{ .name = "switch-max-files", .key = OPT_SWITCH_MAX_FILES, .arg = "N",
+	  .doc = "keep only the newest N timestamped files" },
+	{ .name = "timestamp-filename", .key = OPT_TIMESTAMP_FILENAME,
+	  .doc = "give the final file a timestamped name too" },
+	{ .doc = "Messages:", .group = 5 },
+	{ .name = "quiet", .key = 'q', .doc = "no summary" },
+	{ .name = "verbose", .key = 'v', .doc = "show progress" },
+	{ 0 }
+};
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* PAGES, or a byte size with K/M/G, converted to a power-of-two page count. */
+static int parse_mmap_pages(const char *s, size_t *pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	bool suffixed;
+	uint64_t v;
+
+	if (pm_units__parse_size(s, &v, &suffixed))
+		return -EINVAL;
+	if (suffixed) {
+		if (v % page)
+			return -EINVAL;
+		v /= page;
+	}
+	if (!v || (v & (v - 1)) || v > (1ULL << 24))
+		return -EINVAL;
+	*pages = v;
+	return 0;
+}
+
+static int parse_call_graph(struct record_opts *o, const char *arg)
+{
+	uint64_t size;
+
+	if (!strcmp(arg, "fp")) {
+		o->callchain = true;
+		o->dwarf = false;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return -EINVAL;
+	o->callchain = true;
+	o->dwarf = true;
+	o->dwarf_stack = 8192;
+	if (arg[5] == ',') {
+		/* The kernel caps the copy below 64 KiB and wants a multiple of 8. */
+		if (parse_u64(arg + 6, &size) || !size || size > 65528)
+			return -EINVAL;
+		o->dwarf_stack = (uint32_t)((size + 7) & ~7ULL);
+	}
+	return 0;
+}
+
+/* signal, SIZE (bytes, K/M/G) or TIME (s/m/h/d). */
+static int parse_switch_output(struct record_opts *o, const char *arg)
+{
+	char *end;
+	double v;
+
+	if (!arg || !strcmp(arg, "signal")) {
+		o->switch_kind = SWITCH_SIGNAL;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || !(v > 0) || v > 1e15 || (end[0] && end[1]))
+		return -EINVAL;
+	switch (*end) {
+	case 's': o->switch_time = v; break;
+	case 'm': o->switch_time = v * 60; break;
+	case 'h': o->switch_time = v * 3600; break;
+	case 'd': o->switch_time = v * 86400; break;
+	case 'B': o->switch_size = (uint64_t)v; break;
+	case 'K': case 'k': o->switch_size = (uint64_t)(v * 1024); break;
+	case 'M': o->switch_size = (uint64_t)(v * 1024 * 1024); break;
+	case 'G': case 'g': o->switch_size = (uint64_t)(v * 1024 * 1024 * 1024); break;
+	default: return -EINVAL;
+	}
+	o->switch_kind = o->switch_time > 0 ? SWITCH_TIME : SWITCH_SIZE;
+	return 0;
+}
+
+/* -e: an unknown event or an unreadable tracepoint id ends pmrec here. */
+static void parse_event(struct record_opts *o, char *arg, struct argp_state *state)
+{
+	char *bad = NULL;
+	int err = pm_evlist__add(&o->evlist, arg, &bad);
+
+	if (err == -ENOENT) {
+		fprintf(stderr, "%s: unknown event '%s'\n", record_prog, bad ? bad : arg);
+		pr_hint("software events: cpu-clock task-clock page-faults minor-faults major-faults "
+			"context-switches cpu-migrations alignment-faults emulation-faults dummy;");
+		pr_hint("tracepoints: SUBSYS:NAME as listed under /sys/kernel/tracing/events");
+		free(bad);
+		exit(PM_EXIT_USAGE);
+	} else if (err == -EINVAL) {
+		argp_error(state, "bad event modifier in '%s' (use :u, :k or :uk)", bad ? bad : arg);
+	} else if (err) {
+		fprintf(stderr, "%s: cannot use event '%s': %s\n", record_prog, bad ? bad : arg,
+			strerror(-err));
+		if (err == -EACCES || err == -EPERM)
+			pr_hint("tracepoint ids are in tracefs: run as root or mount tracefs");
+		free(bad);
+		exit(PM_EXIT_FAILURE);
+	}
+	free(bad);
+}
+
+/* Options that exclude each other. */
+static void check_opts(const struct record_opts *o, struct argp_state *state)
+{
+	if ((o->pid_list || o->tid_list) && o->workload)
+		argp_error(state, "-p/-t and a workload command exclude each other");
+	if (o->pid_list && o->tid_list)
+		argp_error(state, "use either -p or -t");
+	if ((o->pid_list || o->tid_list) && o->system_wide)
+		argp_error(state, "-a and -p/-t exclude each other");
+	if (o->period && o->freq)
+		argp_error(state, "-c and -F exclude each other");
+	if (o->no_buildid && o->buildid_mmap)
+		argp_error(state, "--no-buildid and --buildid-mmap exclude each other");
+	if ((o->overwrite || o->switch_kind || o->timestamp_filename) &&
+	    o->output && !strcmp(o->output, "-"))
+		argp_error(state, "-o - cannot be combined with --overwrite, --switch-output "
+			   "or --timestamp-filename: they write files");
+	if (o->overwrite && o->switch_kind == SWITCH_SIZE)
+		argp_error(state, "--switch-output=SIZE needs the normal mode; with --overwrite "
+			   "use signal or a TIME");
+	if (o->switch_max_files && !o->switch_kind && !o->overwrite)
+		argp_error(state, "--switch-max-files needs --switch-output or --overwrite");
+}
+
+/* Output, buffering, rotation and timing options. */
+static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+	uint64_t v;
+	double d;
+	char *end;
+
+	switch (key) {
+	case 'o':
+		o->output = arg;
+		break;
+	case 'B':
+		o->no_buildid = true;
+		break;
+	case OPT_SYNC:
+		o->sync = true;
+		break;
+	case OPT_BUILDID_MMAP:
+		o->buildid_mmap = true;
+		break;
+	case OPT_SYNTH:
+		if (!strcmp(arg, "all"))
+			o->synth = PM_RECFILE_SYNTH_ALL;
+		else if (!strcmp(arg, "task"))
+			o->synth = PM_RECFILE_SYNTH_TASK;
+		else if (!strcmp(arg, "no"))
+			o->synth = PM_RECFILE_SYNTH_NO;
+		else
+			argp_error(state, "bad --synth '%s': all, task or no", arg);
+		break;
+	case 'm':
+		if (parse_mmap_pages(arg, &o->mmap_pages))
+			argp_error(state, "bad buffer size '%s': a power of two number of pages, "
+				   "or a size like 512K that is one", arg);
+		break;
+	case OPT_DURATION:
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno || end == arg || *end || !(d > 0) || d > 1e9)
+			argp_error(state, "bad duration '%s' (seconds, e.g. 2.5)", arg);
+		o->duration = d;
+		break;
+	case OPT_OVERWRITE:
+		o->overwrite = true;
+		break;
+	case OPT_SWITCH_OUTPUT:
+		if (parse_switch_output(o, arg))
+			argp_error(state, "bad --switch-output '%s' (signal, a size like 100M, "
+				   "or a time like 30s or 5m)", arg);
+		break;
+	case OPT_SWITCH_MAX_FILES:
+		if (parse_u64(arg, &v) || !v || v > 1000000)
+			argp_error(state, "bad --switch-max-files '%s' (a positive number)", arg);
+		o->switch_max_files = (unsigned int)v;
+		break;
+	case OPT_TIMESTAMP_FILENAME:
+		o->timestamp_filename = true;
+		break;
+	case OPT_REALTIME:
+		o->realtime = 1;
+		if (arg && (parse_u64(arg, &v) || v < 1 || v > 99))
+			argp_error(state, "bad realtime priority '%s' (1-99)", arg);
+		if (arg)
+			o->realtime = (int)v;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t record_parse(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+
+	switch (key) {
+	case 'a':
+		o->system_wide = true;
+		break;
+	case 'C':
+		o->cpu_list = arg;
+		break;
+	case 'p':
+		o->pid_list = arg;
+		break;
+	case 't':
+		o->tid_list = arg;
+		break;
+	case 'i':
+		o->no_inherit = true;
+		break;
+	case 'e':
+		parse_event(o, arg, state);
+		break;
+	case OPT_FILTER:
+		if (pm_evlist__set_filter(&o->evlist, arg))
+			argp_error(state, "--filter must follow a tracepoint event (-e SUBSYS:NAME)");
+		break;
+	case 'F':
+		if (!strcmp(arg, "max")) {
+			if (pm_read_u64("/proc/sys/kernel/perf_event_max_sample_rate", &o->freq))
+				argp_error(state, "cannot read kernel.perf_event_max_sample_rate");
+		} else if (parse_u64(arg, &o->freq) || !o->freq) {
+			argp_error(state, "bad frequency '%s' (a number of Hz, or max)", arg);
+		}
+		break;
+	case 'c':
+		if (parse_u64(arg, &o->period) || !o->period)
+			argp_error(state, "bad period '%s' (a positive number of events)", arg);
+		break;
+	case 'g':
+		o->callchain = true;
+		break;
+	case OPT_CALL_GRAPH:
+		if (parse_call_graph(o, arg))
+			argp_error(state, "bad call graph '%s' (fp, dwarf or dwarf,SIZE with SIZE <= 65528)",
+				   arg);
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'v':
+		o->verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		/* The first word that is not an option starts the workload. */
+		o->workload = &state->argv[state->next - 1];
+		o->nr_workload = state->argc - state->next + 1;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		check_opts(o, state);
+		break;
+	default:
+		return parse_output_opt(key, arg, state);
+	}
+	return 0;
+}
+
+const struct argp record_argp = {
+	.options = record_options,
+	.parser = record_parse,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = "Record samples into a perf.data file that perf report, perf script and "
+	       "pmrec dump read.\v"
+	       "Without -a, -C, -p or -t, the COMMAND is recorded, with its children. "
+	       "With -a and a COMMAND, the whole system is recorded until COMMAND exits. "
+	       "Exit status: the workload's (128+N if it died of signal N); 1 on a runtime "
+	       "failure; 64 on a usage error; 128+N when pmrec was stopped by signal N.",
+};

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Every message of pmrec record: errors with their hints, warnings, the summary. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "output.h"
+#include "record.h"
+#include "smallfile.h"
+
+const char *record_prog = "pmrec record";
+
+void pr_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", record_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void pr_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("  ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* kernel.perf_event_paranoid, INT_MIN when unreadable. */
+static int read_paranoid(void)
+{
+	int v;
+
+	return pm_read_int("/proc/sys/kernel/perf_event_paranoid", &v) ? INT_MIN : v;
+}
+
+static bool have_hw_pmu(void)
+{
+	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+}
+
+rlim_t record__nofile_needed(const struct record *rec)
+{
+	return (rlim_t)rec->cpus.nr * rec->targets.nr * rec->opts->evlist.nr + 64;
+}
+
+static rlim_t nofile_limit(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_NOFILE, &rl) ? 0 : rl.rlim_cur;
+}
+
+static void report_open_error(const struct record *rec, const struct pm_event *ev, int cpu, pid_t tid,
+			      int err)
+{
+	char where[64];
+
+	if (tid > 0)
+		snprintf(where, sizeof(where), "task %d on CPU %d", tid, cpu);
+	else
+		snprintf(where, sizeof(where), "CPU %d", cpu);
+	pr_error("cannot open '%s' on %s: %s", ev->name, where, strerror(err));
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (tid <= 0)
+			pr_hint("system-wide recording needs kernel.perf_event_paranoid <= 0 (it is %d), "
+				"CAP_PERFMON or root", read_paranoid());
+		else
+			pr_hint("kernel.perf_event_paranoid is %d: kernel samples need <= 1; record user "
+				"mode only with :u (e.g. -e cpu-clock:u), or use CAP_PERFMON or root",
+				read_paranoid());
+		if (tid > 0)
+			pr_hint("recording another user's task also needs ptrace access to it "
+				"(CAP_SYS_PTRACE or kernel.yama.ptrace_scope)");
+		break;
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		if (ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE) {
+			if (!have_hw_pmu())
+				pr_hint("this machine has no hardware PMU; try -e cpu-clock");
+			else
+				pr_hint("the CPU's PMU does not support this event");
+		}
+		break;
+	case EMFILE:
+		pr_hint("this recording needs about %llu file descriptors; RLIMIT_NOFILE allows %llu: "
+			"raise the hard limit (ulimit -Hn, or LimitNOFILE= in a unit) or record fewer "
+			"CPUs, tasks or events", (unsigned long long)record__nofile_needed(rec),
+			(unsigned long long)nofile_limit());
+		break;
+	case ENFILE:
+		pr_hint("the system's file table is full (fs.file-max)");
+		break;
+	case ESRCH:
+		pr_hint("the task exited during set-up");
+		break;
+	case EINVAL:
+		if (ev->attr.freq)
+			pr_hint("the rate may exceed kernel.perf_event_max_sample_rate; try a lower -F");
+		break;
+	}
+}
+
+static void hint_mlock(void)
+{
+	uint64_t kb = 0;
+
+	pm_read_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
+	pr_hint("locked memory for perf rings is limited by kernel.perf_event_mlock_kb "
+		"(%llu) and RLIMIT_MEMLOCK; use a smaller -m or raise them", (unsigned long long)kb);
+}
+
+/* Words what pm_evset__open could not do. */
+void record__report_evset_error(const struct record *rec, const struct pm_evset_error *e)
+{
+	const struct pm_event *ev = &rec->opts->evlist.events[e->event];
+	size_t kib = rec->opts->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024;
+
+	switch (e->stage) {
+	case PM_EVSET_OPEN:
+		report_open_error(rec, ev, e->cpu, e->tid, e->err);
+		break;
+	case PM_EVSET_ID:
+		pr_error("cannot read the sample id of '%s': %s", ev->name, strerror(e->err));
+		break;
+	case PM_EVSET_FILTER:
+		pr_error("the kernel rejected filter '%s' on '%s': %s", ev->filter, ev->name,
+			 strerror(e->err));
+		pr_hint("filters use the kernel's syntax on the event's fields, e.g. 'id == 110'; "
+			"fields are listed in /sys/kernel/tracing/events/%s/format", ev->tracepoint);
+		break;
+	case PM_EVSET_MMAP:
+		pr_error("cannot map a %zu KiB ring buffer on CPU %d: %s", kib, e->cpu,
+			 strerror(e->err));
+		if (e->err == EPERM || e->err == ENOMEM)
+			hint_mlock();
+		break;
+	case PM_EVSET_REDIRECT:
+		pr_error("cannot redirect '%s' into the ring of CPU %d: %s", ev->name, e->cpu,
+			 strerror(e->err));
+		break;
+	}
+}
+
+int record__check_output(const char *path)
+{
+	int err = pm_output__check(path);
+
+	if (err == -EISDIR)
+		pr_error("'%s' is a directory", path);
+	else if (err == -EINVAL)
+		pr_error("'%s' is not a regular file; refusing to replace it", path);
+	else if (err)
+		pr_error("cannot check '%s': %s", path, strerror(-err));
+	return err;
+}
+
+/* What the output file has to say, worded. */
+void record__file_note(void *arg, enum pm_recfile_note what, const char *path, int err)
+{
+	const struct record *rec = arg;
+
+	switch (what) {
+	case PM_RECFILE_CREATE_FAILED:
+		if (err == -ENOTTY)
+			pr_error("refusing to write a binary stream to a terminal; redirect stdout");
+		else
+			pr_error("cannot create a file beside '%s': %s", path, strerror(-err));
+		break;
+	case PM_RECFILE_STAMP_FAILED:
+		pr_error("cannot rename '%s' to a timestamped name: %s", path, strerror(-err));
+		break;
+	case PM_RECFILE_KEPT:
+		if (!rec->opts->quiet)
+			fprintf(stderr, "%s: wrote '%s'\n", record_prog, path);
+		break;
+	case PM_RECFILE_UNLINK_FAILED:
+		pr_error("cannot remove old file '%s': %s", path, strerror(-err));
+		break;
+	case PM_RECFILE_NO_KERNEL_MAP:
+		if (rec->opts->verbose)
+			fprintf(stderr, "%s: no kernel map (%s): kernel symbols will not resolve\n",
+				record_prog, strerror(-err));
+		break;
+	}
+}
+
+void record__summary(struct record *rec, uint64_t lost_samples)
+{
+	const struct pm_drain_stats *st = &rec->drain.stats;
+	uint64_t lost = lost_samples > st->lost ? lost_samples : st->lost;
+	const char *out = strcmp(rec->opts->output, "-") ? rec->opts->output : "stdout";
+	size_t i;
+
+	if (rec->opts->quiet)
+		return;
+	if (rec->rf.nr_files)
+		fprintf(stderr, "%s: wrote %llu samples in %u %s", record_prog,
+			(unsigned long long)st->samples, rec->rf.nr_files,
+			rec->opts->overwrite ? "snapshots" : "files");
+	else
+		fprintf(stderr, "%s: wrote %llu samples, %.2f MB, to '%s'", record_prog,
+			(unsigned long long)st->samples,
+			(double)(rec->rf.out.data_size + rec->rf.out.data_offset) / 1e6, out);
+	if (!lost) {
+		fputs(", lost 0\n", stderr);
+	} else {
+		fprintf(stderr, ", lost %llu (%.2f%%)\n", (unsigned long long)lost,
+			100.0 * (double)lost / (double)(lost + st->samples));
+		for (i = 0; i < rec->drain.nr_rings; i++)
+			if (rec->drain.rings[i].lost)
+				pr_hint("CPU %d: %llu lost", rec->drain.rings[i].cpu,
+					(unsigned long long)rec->drain.rings[i].lost);
+		pr_hint("to lose less: a larger buffer (-m, now %zu pages), a lower rate (-F/-c), "
+			"or fewer events", rec->opts->mmap_pages);
+	}
+	if (st->corrupt)
+		pr_hint("%llu corrupt ring headers were skipped", (unsigned long long)st->corrupt);
+	if (st->skipped_bytes)
+		pr_hint("stopped at once on a second signal: %llu bytes left in the rings were not "
+			"written", (unsigned long long)st->skipped_bytes);
+}
+
+/*
+ * The output failed (full disk, I/O error, closed pipe): keep what was
+ * committed, which perf reads, and say what was kept and what was dropped.
+ */
+int record__write_failed(struct record *rec, int err)
+{
+	const char *path = rec->opts->output;
+
+	pmdata__rollback(&rec->rf.out);
+	if (err == -EPIPE) {
+		pr_error("the reader of the output pipe went away; stopped after %llu samples "
+			 "(%.2f MB)", (unsigned long long)rec->drain.stats.samples,
+			 (double)rec->rf.out.data_size / 1e6);
+		return PM_EXIT_EPIPE;
+	}
+	pr_error("cannot write '%s': %s; kept %llu samples (%.2f MB), dropped %llu samples "
+		 "(%.2f MB) and everything after", path, strerror(-err),
+		 (unsigned long long)rec->drain.stats.samples,
+		 (double)(rec->rf.out.data_offset + rec->rf.out.data_size) / 1e6,
+		 (unsigned long long)rec->drain.stats.dropped_samples,
+		 (double)rec->drain.stats.dropped_bytes / 1e6);
+	return PM_EXIT_FAILURE;
+}
+
+void record__warn_halved(const struct record *rec, size_t wanted_pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t kb = 0;
+	struct rlimit rl = { 0 };
+
+	pm_read_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	fprintf(stderr, "%s: warning: %zu KiB rings exceed the locked-memory limit "
+		"(kernel.perf_event_mlock_kb=%llu, RLIMIT_MEMLOCK=%llu KiB); using %zu KiB "
+		"per CPU\n", record_prog, wanted_pages * page / 1024, (unsigned long long)kb,
+		(unsigned long long)(rl.rlim_cur == RLIM_INFINITY ? 0 : rl.rlim_cur / 1024),
+		rec->opts->mmap_pages * page / 1024);
+}

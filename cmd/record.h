@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_CMD_RECORD_H
+#define PMREC_CMD_RECORD_H
+
+/*
+ * pmrec record, in three files: record.c runs the phases, record-options.c
+ * parses the command line, record-report.c words every message.
+ */
+#include <argp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "buildid.h"
+#include "cpumap.h"
+#include "drain.h"
+#include "event.h"
+#include "evset.h"
+#include "recfile.h"
+#include "target.h"
+#include "workload.h"
+
+#define DEFAULT_MMAP_PAGES 128
+
+struct record_opts {
+	const char *output;
+	const char *cpu_list;
+	const char *pid_list;
+	const char *tid_list;
+	bool system_wide;
+	bool no_inherit;
+	bool quiet;
+	int verbose;
+	uint64_t freq;
+	uint64_t period;
+	bool callchain;
+	bool dwarf;
+	uint32_t dwarf_stack;
+	size_t mmap_pages;
+	double duration;
+	int realtime;
+	bool overwrite;
+	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_kind;
+	uint64_t switch_size;		/* bytes */
+	double switch_time;		/* seconds */
+	unsigned int switch_max_files;
+	bool timestamp_filename;
+	bool no_buildid;
+	bool buildid_mmap;
+	enum pm_recfile_synth synth;
+	bool sync;
+	char **workload;
+	int nr_workload;
+	struct pm_evlist evlist;
+};
+
+struct record {
+	struct record_opts *opts;
+	struct pm_cpumap cpus;
+	struct pm_target targets;
+	struct pm_drain drain;		/* the rings, their fds and what they carried */
+	struct pm_recfile rf;		/* the output file */
+	int sigfd;
+	sigset_t oldmask;
+	struct pm_workload work;
+	int stop_signal;
+	bool switch_requested;
+	int64_t next_switch;		/* CLOCK_MONOTONIC ns of the next TIME switch */
+	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
+	int stop_signals;		/* SIGINT/TERM/HUP received */
+};
+
+/* argv[0] as argp rewrote it: "pmrec record". */
+extern const char *record_prog;
+extern const struct argp record_argp;
+
+/* "pmrec record: " + the message, and an indented hint line under it. */
+__attribute__((format(printf, 1, 2)))
+void pr_error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+void pr_hint(const char *fmt, ...);
+
+/* Descriptors this recording needs: one per event, CPU and task, and some. */
+rlim_t record__nofile_needed(const struct record *rec);
+void record__report_evset_error(const struct record *rec, const struct pm_evset_error *e);
+void record__warn_halved(const struct record *rec, size_t wanted_pages);
+int record__check_output(const char *path);
+void record__file_note(void *arg, enum pm_recfile_note what, const char *path, int err);
+void record__summary(struct record *rec, uint64_t lost_samples);
+int record__write_failed(struct record *rec, int err);
+
+#endif

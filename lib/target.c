@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "smallfile.h"
+#include "target.h"
+
+int pm_target__add(struct pm_target *t, pid_t tid)
+{
+	pid_t *n = realloc(t->tids, (t->nr + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	t->tids = n;
+	t->tids[t->nr++] = tid;
+	return 0;
+}
+
+static int target__add_threads(struct pm_target *t, unsigned long long pid)
+{
+	char path[80];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%llu/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			err = pm_target__add(t, (pid_t)atoi(de->d_name));
+	closedir(d);
+	return err;
+}
+
+static int target__add_one(struct pm_target *t, const char *tok, bool threads,
+			   struct pm_target_error *e)
+{
+	char path[64], *end;
+	unsigned long long v;
+	struct stat st;
+	int err;
+
+	errno = 0;
+	v = strtoull(tok, &end, 10);
+	if (errno || end == tok || *end || *tok == '-' || !v || v > INT_MAX) {
+		*e = (struct pm_target_error){ .problem = PM_TARGET_BAD_ID, .token = strdup(tok) };
+		return -EINVAL;
+	}
+	e->id = v;
+	snprintf(path, sizeof(path), "/proc/%llu", v);
+	if (stat(path, &st)) {
+		e->problem = PM_TARGET_NO_TASK;
+		return -ESRCH;
+	}
+	if (threads)
+		return pm_target__add(t, (pid_t)v);
+	err = target__add_threads(t, v);
+	if (err && err != -ENOMEM) {
+		e->problem = PM_TARGET_NO_THREADS;
+		e->err = -err;
+	}
+	return err;
+}
+
+int pm_target__add_list(struct pm_target *t, const char *list, bool threads,
+			struct pm_target_error *e)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = target__add_one(t, tok, threads, e);
+	free(copy);
+	return err;
+}
+
+void pm_target__exit(struct pm_target *t)
+{
+	free(t->tids);
+	t->tids = NULL;
+	t->nr = 0;
+}
+
+pid_t pm_tgid_of(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (pm_read_small(path, buf, sizeof(buf)))
+		return tid;
+	p = strstr(buf, "\nTgid:");
+	return p ? (pid_t)atoi(p + 6) : tid;
+}
+
+rlim_t pm_raise_nofile(rlim_t need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
+		return 0;
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? 0 : rl.rlim_cur;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_TARGET_H
+#define PMREC_TARGET_H
+
+/* The tasks a recording follows: -p processes, -t threads, a command, or all. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct pm_target {
+	pid_t *tids;			/* -1 alone for system-wide */
+	size_t nr;
+};
+
+enum pm_target_problem {
+	PM_TARGET_BAD_ID,		/* not a positive number */
+	PM_TARGET_NO_TASK,		/* no such process or thread */
+	PM_TARGET_NO_THREADS,		/* its task directory could not be listed */
+};
+
+struct pm_target_error {
+	enum pm_target_problem problem;
+	char *token;			/* BAD_ID: the word, to free */
+	unsigned long long id;
+	int err;			/* NO_THREADS: positive errno */
+};
+
+int pm_target__add(struct pm_target *t, pid_t tid);
+/*
+ * Every thread of each process of a -p list (threads false) or each thread
+ * of a -t list.  -EINVAL (BAD_ID), -ESRCH or another error with *e filled.
+ */
+int pm_target__add_list(struct pm_target *t, const char *list, bool threads,
+			struct pm_target_error *e);
+void pm_target__exit(struct pm_target *t);
+
+/* The process (thread group) of a thread; tid itself when unknown. */
+pid_t pm_tgid_of(pid_t tid);
+
+/*
+ * Raises the soft RLIMIT_NOFILE to need, up to the hard limit (perf does
+ * the same).  Returns the new limit, or 0 when nothing changed.
+ */
+rlim_t pm_raise_nofile(rlim_t need);
+
+#endif
