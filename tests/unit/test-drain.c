@@ -449,6 +449,42 @@ static void test_corrupt(void)
 	teardown(&d, &s);
 }
 
+/*
+ * Another session's attr.build_id leaks PERF_RECORD_MISC_MMAP_BUILD_ID into
+ * our MMAP2 records: the flag is cleared in what is written, never in the
+ * ring (whose pages the kernel maps read-only).
+ */
+static void test_mmap2_repair(void)
+{
+	struct pm_drain d;
+	struct sink s;
+	struct perf_event_header *h;
+	bool busy;
+
+	setup(&d, &s, 1, 1, false);
+	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(&d, 0, PERF_RECORD_MMAP2, 64, 0);
+	h = (struct perf_event_header *)(d.rings[0].ring.data + 48);
+	h->misc = PERF_RECORD_MISC_MMAP_BUILD_ID | PERF_RECORD_MISC_USER;
+	pm_drain__pass(&d, &busy);
+	h = (struct perf_event_header *)(s.got.data + 48);
+	tap_ok(s.got.len == 48 + 64 + 8 && h->type == PERF_RECORD_MMAP2 &&
+	       h->misc == PERF_RECORD_MISC_USER, "a leaked MMAP2 build-id flag is cleared in the file");
+	h = (struct perf_event_header *)(d.rings[0].ring.data + 48);
+	tap_ok(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID, "and left alone in the ring");
+	teardown(&d, &s);
+
+	setup(&d, &s, 1, 1, false);
+	d.build_id_mmap = true;
+	produce(&d, 0, PERF_RECORD_MMAP2, 64, 0);
+	h = (struct perf_event_header *)d.rings[0].ring.data;
+	h->misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
+	pm_drain__pass(&d, &busy);
+	h = (struct perf_event_header *)s.got.data;
+	tap_ok(h->misc == PERF_RECORD_MISC_MMAP_BUILD_ID, "with attr.build_id granted the flag is ours");
+	teardown(&d, &s);
+}
+
 /* Overwrite: every ring paused before any copy, resumed after, drops counted. */
 static void test_snapshot(void)
 {
@@ -588,6 +624,7 @@ int main(void)
 	test_sink_failure();
 	test_stop();
 	test_corrupt();
+	test_mmap2_repair();
 	test_snapshot();
 	test_poll_and_close();
 	test_loop();
