@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Every message of pmrec record: errors with their hints, warnings, the summary. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,11 +51,6 @@ static bool have_hw_pmu(void)
 	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
 }
 
-rlim_t record__nofile_needed(const struct record *rec)
-{
-	return (rlim_t)rec->cpus.nr * rec->targets.nr * rec->opts->evlist.nr + 64;
-}
-
 static rlim_t nofile_limit(void)
 {
 	struct rlimit rl;
@@ -78,13 +74,13 @@ static void report_open_error(const struct record *rec, const struct pm_event *e
 		if (tid <= 0)
 			pr_hint("system-wide recording needs kernel.perf_event_paranoid <= 0 (it is %d), "
 				"CAP_PERFMON or root", read_paranoid());
-		else
+		else if (!ev->attr.exclude_kernel)
 			pr_hint("kernel.perf_event_paranoid is %d: kernel samples need <= 1; record user "
-				"mode only with :u (e.g. -e cpu-clock:u), or use CAP_PERFMON or root",
-				read_paranoid());
+				"mode only with :u (e.g. -e %s:u), or use CAP_PERFMON or root",
+				read_paranoid(), ev->name);
 		if (tid > 0)
-			pr_hint("recording another user's task also needs ptrace access to it "
-				"(CAP_SYS_PTRACE or kernel.yama.ptrace_scope)");
+			pr_hint("recording another user's task needs ptrace access to it "
+				"(CAP_SYS_PTRACE, or kernel.yama.ptrace_scope) or CAP_PERFMON");
 		break;
 	case ENOENT:
 	case EOPNOTSUPP:
@@ -99,7 +95,7 @@ static void report_open_error(const struct record *rec, const struct pm_event *e
 	case EMFILE:
 		pr_hint("this recording needs about %llu file descriptors; RLIMIT_NOFILE allows %llu: "
 			"raise the hard limit (ulimit -Hn, or LimitNOFILE= in a unit) or record fewer "
-			"CPUs, tasks or events", (unsigned long long)record__nofile_needed(rec),
+			"CPUs, tasks or events", (unsigned long long)rec->nofile_needed,
 			(unsigned long long)nofile_limit());
 		break;
 	case ENFILE:
@@ -146,8 +142,11 @@ void record__report_evset_error(const struct record *rec, const struct pm_evset_
 	case PM_EVSET_MMAP:
 		pr_error("cannot map a %zu KiB ring buffer on CPU %d: %s", kib, e->cpu,
 			 strerror(e->err));
-		if (e->err == EPERM || e->err == ENOMEM)
+		if (e->err == EPERM)
 			hint_mlock();
+		else if (e->err == ENOMEM)
+			pr_hint("the kernel could not allocate a ring of this size (locked-memory "
+				"limits were not the cause); use a smaller -m");
 		break;
 	case PM_EVSET_REDIRECT:
 		pr_error("cannot redirect '%s' into the ring of CPU %d: %s", ev->name, e->cpu,
@@ -167,6 +166,27 @@ int record__check_output(const char *path)
 	else if (err)
 		pr_error("cannot check '%s': %s", path, strerror(-err));
 	return err;
+}
+
+/*
+ * -o -: stdout, as it was when pmrec started (flags from F_GETFL, or -1),
+ * must be open for writing and not a terminal.
+ */
+int record__check_stdout(int flags)
+{
+	if (flags < 0) {
+		pr_error("cannot write the stream to standard output: it is closed");
+		return -EBADF;
+	}
+	if ((flags & O_ACCMODE) == O_RDONLY) {
+		pr_error("cannot write the stream to standard output: it is open read-only");
+		return -EBADF;
+	}
+	if (isatty(STDOUT_FILENO)) {
+		pr_error("refusing to write a binary stream to a terminal; redirect stdout");
+		return -ENOTTY;
+	}
+	return 0;
 }
 
 /* What the output file has to say, worded. */
@@ -190,6 +210,11 @@ void record__file_note(void *arg, enum pm_recfile_note what, const char *path, i
 		break;
 	case PM_RECFILE_UNLINK_FAILED:
 		pr_error("cannot remove old file '%s': %s", path, strerror(-err));
+		break;
+	case PM_RECFILE_MAPS_DENIED:
+		if (!rec->opts->quiet)
+			fprintf(stderr, "%s: warning: cannot read '%s': %s; its user-space addresses "
+				"will not be named\n", record_prog, path, strerror(-err));
 		break;
 	case PM_RECFILE_NO_KERNEL_MAP:
 		if (rec->opts->verbose)

@@ -6,6 +6,7 @@
  * runs its phases: prepare, record, finish, end.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -50,12 +51,17 @@ static int record__parse_tasks(struct record *rec, const char *list, bool thread
 /* ---- events ----------------------------------------------------------- */
 
 /*
- * One fd per event, CPU and task, beyond what is open already: raise the
- * soft limit to what is needed, up to the hard limit (perf does the same).
+ * One fd per event, CPU and task, beyond what is open already, and the few
+ * the recording opens itself (the output, the workload's pipes): raise the
+ * soft limit to that, up to the hard limit (perf does the same).
  */
 static void record__raise_nofile(struct record *rec)
 {
-	rlim_t now = pm_raise_nofile(record__nofile_needed(rec));
+	rlim_t now;
+
+	rec->nofile_needed = (rlim_t)pm_count_open_fds() + 4 +
+			     (rlim_t)rec->cpus.nr * rec->targets.nr * rec->opts->evlist.nr;
+	now = pm_raise_nofile(rec->nofile_needed);
 
 	if (now && rec->opts->verbose)
 		fprintf(stderr, "%s: raised RLIMIT_NOFILE to %llu\n", record_prog,
@@ -104,9 +110,7 @@ static bool record__handle_signals(struct record *rec)
 			/* Several while one is handled coalesce into one request. */
 			rec->switch_requested = true;
 			break;
-		case SIGINT:
-		case SIGTERM:
-		case SIGHUP:
+		default:
 			if (!rec->stop_signal)
 				rec->stop_signal = (int)si.ssi_signo;
 			rec->stop_signals++;
@@ -257,20 +261,37 @@ static int record__setup_targets(struct record *rec)
 	return pm_target__add(&rec->targets, -1) ? PM_EXIT_FAILURE : 0;
 }
 
+/*
+ * Every signal whose default action ends the process, and that the kernel
+ * does not raise for a fault of pmrec's own, stops the recording and
+ * finalizes the file: dying of it would leave a file without features.
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, SIGVTALRM, SIGPROF,
+	SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU,
+};
+
 static int record__block_signals(struct record *rec)
 {
 	sigset_t set;
+	size_t i;
+	int sig;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&set, stop_signals[i]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&set, sig);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGUSR2);
 	if (sigprocmask(SIG_BLOCK, &set, &rec->oldmask))
 		return -errno;
-	/* EPIPE is handled where it happens; dying of SIGPIPE loses the file. */
+	/*
+	 * EPIPE and EFBIG are handled where they happen; dying of SIGPIPE or
+	 * SIGXFSZ would lose the file.
+	 */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	rec->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	return rec->sigfd < 0 ? -errno : 0;
 }
@@ -621,12 +642,16 @@ int cmd_record(int argc, char **argv)
 		.mmap_pages = DEFAULT_MMAP_PAGES,
 	};
 	struct record rec = { .opts = &opts, .sigfd = -1, .work = { .go_fd = -1, .err_fd = -1 } };
+	/* Before anything is opened: a closed stdout would be the next fd we get. */
+	int stdout_flags = fcntl(STDOUT_FILENO, F_GETFL);
 	char *bad = NULL;
 	int status;
 
 	record_prog = argv[0];
 	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &opts))
 		return PM_EXIT_USAGE;
+	if (!strcmp(opts.output, "-") && record__check_stdout(stdout_flags))
+		return PM_EXIT_FAILURE;
 	if (!opts.evlist.nr && pm_evlist__add(&opts.evlist, "cpu-clock", &bad)) {
 		pr_error("cannot set up the default event cpu-clock");
 		free(bad);

@@ -68,7 +68,8 @@ struct record {
 	bool switch_requested;
 	int64_t next_switch;		/* CLOCK_MONOTONIC ns of the next TIME switch */
 	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
-	int stop_signals;		/* SIGINT/TERM/HUP received */
+	int stop_signals;		/* stop signals received */
+	rlim_t nofile_needed;		/* counted before the events opened */
 };
 
 /* argv[0] as argp rewrote it: "pmrec record". */
@@ -81,11 +82,10 @@ void pr_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 void pr_hint(const char *fmt, ...);
 
-/* Descriptors this recording needs: one per event, CPU and task, and some. */
-rlim_t record__nofile_needed(const struct record *rec);
 void record__report_evset_error(const struct record *rec, const struct pm_evset_error *e);
 void record__warn_halved(const struct record *rec, size_t wanted_pages);
 int record__check_output(const char *path);
+int record__check_stdout(int flags);
 void record__file_note(void *arg, enum pm_recfile_note what, const char *path, int err);
 void record__summary(struct record *rec, uint64_t lost_samples);
 int record__write_failed(struct record *rec, int err);

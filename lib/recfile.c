@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -184,13 +185,20 @@ static int recfile__synth_targets(struct pm_recfile *f, struct pm_buf *b, size_t
 	for (i = 0; i < t->nr && !err; i++) {
 		pid_t pid = pm_tgid_of(t->tids[i]);
 		bool seen = false;
+		bool denied = false;
 
 		for (j = 0; j < i && !seen; j++)
 			seen = pm_tgid_of(t->tids[j]) == pid;
 		if (!seen)
-			err = pm_synth__task(b, pid, trailer, f->synth == PM_RECFILE_SYNTH_ALL);
+			err = pm_synth__task(b, pid, trailer, f->synth == PM_RECFILE_SYNTH_ALL, &denied);
 		if (err == -ENOENT || err == -ESRCH)
 			err = 0;
+		if (denied) {
+			char path[32];
+
+			snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+			recfile__note(f, PM_RECFILE_MAPS_DENIED, path, -EACCES);
+		}
 	}
 	return err;
 }

@@ -37,6 +37,7 @@ enum pm_recfile_note {
 	PM_RECFILE_KEPT,		/* path: a timestamped file written */
 	PM_RECFILE_UNLINK_FAILED,	/* path: an old file beyond max_files, err */
 	PM_RECFILE_NO_KERNEL_MAP,	/* err: kernel symbols will not resolve */
+	PM_RECFILE_MAPS_DENIED,		/* path: a target's maps, unreadable: no user symbols */
 };
 
 struct pm_recfile {

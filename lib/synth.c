@@ -440,11 +440,11 @@ static int read_stat(struct synth *s, const char *path, struct task_stat *ts)
 }
 
 /*
- * COMM for each thread of pid, then MMAP2 for its code.  With tolerant set
- * (whole-system synthesis) maps that cannot be read for lack of permission
- * leave just the COMMs, as perf does for other users' processes.
+ * COMM for each thread of pid, then MMAP2 for its code.  Maps that cannot be
+ * read for lack of permission leave just the COMMs, as perf does for other
+ * users' processes; *denied (when not NULL) says it happened.
  */
-static int synth_task(struct synth *s, pid_t pid, bool tolerant)
+static int synth_task(struct synth *s, pid_t pid, bool *denied)
 {
 	struct task_stat ts = { 0 };
 	char path[32];
@@ -471,8 +471,11 @@ static int synth_task(struct synth *s, pid_t pid, bool tolerant)
 		return err;
 	proc_path(path, pid, "maps", sizeof("maps"));
 	err = read_maps(s, path, &len);
-	if (tolerant && (err == -EACCES || err == -EPERM))
+	if (err == -EACCES || err == -EPERM) {
+		if (denied)
+			*denied = true;
 		return 0;
+	}
 	if (err)
 		return err;
 	return synth_maps(s, pid, len);
@@ -498,7 +501,8 @@ static void synth__exit(struct synth *s)
 	free(s->file);
 }
 
-int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size, bool maps)
+int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size, bool maps,
+		   bool *maps_denied)
 {
 	struct synth *s = malloc(sizeof(*s));
 	size_t start = out->len;
@@ -508,7 +512,7 @@ int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size, bool maps
 		return -ENOMEM;
 	err = synth__init(s, out, trailer_size, maps);
 	if (!err) {
-		err = synth_task(s, pid, false);
+		err = synth_task(s, pid, maps_denied);
 		synth__exit(s);
 	}
 	free(s);
@@ -544,7 +548,7 @@ int pm_synth__all_tasks(struct pm_buf *out, size_t trailer_size, bool maps,
 				continue;
 			mark = out->len;
 			err = synth_task(s, (pid_t)strtol(d->d_name, NULL, 10),
-					 true);
+					 NULL);
 			if (vanished(err)) {
 				out->len = mark;
 				err = 0;

@@ -19,9 +19,12 @@
 int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size);
 /*
  * COMM for every thread of pid and, with maps, MMAP2 for each of its
- * executable mappings.
+ * executable mappings.  Maps that this process may not read (another
+ * user's, or a more privileged process's) leave the COMMs alone and set
+ * *maps_denied (when not NULL): a recording without them still works.
  */
-int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size, bool maps);
+int pm_synth__task(struct pm_buf *out, pid_t pid, size_t trailer_size, bool maps,
+		   bool *maps_denied);
 /*
  * Takes the records of pm_synth__all_tasks whenever out holds flush_at bytes
  * or more, between two processes: flush consumes out (and empties it), so

@@ -110,3 +110,18 @@ rlim_t pm_raise_nofile(rlim_t need)
 	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
 	return setrlimit(RLIMIT_NOFILE, &rl) ? 0 : rl.rlim_cur;
 }
+
+unsigned int pm_count_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned int n = 0;
+	struct dirent *e;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	/* The listing's own descriptor was open while it was read. */
+	return n ? n - 1 : 0;
+}

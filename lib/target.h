@@ -43,5 +43,7 @@ pid_t pm_tgid_of(pid_t tid);
  * the same).  Returns the new limit, or 0 when nothing changed.
  */
 rlim_t pm_raise_nofile(rlim_t need);
+/* Descriptors this process has open (from /proc/self/fd), 0 if unknown. */
+unsigned int pm_count_open_fds(void);
 
 #endif

@@ -28,6 +28,7 @@ int pm_workload__fork(struct pm_workload *w, char **argv, const sigset_t *mask)
 		close(err[0]);
 		sigprocmask(SIG_SETMASK, mask, NULL);
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(argv[0], argv);

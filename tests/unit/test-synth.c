@@ -218,7 +218,7 @@ static void test_self(void)
 	pthread_create(&thread, NULL, named_thread, &worker);
 	pthread_barrier_wait(&started);
 
-	err = pm_synth__task(&b, pid, TRAILER, true);
+	err = pm_synth__task(&b, pid, TRAILER, true, NULL);
 	tap_ok(!err, "pm_synth__task(getpid()) = %d", err);
 	nr = validate(&b, TRAILER, &why);
 	tap_ok(nr > 0, "own records are valid: %s", why);
@@ -252,7 +252,7 @@ static void test_self(void)
 
 	/* Without maps: the same COMMs, and nothing else. */
 	pm_buf__reset(&b);
-	err = pm_synth__task(&b, pid, TRAILER, false);
+	err = pm_synth__task(&b, pid, TRAILER, false, NULL);
 	off = 0;
 	tap_ok(!err && validate(&b, TRAILER, &why) == 2 && find_comm(&b, pid, pid) &&
 	       find_comm(&b, pid, worker) && !next_record(&b, &off, PERF_RECORD_MMAP2),
@@ -262,14 +262,14 @@ static void test_self(void)
 	pthread_join(thread, NULL);
 
 	pm_buf__reset(&b);
-	err = pm_synth__task(&b, pid, 0, true);
+	err = pm_synth__task(&b, pid, 0, true, NULL);
 	nr = validate(&b, 0, &why);
 	tap_ok(!err && nr > 0,
 	       "without a trailer the records are still valid: %s", why);
 
 	pm_buf__reset(&b);
 	pm_buf__append_u64(&b, 42);
-	err = pm_synth__task(&b, INT_MAX, TRAILER, true);
+	err = pm_synth__task(&b, INT_MAX, TRAILER, true, NULL);
 	tap_ok((err == -ENOENT || err == -ESRCH) && b.len == 8,
 	       "a missing pid fails (%d) and appends nothing", err);
 	pm_buf__exit(&b);
@@ -340,7 +340,7 @@ static void test_exited_leader(void)
 	tap_ok(tid > 0 && leader_is_zombie(child),
 	       "child %d: leader exited, thread %d runs on", (int)child,
 	       (int)tid);
-	err = pm_synth__task(&b, child, TRAILER, true);
+	err = pm_synth__task(&b, child, TRAILER, true, NULL);
 	c = find_comm(&b, child, tid);
 	tap_ok(!err && c && !strcmp(c->comm, "survivor"),
 	       "COMM of the surviving thread is synthesized (%d)", err);
