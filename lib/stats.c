@@ -36,7 +36,8 @@ int pm_stats__count(struct pm_stats *st, const struct pm_record *rec,
 	uint64_t id, lost;
 
 	stats__count_type(st, type);
-	if (!pm_lost_body__decode(rec->header, in->body_len, &id, &lost))
+	if ((type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES) &&
+	    !pm_lost_body__decode(rec->header, in->body_len, &id, &lost))
 		st->lost += lost;
 	if (type != PERF_RECORD_SAMPLE)
 		return 0;
