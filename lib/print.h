@@ -11,13 +11,14 @@
  * record does not carry; JSON: one object per record with the same keys.
  */
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "emit.h"
 #include "naming.h"
 #include "reader.h"
 #include "rec_info.h"
-#include "record_body.h"
 
 struct pm_printer {
 	struct pm_emit *em;
@@ -35,18 +36,7 @@ void pm_printer__exit(struct pm_printer *p);
 /* The file header, events and features: text "# key : value", or one JSON object. */
 void pm_header__print(struct pm_emit *em, struct pm_reader *r);
 
-/* Shared by the record and header printers. */
-extern const char *const pm_cpumode_names[8];
-/* "HEADER_ATTR"... or "UNKNOWN_<type>" in buf. */
+/* perf's name of a record type, or "UNKNOWN_<type>" written in buf. */
 const char *pm_record_type__label(uint32_t type, char *buf, size_t len);
-void pm_print__attr(struct pm_emit *em, const struct perf_event_attr *attr);
-void pm_print__build_id_entry(struct pm_emit *em, const struct pm_build_id_entry *e);
-
-/* Internal to the printers: one function per part of a record. */
-void pm_print__sample(struct pm_printer *p, const struct pm_record *rec,
-		      const struct pm_rec_info *in);
-void pm_print__kernel_record(struct pm_printer *p, const struct pm_record *rec,
-			     const struct pm_rec_info *in);
-void pm_print__user_record(struct pm_printer *p, const struct pm_record *rec);
 
 #endif

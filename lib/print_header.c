@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "perf_data.h"
-#include "print.h"
+#include "print_int.h"
 
 /* Header lines: text "# key : value"; JSON members of one object. */
 static void h_key(struct pm_emit *e, const char *key)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "perf_data.h"
-#include "print.h"
+#include "print_int.h"
 
 static inline uint64_t rd64(const unsigned char *p, size_t off)
 {

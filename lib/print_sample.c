@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "print.h"
+#include "print_int.h"
 #include "tpformat.h"
 
 const char *const pm_cpumode_names[8] = {
@@ -127,8 +127,7 @@ static void print_tp_value(struct pm_emit *e, const struct pm_tp_field *f,
 	if (elem != 1 && elem != 2 && elem != 4 && elem != 8) {
 		if (e->json)
 			pm_out__ch(&e->out, '"');
-		for (i = 0; i < len; i++)
-			pm_out__printf(&e->out, "%02x", p[i]);
+		pm_out__hexbytes(&e->out, p, len);
 		if (e->json)
 			pm_out__ch(&e->out, '"');
 		return;
