@@ -112,9 +112,11 @@ static void test_mmap(void)
 	start(PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
 	u32(10), u32(11), u64(0x400000), u64(0x1000), u64(0), str("/bin/true");
 	check("MMAP",
-	      "0x1a0 - - - MMAP addr=0x400000 len=0x1000 pgoff=0x0 cpumode=user filename=/bin/true\n",
+	      "0x1a0 - - - MMAP addr=0x400000 len=0x1000 pgoff=0x0 cpumode=user "
+	      "filename=/bin/true\n",
 	      "{\"offset\":416,\"type\":\"MMAP\",\"size\":56,\"misc\":2,\"addr\":\"0x400000\","
-	      "\"len\":\"0x1000\",\"pgoff\":\"0x0\",\"cpumode\":\"user\",\"filename\":\"/bin/true\"}\n");
+	      "\"len\":\"0x1000\",\"pgoff\":\"0x0\",\"cpumode\":\"user\","
+	      "\"filename\":\"/bin/true\"}\n");
 
 	start(PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
 	u32(10), u32(11), u64(0x7f0000), u64(0x2000), u64(0x1000);
@@ -134,9 +136,10 @@ static void test_mmap(void)
 	check("MMAP2 with a build id",
 	      "0x1a0 - - - MMAP2 addr=0x7f0000 len=0x2000 pgoff=0x0 build_id=deadbe prot=0x5 "
 	      "flags=0x2 cpumode=user filename=[vdso]\n",
-	      "{\"offset\":416,\"type\":\"MMAP2\",\"size\":80,\"misc\":16386,\"addr\":\"0x7f0000\","
-	      "\"len\":\"0x2000\",\"pgoff\":\"0x0\",\"build_id\":\"deadbe\",\"prot\":\"0x5\","
-	      "\"flags\":\"0x2\",\"cpumode\":\"user\",\"filename\":\"[vdso]\"}\n");
+	      "{\"offset\":416,\"type\":\"MMAP2\",\"size\":80,\"misc\":16386,"
+	      "\"addr\":\"0x7f0000\",\"len\":\"0x2000\",\"pgoff\":\"0x0\","
+	      "\"build_id\":\"deadbe\",\"prot\":\"0x5\",\"flags\":\"0x2\",\"cpumode\":\"user\","
+	      "\"filename\":\"[vdso]\"}\n");
 }
 
 static void test_tasks(void)
@@ -151,8 +154,9 @@ static void test_tasks(void)
 				   .has_pid = true, .pid = 1, .tid = 2 };
 	check_in("COMM with exec, quoted, all columns", &in,
 		 "0x1a0 1.500000001 3 1/2 COMM comm=\"a \\\"b\\\"\" exec=1\n",
-		 "{\"offset\":416,\"type\":\"COMM\",\"size\":24,\"misc\":8192,\"time\":1500000001,"
-		 "\"cpu\":3,\"pid\":1,\"tid\":2,\"comm\":\"a \\\"b\\\"\",\"exec\":true}\n");
+		 "{\"offset\":416,\"type\":\"COMM\",\"size\":24,\"misc\":8192,"
+		 "\"time\":1500000001,\"cpu\":3,\"pid\":1,\"tid\":2,\"comm\":\"a \\\"b\\\"\","
+		 "\"exec\":true}\n");
 
 	start(PERF_RECORD_FORK, 0);
 	u32(20), u32(10), u32(21), u32((uint32_t)-1), u64(5000);
@@ -267,8 +271,8 @@ static void test_kernel_other(void)
 	      "0x1a0 - - - UNKNOWN_30 data_size=12\n"
 	      "    0000: 1e 00 00 00 00 00 14 00 48 47 46 45 44 43 42 41  ........HGFEDCBA\n"
 	      "    0010: 00 00 0d 0a                                      ....\n",
-	      "{\"offset\":416,\"type\":\"UNKNOWN_30\",\"size\":20,\"misc\":0,\"data_size\":1"
-	      "2,\"raw\":\"1e00000000001400484746454443424100000d0a\"}\n");
+	      "{\"offset\":416,\"type\":\"UNKNOWN_30\",\"size\":20,\"misc\":0,\"data_size\":12,"
+	      "\"raw\":\"1e00000000001400484746454443424100000d0a\"}\n");
 	pr.raw = true;
 	start(PERF_RECORD_LOST_SAMPLES, 0);
 	u64(0x20);
@@ -294,11 +298,11 @@ static void test_user_header(void)
 	start(PERF_RECORD_HEADER_ATTR, 0);
 	bytes(&attr, PM_FILE_ATTR_SIZE), u64(1), u64(2);
 	check("HEADER_ATTR",
-	      "0x1a0 - - - HEADER_ATTR attr_type=1 config=0x0 sample_freq=4000 sample_type=0x"
-	      "3 read_format=0x0 sample_id_all=1 ids=1,2\n",
-	      "{\"offset\":416,\"type\":\"HEADER_ATTR\",\"size\":152,\"misc\":0,\"attr_type\""
-	      ":1,\"config\":\"0x0\",\"sample_freq\":4000,\"sample_type\":\"0x3\",\"read_form"
-	      "at\":\"0x0\",\"sample_id_all\":true,\"ids\":[1,2]}\n");
+	      "0x1a0 - - - HEADER_ATTR attr_type=1 config=0x0 sample_freq=4000 sample_type=0x3 "
+	      "read_format=0x0 sample_id_all=1 ids=1,2\n",
+	      "{\"offset\":416,\"type\":\"HEADER_ATTR\",\"size\":152,\"misc\":0,"
+	      "\"attr_type\":1,\"config\":\"0x0\",\"sample_freq\":4000,\"sample_type\":\"0x3\","
+	      "\"read_format\":\"0x0\",\"sample_id_all\":true,\"ids\":[1,2]}\n");
 
 	start(PERF_RECORD_HEADER_EVENT_TYPE, 0);
 	u64(12);
@@ -306,8 +310,8 @@ static void test_user_header(void)
 	      "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 64);
 	check("HEADER_EVENT_TYPE",
 	      "0x1a0 - - - HEADER_EVENT_TYPE event_id=12 name=sched:sched_switch\n",
-	      "{\"offset\":416,\"type\":\"HEADER_EVENT_TYPE\",\"size\":80,\"misc\":0,\"event_"
-	      "id\":12,\"name\":\"sched:sched_switch\"}\n");
+	      "{\"offset\":416,\"type\":\"HEADER_EVENT_TYPE\",\"size\":80,\"misc\":0,"
+	      "\"event_id\":12,\"name\":\"sched:sched_switch\"}\n");
 
 	start(PERF_RECORD_HEADER_TRACING_DATA, 0);
 	u32(4096), u32(0);
@@ -315,40 +319,41 @@ static void test_user_header(void)
 	rec.extra_size = 4096;
 	check_in("HEADER_TRACING_DATA", NULL,
 		 "0x1a0 - - - HEADER_TRACING_DATA data_size=4096 formats=0\n",
-		 "{\"offset\":416,\"type\":\"HEADER_TRACING_DATA\",\"size\":16,\"misc\":0,\"data"
-		 "_size\":4096,\"formats\":0}\n");
+		 "{\"offset\":416,\"type\":\"HEADER_TRACING_DATA\",\"size\":16,\"misc\":0,"
+		 "\"data_size\":4096,\"formats\":0}\n");
 
 	start(PERF_RECORD_HEADER_BUILD_ID, PM_BUILD_ID_MISC_SIZE | PERF_RECORD_MISC_USER);
 	u32((uint32_t)-1), bytes(id, 20), bytes("\x04\0\0\0", 4), str("/usr/bin/x y");
 	check("HEADER_BUILD_ID, 4-byte id",
-	      "0x1a0 - - - HEADER_BUILD_ID build_id_pid=-1 build_id=aabbccdd cpumode=user fil"
-	      "ename=\"/usr/bin/x y\"\n",
-	      "{\"offset\":416,\"type\":\"HEADER_BUILD_ID\",\"size\":56,\"misc\":32770,\"buil"
-	      "d_id_pid\":-1,\"build_id\":\"aabbccdd\",\"cpumode\":\"user\",\"filename\":\"/u"
-	      "sr/bin/x y\"}\n");
+	      "0x1a0 - - - HEADER_BUILD_ID build_id_pid=-1 build_id=aabbccdd cpumode=user "
+	      "filename=\"/usr/bin/x y\"\n",
+	      "{\"offset\":416,\"type\":\"HEADER_BUILD_ID\",\"size\":56,\"misc\":32770,"
+	      "\"build_id_pid\":-1,\"build_id\":\"aabbccdd\",\"cpumode\":\"user\","
+	      "\"filename\":\"/usr/bin/x y\"}\n");
 
 	start(PERF_RECORD_HEADER_BUILD_ID, PERF_RECORD_MISC_KERNEL);
 	u32((uint32_t)-1), bytes(id, 20), bytes("\x04\0\0\0", 4), str("[kernel.kallsyms]");
 	check("HEADER_BUILD_ID, no size flag: 20 bytes",
-	      "0x1a0 - - - HEADER_BUILD_ID build_id_pid=-1 build_id=aabbccdd00000000000000000"
-	      "000000000000000 cpumode=kernel filename=[kernel.kallsyms]\n",
-	      "{\"offset\":416,\"type\":\"HEADER_BUILD_ID\",\"size\":56,\"misc\":1,\"build_id"
-	      "_pid\":-1,\"build_id\":\"aabbccdd00000000000000000000000000000000\",\"cpumode"
-	      "\":\"kernel\",\"filename\":\"[kernel.kallsyms]\"}\n");
+	      "0x1a0 - - - HEADER_BUILD_ID build_id_pid=-1 "
+	      "build_id=aabbccdd00000000000000000000000000000000 cpumode=kernel "
+	      "filename=[kernel.kallsyms]\n",
+	      "{\"offset\":416,\"type\":\"HEADER_BUILD_ID\",\"size\":56,\"misc\":1,"
+	      "\"build_id_pid\":-1,\"build_id\":\"aabbccdd00000000000000000000000000000000\","
+	      "\"cpumode\":\"kernel\",\"filename\":\"[kernel.kallsyms]\"}\n");
 
 	start(PERF_RECORD_HEADER_FEATURE, 0);
 	u64(HEADER_HOSTNAME), u32(8), bytes("host\0\0\0\0", 8);
 	check("HEADER_FEATURE",
 	      "0x1a0 - - - HEADER_FEATURE feature=HOSTNAME data_size=12\n",
-	      "{\"offset\":416,\"type\":\"HEADER_FEATURE\",\"size\":28,\"misc\":0,\"feature\""
-	      ":\"HOSTNAME\",\"data_size\":12}\n");
+	      "{\"offset\":416,\"type\":\"HEADER_FEATURE\",\"size\":28,\"misc\":0,"
+	      "\"feature\":\"HOSTNAME\",\"data_size\":12}\n");
 
 	start(PERF_RECORD_HEADER_FEATURE, 0);
 	u64(99);
 	check("HEADER_FEATURE, unknown",
 	      "0x1a0 - - - HEADER_FEATURE feature=99 data_size=0\n",
-	      "{\"offset\":416,\"type\":\"HEADER_FEATURE\",\"size\":16,\"misc\":0,\"feature\""
-	      ":\"99\",\"data_size\":0}\n");
+	      "{\"offset\":416,\"type\":\"HEADER_FEATURE\",\"size\":16,\"misc\":0,"
+	      "\"feature\":\"99\",\"data_size\":0}\n");
 
 	start(PERF_RECORD_FINISHED_ROUND, 0);
 	check("FINISHED_ROUND",
@@ -358,10 +363,10 @@ static void test_user_header(void)
 	start(PERF_RECORD_COMPRESSED, 0);
 	u64(0xfd2fb528);
 	check("COMPRESSED",
-	      "0x1a0 - - - COMPRESSED data_size=8 note=\"zstd-compressed records are not supp"
-	      "orted\"\n",
-	      "{\"offset\":416,\"type\":\"COMPRESSED\",\"size\":16,\"misc\":0,\"data_size\":8"
-	      ",\"note\":\"zstd-compressed records are not supported\"}\n");
+	      "0x1a0 - - - COMPRESSED data_size=8 note=\"zstd-compressed records are not "
+	      "supported\"\n",
+	      "{\"offset\":416,\"type\":\"COMPRESSED\",\"size\":16,\"misc\":0,\"data_size\":8,"
+	      "\"note\":\"zstd-compressed records are not supported\"}\n");
 }
 
 static void test_user_maps(void)
@@ -370,45 +375,41 @@ static void test_user_maps(void)
 	u64(2), u64(10), u64(0), u64(0), u64((uint64_t)-1), u64(11), u64(1), u64(1), u64(77);
 	check("ID_INDEX",
 	      "0x1a0 - - - ID_INDEX nr=2 entries=10:0:0:-1,11:1:1:77\n",
-	      "{\"offset\":416,\"type\":\"ID_INDEX\",\"size\":80,\"misc\":0,\"nr\":2,\"entrie"
-	      "s\":[{\"id\":10,\"idx\":0,\"cpu\":0,\"tid\":-1},{\"id\":11,\"idx\":1,\"cpu\":1"
-	      ",\"tid\":77}]}\n");
+	      "{\"offset\":416,\"type\":\"ID_INDEX\",\"size\":80,\"misc\":0,\"nr\":2,"
+	      "\"entries\":[{\"id\":10,\"idx\":0,\"cpu\":0,\"tid\":-1},{\"id\":11,\"idx\":1,"
+	      "\"cpu\":1,\"tid\":77}]}\n");
 
 	start(PERF_RECORD_THREAD_MAP, 0);
 	u64(2), u64(5), bytes("sh\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	u64((uint64_t)-1), bytes("a b\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	check("THREAD_MAP",
 	      "0x1a0 - - - THREAD_MAP nr=2 threads=5:sh,-1:\"a b\"\n",
-	      "{\"offset\":416,\"type\":\"THREAD_MAP\",\"size\":64,\"misc\":0,\"nr\":2,\"thre"
-	      "ads\":[{\"pid\":5,\"comm\":\"sh\"},{\"pid\":-1,\"comm\":\"a b\"}]}\n");
+	      "{\"offset\":416,\"type\":\"THREAD_MAP\",\"size\":64,\"misc\":0,\"nr\":2,"
+	      "\"threads\":[{\"pid\":5,\"comm\":\"sh\"},{\"pid\":-1,\"comm\":\"a b\"}]}\n");
 
 	start(PERF_RECORD_CPU_MAP, 0);
 	u16(0), u16(3), u16(0), u16(2), u16(7);
 	check("CPU_MAP list",
 	      "0x1a0 - - - CPU_MAP cpus=0,2,7\n",
-	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":18,\"misc\":0,\"cpus\":[0,2,7]}"
-	      "\n");
+	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":18,\"misc\":0,\"cpus\":[0,2,7]}\n");
 
 	start(PERF_RECORD_CPU_MAP, 0);
 	u16(1), u16(1), u16(8), u16(0), u64(0x8000000000000005ULL);
 	check("CPU_MAP mask, 64-bit",
 	      "0x1a0 - - - CPU_MAP cpus=0,2,63\n",
-	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":24,\"misc\":0,\"cpus\":[0,2,63]}"
-	      "\n");
+	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":24,\"misc\":0,\"cpus\":[0,2,63]}\n");
 
 	start(PERF_RECORD_CPU_MAP, 0);
 	u16(1), u16(2), u16(4), u32(0x3), u32(0x1);
 	check("CPU_MAP mask, 32-bit",
 	      "0x1a0 - - - CPU_MAP cpus=0,1,32\n",
-	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":22,\"misc\":0,\"cpus\":[0,1,32]}"
-	      "\n");
+	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":22,\"misc\":0,\"cpus\":[0,1,32]}\n");
 
 	start(PERF_RECORD_CPU_MAP, 0);
 	u16(2), u16(0), u16(4), u16(6);
 	check("CPU_MAP range",
 	      "0x1a0 - - - CPU_MAP cpus=4,5,6\n",
-	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":16,\"misc\":0,\"cpus\":[4,5,6]}"
-	      "\n");
+	      "{\"offset\":416,\"type\":\"CPU_MAP\",\"size\":16,\"misc\":0,\"cpus\":[4,5,6]}\n");
 }
 
 static void test_user_stat(void)
@@ -419,66 +420,67 @@ static void test_user_stat(void)
 	u64(2), u64(1), u64(2), u64(3), u64(4);
 	check("STAT_CONFIG",
 	      "0x1a0 - - - STAT_CONFIG config=1:2,3:4\n",
-	      "{\"offset\":416,\"type\":\"STAT_CONFIG\",\"size\":48,\"misc\":0,\"config\":[{"
-	      "\"tag\":1,\"val\":2},{\"tag\":3,\"val\":4}]}\n");
+	      "{\"offset\":416,\"type\":\"STAT_CONFIG\",\"size\":48,\"misc\":0,"
+	      "\"config\":[{\"tag\":1,\"val\":2},{\"tag\":3,\"val\":4}]}\n");
 
 	start(PERF_RECORD_STAT, 0);
 	u64(8), u32((uint32_t)-1), u32(3), u64(100), u64(200), u64(150);
 	check("STAT",
 	      "0x1a0 - - - STAT id=8 stat_cpu=-1 thread=3 val=100 ena=200 run=150\n",
-	      "{\"offset\":416,\"type\":\"STAT\",\"size\":48,\"misc\":0,\"id\":8,\"stat_cpu\""
-	      ":-1,\"thread\":3,\"val\":100,\"ena\":200,\"run\":150}\n");
+	      "{\"offset\":416,\"type\":\"STAT\",\"size\":48,\"misc\":0,\"id\":8,"
+	      "\"stat_cpu\":-1,\"thread\":3,\"val\":100,\"ena\":200,\"run\":150}\n");
 
 	start(PERF_RECORD_STAT_ROUND, 0);
 	u64(1), u64(123456);
 	check("STAT_ROUND",
 	      "0x1a0 - - - STAT_ROUND round_type=1 round_time=123456\n",
-	      "{\"offset\":416,\"type\":\"STAT_ROUND\",\"size\":24,\"misc\":0,\"round_type\":"
-	      "1,\"round_time\":123456}\n");
+	      "{\"offset\":416,\"type\":\"STAT_ROUND\",\"size\":24,\"misc\":0,\"round_type\":1,"
+	      "\"round_time\":123456}\n");
 
 	start(PERF_RECORD_EVENT_UPDATE, 0);
 	u64(PERF_EVENT_UPDATE__UNIT), u64(1), str("msec");
 	check("EVENT_UPDATE unit",
 	      "0x1a0 - - - EVENT_UPDATE update=unit id=1 value=msec\n",
-	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":32,\"misc\":0,\"update\":\""
-	      "unit\",\"id\":1,\"value\":\"msec\"}\n");
+	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":32,\"misc\":0,"
+	      "\"update\":\"unit\",\"id\":1,\"value\":\"msec\"}\n");
 
 	start(PERF_RECORD_EVENT_UPDATE, 0);
 	u64(PERF_EVENT_UPDATE__SCALE), u64(1), bytes(&scale, 8);
 	check("EVENT_UPDATE scale",
 	      "0x1a0 - - - EVENT_UPDATE update=scale id=1 value=2.5\n",
-	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":32,\"misc\":0,\"update\":\""
-	      "scale\",\"id\":1,\"value\":2.5}\n");
+	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":32,\"misc\":0,"
+	      "\"update\":\"scale\",\"id\":1,\"value\":2.5}\n");
 
 	start(PERF_RECORD_EVENT_UPDATE, 0);
 	u64(PERF_EVENT_UPDATE__NAME), u64(1), str("my-event");
 	check("EVENT_UPDATE name",
 	      "0x1a0 - - - EVENT_UPDATE update=name id=1 value=my-event\n",
-	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":40,\"misc\":0,\"update\":\""
-	      "name\",\"id\":1,\"value\":\"my-event\"}\n");
+	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":40,\"misc\":0,"
+	      "\"update\":\"name\",\"id\":1,\"value\":\"my-event\"}\n");
 
 	start(PERF_RECORD_EVENT_UPDATE, 0);
 	u64(PERF_EVENT_UPDATE__CPUS), u64(1), u16(2), u16(0), u16(1), u16(2);
 	check("EVENT_UPDATE cpus",
 	      "0x1a0 - - - EVENT_UPDATE update=cpus id=1 cpus=1,2\n",
-	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":32,\"misc\":0,\"update\":\""
-	      "cpus\",\"id\":1,\"cpus\":[1,2]}\n");
+	      "{\"offset\":416,\"type\":\"EVENT_UPDATE\",\"size\":32,\"misc\":0,"
+	      "\"update\":\"cpus\",\"id\":1,\"cpus\":[1,2]}\n");
 
 	start(PERF_RECORD_TIME_CONV, 0);
 	u64(10), u64(500), u64(1000);
 	check("TIME_CONV, short",
 	      "0x1a0 - - - TIME_CONV time_shift=10 time_mult=500 time_zero=1000\n",
-	      "{\"offset\":416,\"type\":\"TIME_CONV\",\"size\":32,\"misc\":0,\"time_shift\":1"
-	      "0,\"time_mult\":500,\"time_zero\":1000}\n");
+	      "{\"offset\":416,\"type\":\"TIME_CONV\",\"size\":32,\"misc\":0,\"time_shift\":10,"
+	      "\"time_mult\":500,\"time_zero\":1000}\n");
 
 	start(PERF_RECORD_TIME_CONV, 0);
 	u64(10), u64(500), u64(1000), u64(77), u64(0xffffffff), bytes("\x01\x00\0\0\0\0\0\0", 8);
 	check("TIME_CONV, long",
-	      "0x1a0 - - - TIME_CONV time_shift=10 time_mult=500 time_zero=1000 time_cycles=7"
-	      "7 time_mask=0xffffffff cap_user_time_zero=1 cap_user_time_short=0\n",
-	      "{\"offset\":416,\"type\":\"TIME_CONV\",\"size\":56,\"misc\":0,\"time_shift\":1"
-	      "0,\"time_mult\":500,\"time_zero\":1000,\"time_cycles\":77,\"time_mask\":\"0xff"
-	      "ffffff\",\"cap_user_time_zero\":true,\"cap_user_time_short\":false}\n");
+	      "0x1a0 - - - TIME_CONV time_shift=10 time_mult=500 time_zero=1000 time_cycles=77 "
+	      "time_mask=0xffffffff cap_user_time_zero=1 cap_user_time_short=0\n",
+	      "{\"offset\":416,\"type\":\"TIME_CONV\",\"size\":56,\"misc\":0,\"time_shift\":10,"
+	      "\"time_mult\":500,\"time_zero\":1000,\"time_cycles\":77,"
+	      "\"time_mask\":\"0xffffffff\",\"cap_user_time_zero\":true,"
+	      "\"cap_user_time_short\":false}\n");
 }
 
 static void test_user_aux(void)
@@ -487,27 +489,27 @@ static void test_user_aux(void)
 	u32(4), u32(0);
 	check("AUXTRACE_INFO",
 	      "0x1a0 - - - AUXTRACE_INFO auxtrace_type=4\n",
-	      "{\"offset\":416,\"type\":\"AUXTRACE_INFO\",\"size\":16,\"misc\":0,\"auxtrace_t"
-	      "ype\":4}\n");
+	      "{\"offset\":416,\"type\":\"AUXTRACE_INFO\",\"size\":16,\"misc\":0,"
+	      "\"auxtrace_type\":4}\n");
 
 	start(PERF_RECORD_AUXTRACE, 0);
 	u64(4096), u64(0x2000), u64(0xabc), u32(1), u32(55), u32(2), u32(0);
 	check("AUXTRACE",
-	      "0x1a0 - - - AUXTRACE data_size=4096 aux_offset=0x2000 reference=0xabc idx=1 au"
-	      "x_tid=55 aux_cpu=2\n",
-	      "{\"offset\":416,\"type\":\"AUXTRACE\",\"size\":48,\"misc\":0,\"data_size\":409"
-	      "6,\"aux_offset\":\"0x2000\",\"reference\":\"0xabc\",\"idx\":1,\"aux_tid\":55,"
+	      "0x1a0 - - - AUXTRACE data_size=4096 aux_offset=0x2000 reference=0xabc idx=1 "
+	      "aux_tid=55 aux_cpu=2\n",
+	      "{\"offset\":416,\"type\":\"AUXTRACE\",\"size\":48,\"misc\":0,\"data_size\":4096,"
+	      "\"aux_offset\":\"0x2000\",\"reference\":\"0xabc\",\"idx\":1,\"aux_tid\":55,"
 	      "\"aux_cpu\":2}\n");
 
 	start(PERF_RECORD_AUXTRACE_ERROR, 0);
 	u32(1), u32(2), u32(3), u32(4), u32(5), u32(0), u64(0x401000), u64(999);
 	str("decoder: lost sync");
 	check("AUXTRACE_ERROR",
-	      "0x1a0 - - - AUXTRACE_ERROR err_type=1 code=2 err_cpu=3 err_pid=4 err_tid=5 fmt"
-	      "=0 ip=0x401000 err_time=999 msg=\"decoder: lost sync\"\n",
-	      "{\"offset\":416,\"type\":\"AUXTRACE_ERROR\",\"size\":72,\"misc\":0,\"err_type"
-	      "\":1,\"code\":2,\"err_cpu\":3,\"err_pid\":4,\"err_tid\":5,\"fmt\":0,\"ip\":\"0"
-	      "x401000\",\"err_time\":999,\"msg\":\"decoder: lost sync\"}\n");
+	      "0x1a0 - - - AUXTRACE_ERROR err_type=1 code=2 err_cpu=3 err_pid=4 err_tid=5 "
+	      "fmt=0 ip=0x401000 err_time=999 msg=\"decoder: lost sync\"\n",
+	      "{\"offset\":416,\"type\":\"AUXTRACE_ERROR\",\"size\":72,\"misc\":0,"
+	      "\"err_type\":1,\"code\":2,\"err_cpu\":3,\"err_pid\":4,\"err_tid\":5,\"fmt\":0,"
+	      "\"ip\":\"0x401000\",\"err_time\":999,\"msg\":\"decoder: lost sync\"}\n");
 }
 
 /* --- samples ------------------------------------------------------------------ */
@@ -569,26 +571,29 @@ static void test_sample_all(void)
 	u64(0);
 	finish();
 	check_in("SAMPLE with every field, tracepoint fields by name", &in,
-		 "0x1a0 2.000000000 1 5/6 SAMPLE event=demo:demo cpumode=kernel ip=0x401234 samp"
-		 "le_id=3 stream_id=4 period=1000 addr=0xdead read=100,2 callchain=0x401000,0x40"
-		 "2000 raw_size=48 comm=\"cc\\x01\" delta=-5 ids=1,2 ptr=0xffff8880dead0000 blob"
-		 "=abcdef name=tmp past_end=? branch_hw_idx=1 branches=0x1->0x2,0x3->0x4 regs_us"
-		 "er_abi=2 regs_user=0xa,0xb stack_user_size=8192 stack_user_dyn_size=512 weight"
-		 "=33 data_src=0x1234 transaction=0x5 regs_intr_abi=2 regs_intr=0xa phys_addr=0x"
-		 "5000 cgroup=9 data_page_size=4096 code_page_size=2097152 aux_size=16\n",
-		 "{\"offset\":416,\"type\":\"SAMPLE\",\"size\":16,\"misc\":1,\"time\":2000000000"
-		 ",\"cpu\":1,\"pid\":5,\"tid\":6,\"event\":\"demo:demo\",\"cpumode\":\"kernel\","
-		 "\"ip\":\"0x401234\",\"sample_id\":3,\"stream_id\":4,\"period\":1000,\"addr\":"
-		 "\"0xdead\",\"read\":[100,2],\"callchain\":[\"0x401000\",\"0x402000\"],\"raw_si"
-		 "ze\":48,\"fields\":{\"common_type\":7,\"common_pid\":42,\"comm\":\"cc\\u0001\""
-		 ",\"delta\":-5,\"ids\":[1,2],\"ptr\":\"0xffff8880dead0000\",\"blob\":\"abcdef\""
-		 ",\"name\":\"tmp\",\"past_end\":null},\"branch_hw_idx\":1,\"branches\":[{\"from"
-		 "\":\"0x1\",\"to\":\"0x2\",\"flags\":\"0x10\"},{\"from\":\"0x3\",\"to\":\"0x4\""
-		 ",\"flags\":\"0x0\"}],\"regs_user_abi\":2,\"regs_user\":[\"0xa\",\"0xb\"],\"sta"
-		 "ck_user_size\":8192,\"stack_user_dyn_size\":512,\"weight\":33,\"data_src\":\"0"
-		 "x1234\",\"transaction\":\"0x5\",\"regs_intr_abi\":2,\"regs_intr\":[\"0xa\"],\""
-		 "phys_addr\":\"0x5000\",\"cgroup\":9,\"data_page_size\":4096,\"code_page_size\""
-		 ":2097152,\"aux_size\":16}\n");
+		 "0x1a0 2.000000000 1 5/6 SAMPLE event=demo:demo cpumode=kernel ip=0x401234 "
+		 "sample_id=3 stream_id=4 period=1000 addr=0xdead read=100,2 "
+		 "callchain=0x401000,0x402000 raw_size=48 comm=\"cc\\x01\" delta=-5 ids=1,2 "
+		 "ptr=0xffff8880dead0000 blob=abcdef name=tmp past_end=? branch_hw_idx=1 "
+		 "branches=0x1->0x2,0x3->0x4 regs_user_abi=2 regs_user=0xa,0xb "
+		 "stack_user_size=8192 stack_user_dyn_size=512 weight=33 data_src=0x1234 "
+		 "transaction=0x5 regs_intr_abi=2 regs_intr=0xa phys_addr=0x5000 cgroup=9 "
+		 "data_page_size=4096 code_page_size=2097152 aux_size=16\n",
+		 "{\"offset\":416,\"type\":\"SAMPLE\",\"size\":16,\"misc\":1,"
+		 "\"time\":2000000000,\"cpu\":1,\"pid\":5,\"tid\":6,\"event\":\"demo:demo\","
+		 "\"cpumode\":\"kernel\",\"ip\":\"0x401234\",\"sample_id\":3,\"stream_id\":4,"
+		 "\"period\":1000,\"addr\":\"0xdead\",\"read\":[100,2],"
+		 "\"callchain\":[\"0x401000\",\"0x402000\"],\"raw_size\":48,"
+		 "\"fields\":{\"common_type\":7,\"common_pid\":42,\"comm\":\"cc\\u0001\","
+		 "\"delta\":-5,\"ids\":[1,2],\"ptr\":\"0xffff8880dead0000\","
+		 "\"blob\":\"abcdef\",\"name\":\"tmp\",\"past_end\":null},\"branch_hw_idx\":1,"
+		 "\"branches\":[{\"from\":\"0x1\",\"to\":\"0x2\",\"flags\":\"0x10\"},"
+		 "{\"from\":\"0x3\",\"to\":\"0x4\",\"flags\":\"0x0\"}],\"regs_user_abi\":2,"
+		 "\"regs_user\":[\"0xa\",\"0xb\"],\"stack_user_size\":8192,"
+		 "\"stack_user_dyn_size\":512,\"weight\":33,\"data_src\":\"0x1234\","
+		 "\"transaction\":\"0x5\",\"regs_intr_abi\":2,\"regs_intr\":[\"0xa\"],"
+		 "\"phys_addr\":\"0x5000\",\"cgroup\":9,\"data_page_size\":4096,"
+		 "\"code_page_size\":2097152,\"aux_size\":16}\n");
 	pm_tp_event__exit(&tp);
 }
 
@@ -604,8 +609,8 @@ static void test_sample_freq(void)
 	finish();
 	check_in("SAMPLE, IP only, guest user", &in,
 		 "0x1a0 - - - SAMPLE event=cycles cpumode=guest_user ip=0x10\n",
-		 "{\"offset\":416,\"type\":\"SAMPLE\",\"size\":16,\"misc\":5,\"event\":\"cycles"
-		 "\",\"cpumode\":\"guest_user\",\"ip\":\"0x10\"}\n");
+		 "{\"offset\":416,\"type\":\"SAMPLE\",\"size\":16,\"misc\":5,"
+		 "\"event\":\"cycles\",\"cpumode\":\"guest_user\",\"ip\":\"0x10\"}\n");
 }
 
 static void warn_count(void *arg, const struct pm_warning *w)
@@ -645,14 +650,15 @@ static void test_sample_frames(void)
 	finish();
 	pr.namer = n;
 	check_in("SAMPLE with dso and frames", &in,
-		 "0x1a0 - - - SAMPLE event=cpu-clock cpumode=user ip=0x1100 dso=/nonexistent/lib"
-		 "x.so period=0 callchain=0xfffffffffffffe00,0x1100,0x1201,0x9999 frames=[libx.s"
-		 "o],[libx.so],[unknown]\n",
-		 "{\"offset\":416,\"type\":\"SAMPLE\",\"size\":16,\"misc\":2,\"event\":\"cpu-clo"
-		 "ck\",\"cpumode\":\"user\",\"ip\":\"0x1100\",\"dso\":\"/nonexistent/libx.so\","
-		 "\"period\":0,\"callchain\":[\"0xfffffffffffffe00\",\"0x1100\",\"0x1201\",\"0x9"
-		 "999\"],\"frames\":[{\"ip\":\"0x1100\",\"dso\":\"/nonexistent/libx.so\"},{\"ip"
-		 "\":\"0x1201\",\"dso\":\"/nonexistent/libx.so\"},{\"ip\":\"0x9999\"}]}\n");
+		 "0x1a0 - - - SAMPLE event=cpu-clock cpumode=user ip=0x1100 "
+		 "dso=/nonexistent/libx.so period=0 callchain=0xfffffffffffffe00,0x1100,0x1201,"
+		 "0x9999 frames=[libx.so],[libx.so],[unknown]\n",
+		 "{\"offset\":416,\"type\":\"SAMPLE\",\"size\":16,\"misc\":2,"
+		 "\"event\":\"cpu-clock\",\"cpumode\":\"user\",\"ip\":\"0x1100\","
+		 "\"dso\":\"/nonexistent/libx.so\",\"period\":0,"
+		 "\"callchain\":[\"0xfffffffffffffe00\",\"0x1100\",\"0x1201\",\"0x9999\"],"
+		 "\"frames\":[{\"ip\":\"0x1100\",\"dso\":\"/nonexistent/libx.so\"},"
+		 "{\"ip\":\"0x1201\",\"dso\":\"/nonexistent/libx.so\"},{\"ip\":\"0x9999\"}]}\n");
 	pr.namer = NULL;
 	tap_ok(!pm_namer__fold(n, PERF_RECORD_MISC_USER, &in.s, &stack, &len) &&
 	       len == strlen("worker;[unknown];[libx.so];[libx.so]") &&
@@ -702,8 +708,8 @@ static void test_stats(void)
 	em.json = true;
 	pm_stats__print(&st, &em, r);
 	same("stats: JSON",
-	     "{\"type\":\"STATS\",\"records\":4,\"samples\":0,\"lost\":12,\"by_type\":{\"LOS"
-	     "T\":1,\"LOST_SAMPLES\":1,\"UNKNOWN_200\":2},\"by_event\":{}}\n");
+	     "{\"type\":\"STATS\",\"records\":4,\"samples\":0,\"lost\":12,"
+	     "\"by_type\":{\"LOST\":1,\"LOST_SAMPLES\":1,\"UNKNOWN_200\":2},\"by_event\":{}}\n");
 	pm_stats__exit(&st);
 	pm_reader__delete(r);
 }
