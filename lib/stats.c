@@ -4,16 +4,20 @@
 #include <string.h>
 
 #include "print.h"
+#include "perf_data.h"
 #include "record_body.h"
 #include "stats.h"
 
-static void stats__count_type(struct pm_stats *st, uint32_t type)
+void pm_stats__count_rare(struct pm_stats *st, const struct pm_record *rec,
+			  const struct pm_rec_info *in)
 {
+	uint32_t type = rec->header->type;
+	uint64_t id, lost;
 	size_t i;
 
-	st->records++;
-	if (type < PERF_RECORD_HEADER_MAX) {
-		st->by_type[type]++;
+	if (type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES) {
+		if (!pm_lost_body__decode(rec->header, in->body_len, &id, &lost))
+			st->lost += lost;
 		return;
 	}
 	for (i = 0; i < st->nr_other; i++)
@@ -29,37 +33,16 @@ static void stats__count_type(struct pm_stats *st, uint32_t type)
 	}
 }
 
-int pm_stats__count(struct pm_stats *st, const struct pm_record *rec,
-		    const struct pm_rec_info *in)
+int pm_stats__grow(struct pm_stats *st, size_t idx)
 {
-	uint32_t type = rec->header->type;
-	uint64_t id, lost;
+	size_t n = idx + 16;
+	uint64_t *p = realloc(st->by_evsel, n * sizeof(*p));
 
-	stats__count_type(st, type);
-	if ((type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES) &&
-	    !pm_lost_body__decode(rec->header, in->body_len, &id, &lost))
-		st->lost += lost;
-	if (type != PERF_RECORD_SAMPLE)
-		return 0;
-	st->samples++;
-	if ((size_t)in->s.evsel->idx >= st->nr_by_evsel) {
-		size_t n = (size_t)in->s.evsel->idx + 16;
-		uint64_t *p = realloc(st->by_evsel, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		memset(p + st->nr_by_evsel, 0, (n - st->nr_by_evsel) * sizeof(*p));
-		st->by_evsel = p;
-		st->nr_by_evsel = n;
-	}
-	st->by_evsel[in->s.evsel->idx]++;
-	if (in->has_time) {
-		if (!st->have_time || in->time < st->first_time)
-			st->first_time = in->time;
-		if (!st->have_time || in->time > st->last_time)
-			st->last_time = in->time;
-		st->have_time = true;
-	}
+	if (!p)
+		return -ENOMEM;
+	memset(p + st->nr_by_evsel, 0, (n - st->nr_by_evsel) * sizeof(*p));
+	st->by_evsel = p;
+	st->nr_by_evsel = n;
 	return 0;
 }
 
