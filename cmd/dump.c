@@ -307,6 +307,7 @@ static void dump__configure(struct dump *d)
 		.filter = o->filter,
 		.raw = o->raw,
 		.stats_only = o->stats_only,
+		.ordered = o->ordered,
 		/* Symbols only where addresses are printed. */
 		.symbols = !o->no_symbols && !o->header && !(o->stats_only && !o->folded),
 		.fold = o->folded,
@@ -314,12 +315,6 @@ static void dump__configure(struct dump *d)
 		.warn = dump__warn,
 		.warn_arg = d,
 	};
-	/*
-	 * A sample is named through the mappings that precede it in time, and
-	 * the rings of different CPUs interleave in the file: symbols need
-	 * time order.
-	 */
-	d->dumper.ordered = o->ordered || d->dumper.symbols;
 }
 
 int cmd_dump(int argc, char **argv)

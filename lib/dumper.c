@@ -73,6 +73,12 @@ int pm_dumper__setup(struct pm_dumper *d)
 	d->pr = (struct pm_printer){ .em = &d->em, .r = d->r, .raw = d->raw };
 	if (!d->symbols)
 		return 0;
+	/*
+	 * A sample is named through the mappings that precede it in time, and
+	 * the rings of different CPUs interleave in the file: symbols need
+	 * time order.
+	 */
+	d->ordered = true;
 	d->namer = pm_namer__new(d->r, d->warn, d->warn_arg);
 	if (!d->namer)
 		return -ENOMEM;

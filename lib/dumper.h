@@ -59,8 +59,8 @@ struct pm_dumper {
 	struct pm_dump_filter filter;	/* owned: freed by pm_dumper__exit */
 	bool raw;
 	bool stats_only;
-	bool ordered;
-	bool symbols;			/* name addresses (needs ordered) */
+	bool ordered;			/* time order (forced by symbols) */
+	bool symbols;			/* name addresses */
 	enum pm_fold fold;		/* needs symbols */
 	uint64_t queue_size;		/* bytes held for time order */
 	pm_warn_fn *warn;
