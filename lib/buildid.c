@@ -9,6 +9,7 @@
 #include "buildid.h"
 #include "elf.h"
 #include "perf_data.h"
+#include "record_body.h"
 
 struct bid_entry {
 	uint64_t hash;
@@ -38,11 +39,6 @@ struct pm_build_ids {
 	struct bid_table file_tab;
 	struct pm_dso_cache *cache;
 };
-
-/* Entry layout of the BUILD_ID feature (see the perf.data format doc). */
-#define BID_HEADER_SIZE 36
-#define BID_NAME_ALIGN 64
-#define BID_MISC_SIZE_VALID 0x8000
 
 static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
 {
@@ -193,33 +189,24 @@ int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t de
 
 int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_header *h)
 {
-	const unsigned char *p = (const unsigned char *)h;
+	struct pm_mmap_body mb;
 	char path[4096];
 	size_t n;
 
-	if (h->type != PERF_RECORD_MMAP2 || h->size <= PM_MMAP2_NAME_OFF)
+	/* The whole body: the name is NUL-terminated, a sample_id trailer may follow. */
+	if (h->type != PERF_RECORD_MMAP2 || h->size < sizeof(*h) ||
+	    pm_mmap_body__decode(h, h->size - sizeof(*h), &mb))
 		return 0;
-	/* The name is NUL-terminated and padded; a sample_id trailer may follow. */
-	n = strnlen((const char *)p + PM_MMAP2_NAME_OFF, h->size - PM_MMAP2_NAME_OFF);
-	if (n == (size_t)h->size - PM_MMAP2_NAME_OFF || n >= sizeof(path))
+	n = strnlen(mb.filename, mb.filename_max);
+	if (n == mb.filename_max || n >= sizeof(path))
 		return 0;
-	memcpy(path, p + PM_MMAP2_NAME_OFF, n + 1);
+	memcpy(path, mb.filename, n + 1);
 	if (!is_file_path(path))
 		return 0;
-	if (pm_mmap2__has_build_id(h)) {
-		uint8_t len = p[PM_MMAP2_IDS_OFF];
-
-		return pm_build_ids__add(b, PERF_RECORD_MISC_USER, path, p + PM_MMAP2_IDS_OFF + 4,
-					 len);
-	} else {
-		uint32_t maj, min;
-		uint64_t ino;
-
-		memcpy(&maj, p + PM_MMAP2_IDS_OFF, 4);
-		memcpy(&min, p + PM_MMAP2_IDS_OFF + 4, 4);
-		memcpy(&ino, p + PM_MMAP2_IDS_OFF + 8, 8);
-		return pm_build_ids__add_file(b, path, makedev(maj, min), ino);
-	}
+	if (mb.has_build_id)
+		return pm_build_ids__add(b, PERF_RECORD_MISC_USER, path, mb.build_id,
+					 mb.build_id_len);
+	return pm_build_ids__add_file(b, path, makedev(mb.maj, mb.min), mb.ino);
 }
 
 int pm_build_ids__add_events(struct pm_build_ids *b, const void *buf, size_t len)
@@ -236,29 +223,6 @@ int pm_build_ids__add_events(struct pm_build_ids *b, const void *buf, size_t len
 		off += h->size;
 	}
 	return err;
-}
-
-static int entry__write(const struct bid_entry *e, struct pm_buf *out, uint32_t type)
-{
-	size_t name = strlen(e->path) + 1;
-	size_t size = BID_HEADER_SIZE + (name + BID_NAME_ALIGN - 1) / BID_NAME_ALIGN * BID_NAME_ALIGN;
-	unsigned char *p;
-	uint16_t misc = e->cpumode | BID_MISC_SIZE_VALID, size16 = (uint16_t)size;
-	int32_t pid = -1;
-
-	if (size > UINT16_MAX)
-		return 0;
-	p = pm_buf__alloc(out, size);
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, &type, 4);
-	memcpy(p + 4, &misc, 2);
-	memcpy(p + 6, &size16, 2);
-	memcpy(p + 8, &pid, 4);
-	memcpy(p + 12, e->id, e->len);
-	p[32] = e->len;
-	memcpy(p + BID_HEADER_SIZE, e->path, name);
-	return 0;
 }
 
 int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t type)
@@ -279,7 +243,9 @@ int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t typ
 			return err;
 	}
 	for (i = 0; i < b->nr_entries; i++) {
-		err = entry__write(&b->entries[i], out, type);
+		const struct bid_entry *e = &b->entries[i];
+
+		err = pm_build_id_entry__append(out, type, e->cpumode, e->id, e->len, e->path);
 		if (err)
 			return err;
 	}

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "machine.h"
 #include "perf_data.h"
+#include "record_body.h"
 
 enum map_state { MAP_UNCHECKED, MAP_OK, MAP_REFUSED };
 
@@ -289,80 +290,64 @@ static int proc__insert(struct pm_machine *m, struct pm_proc *p, const struct pm
 	return 0;
 }
 
-static const char *record_name(const unsigned char *rec, size_t off, size_t body_len)
+/* The file name of a mapping, if NUL-terminated inside the body. */
+static const char *mmap__name(const struct pm_mmap_body *mb)
 {
-	size_t max = 8 + body_len;
-
-	if (off >= max || !memchr(rec + off, '\0', max - off))
-		return NULL;
-	return (const char *)rec + off;
+	return mb->filename_max && memchr(mb->filename, '\0', mb->filename_max) ? mb->filename :
+										     NULL;
 }
 
-static uint32_t rd32(const unsigned char *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
-
-static uint64_t rd64(const unsigned char *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
-
-/* MMAP: pid tid addr len pgoff name@40; MMAP2: ids at 40, name at 72. */
 static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h,
 			 size_t body_len)
 {
-	const unsigned char *r = (const unsigned char *)h;
-	bool v2 = h->type == PERF_RECORD_MMAP2;
-	const char *name = record_name(r, v2 ? 72 : 40, body_len);
-	uint64_t dev = 0, ino = 0;
+	struct pm_mmap_body mb;
 	struct pm_map nm = { 0 };
 	struct pm_proc *p;
+	uint64_t dev = 0;
+	const char *name;
 
-	if (!name || (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+	if (pm_mmap_body__decode(h, body_len, &mb) ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return 0;
-	nm.start = rd64(r, 16);
-	nm.end = nm.start + rd64(r, 24);
-	nm.pgoff = rd64(r, 32);
+	name = mmap__name(&mb);
+	if (!name)
+		return 0;
+	nm.start = mb.addr;
+	nm.end = mb.addr + mb.len;
+	nm.pgoff = mb.pgoff;
 	if (nm.end <= nm.start)
 		return 0;
-	if (v2 && pm_mmap2__has_build_id(h)) {
-		nm.id_len = r[40] > PM_BUILD_ID_SIZE ? PM_BUILD_ID_SIZE : r[40];
-		memcpy(nm.id, r + 44, nm.id_len);
-	} else if (v2) {
-		dev = makedev(rd32(r, 40), rd32(r, 44));
-		ino = rd64(r, 48);
+	if (mb.has_build_id) {
+		nm.id_len = mb.build_id_len;
+		memcpy(nm.id, mb.build_id, nm.id_len);
+	} else if (mb.v2) {
+		dev = makedev(mb.maj, mb.min);
 	}
-	p = machine__proc(m, (int32_t)rd32(r, 8), true);
+	p = machine__proc(m, mb.pid, true);
 	if (!p)
 		return -ENOMEM;
-	nm.dso = pm_dso_cache__findnew(m->dsos, name, dev, ino);
+	nm.dso = pm_dso_cache__findnew(m->dsos, name, dev, mb.ino);
 	if (!nm.dso)
 		return -ENOMEM;
 	return proc__insert(m, p, &nm);
 }
 
 /* A new process starts with its parent's mappings; a new thread shares them. */
-static int machine__fork(struct pm_machine *m, const unsigned char *r)
+static int machine__fork(struct pm_machine *m, const struct perf_event_header *h,
+			 size_t body_len)
 {
-	int32_t pid = (int32_t)rd32(r, 8), ppid = (int32_t)rd32(r, 12);
 	struct pm_proc *parent, *child;
+	struct pm_fork_body fb;
 	size_t n;
 
-	if (pid == ppid)
+	if (pm_fork_body__decode(h, body_len, &fb) || fb.pid == fb.ppid)
 		return 0;
-	parent = machine__proc(m, ppid, false);
-	child = machine__proc(m, pid, true);
+	parent = machine__proc(m, fb.ppid, false);
+	child = machine__proc(m, fb.pid, true);
 	if (!child)
 		return -ENOMEM;
 	/* machine__proc may have moved the array. */
-	parent = machine__proc(m, ppid, false);
+	parent = machine__proc(m, fb.ppid, false);
 	n = parent ? parent->nr : 0;
 	if (!machine__charge(m, n * sizeof(struct pm_map)))
 		return 0;
@@ -383,30 +368,31 @@ static int machine__fork(struct pm_machine *m, const unsigned char *r)
 static int machine__comm(struct pm_machine *m, const struct perf_event_header *h,
 			 size_t body_len)
 {
-	const unsigned char *r = (const unsigned char *)h;
-	int32_t tid = (int32_t)rd32(r, 12);
-	size_t max = body_len > 8 ? body_len - 8 : 0;
-	uint32_t idx = idmap__get(&m->comm_idx, tid);
+	struct pm_comm_body cb;
 	struct pm_comm *c;
+	uint32_t idx;
+	size_t max;
 
+	if (pm_comm_body__decode(h, body_len, &cb))
+		return 0;
+	idx = idmap__get(&m->comm_idx, cb.tid);
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		/* exec replaced the address space; its new mappings follow. */
-		struct pm_proc *p = machine__proc(m, (int32_t)rd32(r, 8), false);
+		struct pm_proc *p = machine__proc(m, cb.pid, false);
 
 		if (p)
 			p->nr = 0;
 	}
 	if (!idx) {
 		if (pm_array__grow((void **)&m->comms, &m->cap_comms, m->nr_comms, sizeof(*c)) ||
-		    idmap__put(&m->comm_idx, tid, (uint32_t)m->nr_comms + 1))
+		    idmap__put(&m->comm_idx, cb.tid, (uint32_t)m->nr_comms + 1))
 			return -ENOMEM;
 		idx = (uint32_t)++m->nr_comms;
 	}
 	c = &m->comms[idx - 1];
-	c->tid = tid;
-	if (max > sizeof(c->comm) - 1)
-		max = sizeof(c->comm) - 1;
-	memcpy(c->comm, r + 16, max);
+	c->tid = cb.tid;
+	max = cb.comm_max < sizeof(c->comm) - 1 ? cb.comm_max : sizeof(c->comm) - 1;
+	memcpy(c->comm, cb.comm, max);
 	c->comm[max] = '\0';
 	return 0;
 }
@@ -414,24 +400,20 @@ static int machine__comm(struct pm_machine *m, const struct perf_event_header *h
 int pm_machine__event(struct pm_machine *m, const struct perf_event_header *h,
 		      size_t body_len)
 {
-	const unsigned char *r = (const unsigned char *)h;
-
 	if (m->overloaded)
 		return 0;
 	m->allowance += (uint64_t)h->size * WORK_PER_BYTE;
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
-		m->last.valid = false;
-		return body_len >= 33 ? machine__mmap(m, h, body_len) : 0;
 	case PERF_RECORD_MMAP2:
 		m->last.valid = false;
-		return body_len >= 65 ? machine__mmap(m, h, body_len) : 0;
+		return machine__mmap(m, h, body_len);
 	case PERF_RECORD_COMM:
 		m->last.valid = false;
-		return body_len >= 8 ? machine__comm(m, h, body_len) : 0;
+		return machine__comm(m, h, body_len);
 	case PERF_RECORD_FORK:
 		m->last.valid = false;
-		return body_len >= 16 ? machine__fork(m, r) : 0;
+		return machine__fork(m, h, body_len);
 	default:
 		return 0;
 	}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "emit.h"
+
+const char pm_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+int pm_out__init(struct pm_out *o, int fd, size_t cap)
+{
+	/* A 20-digit number or an escape always fits after a flush. */
+	if (cap < 32)
+		cap = 32;
+	*o = (struct pm_out){ .fd = fd, .cap = cap, .buf = malloc(cap) };
+	return o->buf ? 0 : -ENOMEM;
+}
+
+void pm_out__exit(struct pm_out *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+	o->len = o->cap = 0;
+}
+
+void pm_out__flush(struct pm_out *o)
+{
+	size_t done = 0;
+
+	while (done < o->len && !o->err) {
+		ssize_t n = write(o->fd, o->buf + done, o->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			o->err = errno;
+		else
+			done += (size_t)n;
+	}
+	o->len = 0;
+}
+
+void pm_out__printf(struct pm_out *o, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		pm_out__mem(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* Length of a valid UTF-8 sequence at p, or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0];
+	size_t len, i;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong forms, surrogates and code points past U+10FFFF. */
+	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
+	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
+		return 0;
+	return len;
+}
+
+void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, start = 0, len;
+
+	pm_out__ch(o, '"');
+	while (i < n) {
+		unsigned char c = p[i];
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		if (c >= 0x80 && (len = utf8_len(p + i, n - i))) {
+			i += len;
+			continue;
+		}
+		pm_out__mem(o, p + start, i - start);
+		if (c == '"' || c == '\\') {
+			pm_out__ch(o, '\\');
+			pm_out__ch(o, (char)c);
+		} else if (c == '\n') {
+			pm_out__str(o, "\\n");
+		} else if (c == '\t') {
+			pm_out__str(o, "\\t");
+		} else {
+			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			pm_out__mem(o, esc, sizeof(esc));
+		}
+		start = ++i;
+	}
+	pm_out__mem(o, p + start, i - start);
+	pm_out__ch(o, '"');
+}
+
+static bool text_bare_ok(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (p[i] <= 0x20 || p[i] >= 0x7f || p[i] == '"' || p[i] == '\\' || p[i] == ',')
+			return false;
+	return true;
+}
+
+void pm_out__text_str(struct pm_out *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	if (text_bare_ok(p, n)) {
+		pm_out__mem(o, s, n);
+		return;
+	}
+	pm_out__ch(o, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c == '"' || c == '\\') {
+			pm_out__ch(o, '\\');
+			pm_out__ch(o, (char)c);
+		} else if (c == '\n') {
+			pm_out__str(o, "\\n");
+		} else if (c == '\t') {
+			pm_out__str(o, "\\t");
+		} else if (c < 0x20 || c >= 0x7f) {
+			char esc[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+			pm_out__mem(o, esc, sizeof(esc));
+		} else {
+			pm_out__ch(o, (char)c);
+		}
+	}
+	pm_out__ch(o, '"');
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "elf.h"
+#include "naming.h"
+#include "perf_data.h"
+
+/* A sample's frame, outermost last, kept to be named backwards. */
+struct chain_frame {
+	uint64_t addr;
+	uint16_t cpumode;
+};
+
+struct pm_namer {
+	struct pm_reader *r;
+	struct pm_machine *machine;
+	pm_warn_fn *warn;
+	void *warn_arg;
+	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
+	unsigned char kernel_id[PM_BUILD_ID_SIZE];
+	size_t kernel_id_len;		/* the recorded kernel's, 0 if unknown */
+	struct pm_buf stack;		/* the folded stack being built */
+	struct chain_frame *chain;
+	size_t nr_chain;
+};
+
+struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn_arg)
+{
+	struct pm_namer *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->machine = pm_machine__new();
+	if (!n->machine) {
+		free(n);
+		return NULL;
+	}
+	n->r = r;
+	n->warn = warn;
+	n->warn_arg = warn_arg;
+	return n;
+}
+
+void pm_namer__delete(struct pm_namer *n)
+{
+	if (!n)
+		return;
+	pm_machine__delete(n->machine);
+	pm_buf__exit(&n->stack);
+	free(n->chain);
+	free(n);
+}
+
+static void namer__warn(struct pm_namer *n, struct pm_warning w)
+{
+	if (n->warn)
+		n->warn(n->warn_arg, &w);
+}
+
+/* A BUILD_ID entry: what a binary was when it was recorded. */
+static int namer__expect(struct pm_namer *n, const struct pm_build_id_entry *e)
+{
+	if (strnlen(e->filename, e->filename_max) == e->filename_max)
+		return 0;
+	if (e->cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (!strcmp(e->filename, "[kernel.kallsyms]")) {
+			memcpy(n->kernel_id, e->id, e->id_len);
+			n->kernel_id_len = e->id_len;
+		}
+		return 0;
+	}
+	return pm_machine__expect_build_id(n->machine, e->filename, e->id, e->id_len);
+}
+
+int pm_namer__read_build_ids(struct pm_namer *n)
+{
+	struct pm_build_id_entry e;
+	struct pm_cursor c;
+	int err = 0;
+
+	if (pm_reader__feature(n->r, HEADER_BUILD_ID, &c))
+		return 0;
+	while (!err && pm_build_id_entry__next(&c, &e) > 0)
+		err = namer__expect(n, &e);
+	return err;
+}
+
+int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body_len)
+{
+	struct pm_build_id_entry e;
+	uint32_t type = rec->header->type;
+
+	if (type == PERF_RECORD_HEADER_BUILD_ID)
+		return pm_build_id_entry__decode(rec->data, rec->header->size, &e) ? 0 :
+										 namer__expect(n, &e);
+	if (type < PERF_RECORD_USER_TYPE_START)
+		return pm_machine__event(n->machine, rec->header, body_len);
+	return 0;
+}
+
+/* The perf string of a feature, or NULL. */
+static const char *feature_string(struct pm_reader *r, int feat)
+{
+	struct pm_cursor c;
+	const void *p;
+	uint32_t len;
+
+	if (pm_reader__feature(r, feat, &c) || pm_cursor__u32(&c, &len) ||
+	    pm_cursor__bytes(&c, len, &p) || !len || !memchr(p, '\0', len))
+		return NULL;
+	return p;
+}
+
+/* kallsyms names the recording's kernel addresses only if this is its kernel. */
+static bool namer__same_kernel(struct pm_namer *n)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct utsname u;
+	const char *rel;
+	size_t len;
+
+	if (n->kernel_id_len)
+		return !pm_elf__kernel_build_id(id, &len) && len == n->kernel_id_len &&
+		       !memcmp(id, n->kernel_id, len);
+	rel = feature_string(n->r, HEADER_OSRELEASE);
+	return rel && !uname(&u) && !strcmp(rel, u.release);
+}
+
+static void namer__load_kallsyms(struct pm_namer *n)
+{
+	struct pm_kallsyms *ks;
+
+	n->kernel_syms = -1;
+	if (!namer__same_kernel(n)) {
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_OTHER_KERNEL });
+		return;
+	}
+	ks = pm_kallsyms__load(NULL);
+	if (!ks) {
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_NO_KALLSYMS, .err = errno });
+		return;
+	}
+	pm_machine__set_kallsyms(n->machine, ks);
+	n->kernel_syms = 1;
+}
+
+void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
+		       struct pm_frame *f)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL && !n->kernel_syms)
+		namer__load_kallsyms(n);
+	pm_machine__resolve(n->machine, pid, cpumode, ip, f);
+	if (f->refused_now)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_DSO_REFUSED, .dso = f->dso,
+						    .why = f->refusal });
+}
+
+bool pm_namer__overloaded(const struct pm_namer *n)
+{
+	return pm_machine__overloaded(n->machine);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+int pm_frame__name(struct pm_buf *b, const struct pm_frame *f)
+{
+	const char *base;
+
+	if (f->sym)
+		return pm_buf__append(b, f->sym, strlen(f->sym));
+	if (!f->dso)
+		return pm_buf__append(b, "[unknown]", 9);
+	base = base_name(f->dso);
+	if (base[0] == '[')
+		return pm_buf__append(b, base, strlen(base));
+	return pm_buf__append(b, "[", 1) ?: pm_buf__append(b, base, strlen(base)) ?:
+	       pm_buf__append(b, "]", 1);
+}
+
+void pm_chain_walk__init(struct pm_chain_walk *w, const struct pm_sample *s, uint16_t cpumode)
+{
+	*w = (struct pm_chain_walk){ .ips = s->callchain, .nr = s->callchain_nr,
+				     .cpumode = cpumode, .first = true };
+}
+
+bool pm_chain_walk__next(struct pm_chain_walk *w, uint64_t *ip, uint64_t *lookup,
+			 uint16_t *cpumode)
+{
+	while (w->i < w->nr) {
+		uint64_t v = w->ips[w->i++];
+
+		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+			w->cpumode = v == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+				     v == (uint64_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
+				     PERF_RECORD_MISC_CPUMODE_UNKNOWN;
+			w->first = true;
+			continue;
+		}
+		*ip = v;
+		*lookup = w->first ? v : v - 1;
+		*cpumode = w->cpumode;
+		w->first = false;
+		return true;
+	}
+	return false;
+}
+
+/* The sample's frames, innermost first, in n->chain; returns how many. */
+static int namer__collect(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
+			  size_t *nr)
+{
+	struct pm_chain_walk w;
+	uint64_t ip, lookup;
+	uint16_t mode;
+
+	if (s->callchain_nr >= n->nr_chain) {
+		struct chain_frame *c = realloc(n->chain, (s->callchain_nr + 1) * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		n->chain = c;
+		n->nr_chain = s->callchain_nr + 1;
+	}
+	*nr = 0;
+	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
+		pm_chain_walk__init(&w, s, cpumode);
+		while (pm_chain_walk__next(&w, &ip, &lookup, &mode))
+			n->chain[(*nr)++] = (struct chain_frame){ .addr = lookup, .cpumode = mode };
+	}
+	if (!*nr && (s->fields & PERF_SAMPLE_IP))
+		n->chain[(*nr)++] = (struct chain_frame){ .addr = s->ip, .cpumode = cpumode };
+	return 0;
+}
+
+int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
+		   const char **stack, size_t *len)
+{
+	const char *comm = pm_machine__comm(n->machine, (int32_t)s->tid);
+	struct pm_buf *b = &n->stack;
+	struct pm_frame f;
+	char tid[16];
+	size_t nr;
+	int err;
+
+	err = namer__collect(n, cpumode, s, &nr);
+	if (err)
+		return err;
+	if (!comm) {
+		snprintf(tid, sizeof(tid), ":%d", (int32_t)s->tid);
+		comm = tid;
+	}
+	b->len = 0;
+	err = pm_buf__append(b, comm, strlen(comm));
+	/* The chain is innermost first: name it backwards. */
+	while (nr-- && !err) {
+		pm_namer__resolve(n, (int32_t)s->pid, n->chain[nr].cpumode, n->chain[nr].addr, &f);
+		err = pm_buf__append(b, ";", 1);
+		if (!err)
+			err = pm_frame__name(b, &f);
+	}
+	*stack = (const char *)b->data;
+	*len = b->len;
+	return err;
+}

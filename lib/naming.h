@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_NAMING_H
+#define PMREC_NAMING_H
+
+/*
+ * Names for the addresses of a recording: the address spaces rebuilt from
+ * its records (pm_machine), the build ids it saw (BUILD_ID feature and
+ * records), and the running kernel's kallsyms, loaded on the first kernel
+ * address and only if the recording was made on this kernel.  Frames are
+ * named as perf does ("sym", "[file]" when no symbol covers the address,
+ * "[unknown]" without a map), and samples fold into FlameGraph stacks.
+ *
+ * What the namer has to say (another kernel, no kallsyms, a file refused)
+ * goes to the warn callback, once per cause.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "machine.h"
+#include "reader.h"
+#include "record_body.h"
+#include "warning.h"
+
+struct pm_namer;
+
+struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn_arg);
+void pm_namer__delete(struct pm_namer *n);
+
+/* Takes in the BUILD_ID feature of the input.  0 or -ENOMEM. */
+int pm_namer__read_build_ids(struct pm_namer *n);
+/*
+ * Takes in a record that shapes the address spaces (MMAP, MMAP2, COMM,
+ * FORK, HEADER_BUILD_ID; others are ignored).  body_len excludes the
+ * sample_id trailer.  0 or -ENOMEM.
+ */
+int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body_len);
+/* Names ip of process pid in cpumode (see pm_machine__resolve). */
+void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
+		       struct pm_frame *f);
+/* True once the input had too many mappings to name everything. */
+bool pm_namer__overloaded(const struct pm_namer *n);
+/*
+ * The folded stack of a sample, "comm;outer;...;inner", in *stack and
+ * *len (valid until the next call).  cpumode is the record's.  0 or -ENOMEM.
+ */
+int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
+		   const char **stack, size_t *len);
+
+/* Appends the name of frame f: "sym", "[file]" or "[unknown]".  0 or -ENOMEM. */
+int pm_frame__name(struct pm_buf *b, const struct pm_frame *f);
+
+/*
+ * Walks a call chain: context markers switch between kernel and user; after
+ * the first address of a context the entries are return addresses, looked
+ * up one byte back (*lookup) so a call at the end of a function names that
+ * function.
+ */
+struct pm_chain_walk {
+	const uint64_t *ips;
+	uint64_t nr, i;
+	uint16_t cpumode;
+	bool first;
+};
+
+void pm_chain_walk__init(struct pm_chain_walk *w, const struct pm_sample *s, uint16_t cpumode);
+bool pm_chain_walk__next(struct pm_chain_walk *w, uint64_t *ip, uint64_t *lookup,
+			 uint16_t *cpumode);
+
+#endif

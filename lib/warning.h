@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_WARNING_H
+#define PMREC_WARNING_H
+
+/*
+ * What the dump side has to say about its input while it goes on: lib/
+ * hands each warning as data to a callback of cmd/, which words it.
+ */
+#include <stdint.h>
+
+enum pm_warning_kind {
+	PM_WARN_OTHER_KERNEL,	/* recorded on another kernel: kernel addresses unnamed */
+	PM_WARN_NO_KALLSYMS,	/* err: errno of reading /proc/kallsyms */
+	PM_WARN_DSO_REFUSED,	/* dso not used for symbols, because of why */
+	PM_WARN_OVERLOADED,	/* too many mappings: later addresses unnamed */
+	PM_WARN_COMPRESSED,	/* zstd-compressed records, shown undecoded */
+	PM_WARN_QUEUE_FULL,	/* over size bytes between two rounds, at offset */
+};
+
+struct pm_warning {
+	enum pm_warning_kind kind;
+	int err;
+	const char *dso, *why;
+	uint64_t size, offset;
+};
+
+typedef void pm_warn_fn(void *arg, const struct pm_warning *w);
+
+#endif

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the dump's emitter (lib/emit.h): number formatting at its
+ * edges, JSON and text string escaping, the text/JSON field writers, and
+ * the buffer going through an fd.  Prints TAP.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "tap.h"
+
+/* A buffer that never flushes in these tests: its bytes are the output. */
+static struct pm_emit em;
+
+static void reset(bool json)
+{
+	em.out.len = 0;
+	em.out.err = 0;
+	em.json = json;
+	em.first = true;
+}
+
+static void expect(const char *what, const char *want)
+{
+	size_t n = strlen(want);
+	bool same = em.out.len == n && !memcmp(em.out.buf, want, n);
+
+	if (!tap_ok(same, "%s", what))
+		printf("#   got  '%.*s'\n#   want '%s'\n", (int)em.out.len, em.out.buf, want);
+}
+
+static void test_u64(uint64_t v, const char *want)
+{
+	char tmp[32], *end;
+
+	reset(false);
+	pm_out__u64(&em.out, v);
+	expect(want, want);
+	end = pm_fmt_dec(tmp, v);
+	tap_ok((size_t)(end - tmp) == strlen(want) && !memcmp(tmp, want, strlen(want)),
+	       "pm_fmt_dec %s", want);
+}
+
+static void test_numbers(void)
+{
+	uint64_t p = 1;
+	int i, bad = 0;
+
+	test_u64(0, "0");
+	test_u64(9, "9");
+	test_u64(10, "10");
+	test_u64(99, "99");
+	test_u64(100, "100");
+	test_u64(99999999, "99999999");
+	test_u64(100000000, "100000000");
+	test_u64(1234567890123ULL, "1234567890123");
+	test_u64(10000000000000000000ULL, "10000000000000000000");
+	test_u64(UINT64_MAX, "18446744073709551615");
+	/* Every power of ten and the number before it. */
+	for (i = 0; i < 20; i++, p *= 10) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)p);
+		bad += pm_dec_len(p) != strlen(want);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)(p - 1));
+		bad += p > 1 && pm_dec_len(p - 1) != strlen(want);
+	}
+	tap_ok(!bad, "pm_dec_len at every power of ten and one below");
+
+	reset(false);
+	pm_out__s64(&em.out, INT64_MIN);
+	expect("INT64_MIN", "-9223372036854775808");
+	reset(false);
+	pm_out__s64(&em.out, -1);
+	pm_out__ch(&em.out, ' ');
+	pm_out__s64(&em.out, INT64_MAX);
+	expect("-1 and INT64_MAX", "-1 9223372036854775807");
+
+	reset(false);
+	pm_out__hex(&em.out, 0);
+	pm_out__ch(&em.out, ' ');
+	pm_out__hex(&em.out, 0xabcdef);
+	pm_out__ch(&em.out, ' ');
+	pm_out__hex(&em.out, UINT64_MAX);
+	expect("hex: 0, lowercase, no padding, 16 digits", "0x0 0xabcdef 0xffffffffffffffff");
+
+	reset(false);
+	pm_out__time(&em.out, 0);
+	pm_out__ch(&em.out, ' ');
+	pm_out__time(&em.out, 1);
+	pm_out__ch(&em.out, ' ');
+	pm_out__time(&em.out, 1999999999);
+	pm_out__ch(&em.out, ' ');
+	pm_out__time(&em.out, 123456789012);
+	pm_out__ch(&em.out, ' ');
+	pm_out__time(&em.out, UINT64_MAX);
+	expect("time: seconds with 9 decimals",
+	       "0.000000000 0.000000001 1.999999999 123.456789012 18446744073.709551615");
+
+	reset(false);
+	pm_out__hexbytes(&em.out, (const unsigned char *)"\x00\x0f\xf0\xff", 4);
+	expect("hexbytes", "000ff0ff");
+}
+
+static void json(const char *in, size_t n, const char *want)
+{
+	reset(true);
+	pm_out__json_str(&em.out, in, n);
+	expect(want, want);
+}
+
+static void text(const char *in, size_t n, const char *want)
+{
+	reset(false);
+	pm_out__text_str(&em.out, in, n);
+	expect(want, want);
+}
+
+static void test_escapes(void)
+{
+	json("plain", 5, "\"plain\"");
+	json("", 0, "\"\"");
+	json("q\"b\\", 4, "\"q\\\"b\\\\\"");
+	json("\n\t\r\x01\x1f", 5, "\"\\n\\t\\u000d\\u0001\\u001f\"");
+	json("nul\0x", 5, "\"nul\\u0000x\"");
+	json("\x7f", 1, "\"\x7f\"");
+	/* Valid UTF-8 passes: 2, 3 and 4 bytes. */
+	json("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	/* Invalid: a lone byte, cut, overlong, surrogate, past U+10FFFF. */
+	json("\xff", 1, "\"\\u00ff\"");
+	json("\xe2\x82", 2, "\"\\u00e2\\u0082\"");
+	json("\xc0\x80", 2, "\"\\u00c0\\u0080\"");
+	json("\xe0\x80\x80", 3, "\"\\u00e0\\u0080\\u0080\"");
+	json("\xed\xa0\x80", 3, "\"\\u00ed\\u00a0\\u0080\"");
+	json("\xf4\x90\x80\x80", 4, "\"\\u00f4\\u0090\\u0080\\u0080\"");
+	json("a\xc3", 2, "\"a\\u00c3\"");
+
+	text("bare", 4, "bare");
+	text("", 0, "\"\"");
+	text("a b", 3, "\"a b\"");
+	text("a,b", 3, "\"a,b\"");
+	text("q\"b\\", 4, "\"q\\\"b\\\\\"");
+	text("\n\t\x01", 3, "\"\\n\\t\\x01\"");
+	text("\x7f\xff\xc3\xa9", 4, "\"\\x7f\\xff\\xc3\\xa9\"");
+	text("[vdso]", 6, "[vdso]");
+}
+
+static void test_fields(void)
+{
+	static const uint64_t v[] = { 1, 0x10 };
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		reset(pass);
+		em.first = false;
+		pm_emit__u64(&em, "n", 7);
+		pm_emit__s64(&em, "s", -7);
+		pm_emit__hex(&em, "h", 255);
+		pm_emit__cstr(&em, "str", "a b");
+		pm_emit__strn(&em, "cut", "abc\0def", 7);
+		pm_emit__bool(&em, "t", true);
+		pm_emit__bool(&em, "f", false);
+		pm_emit__u64_list(&em, "ul", v, 2);
+		pm_emit__hex_list(&em, "hl", v, 2);
+		pm_emit__list_begin(&em, "objs");
+		pm_emit__obj_begin(&em, NULL);
+		pm_emit__u64(&em, "a", 1);
+		pm_emit__obj_end(&em);
+		pm_emit__obj_begin(&em, NULL);
+		pm_emit__u64(&em, "b", 2);
+		pm_emit__obj_end(&em);
+		pm_emit__list_end(&em);
+		pm_emit__obj_begin(&em, "o");
+		pm_emit__hexbytes(&em, "id", (const unsigned char *)"\x01\xab", 2);
+		pm_emit__obj_end(&em);
+		pm_emit__list_begin(&em, "empty");
+		pm_emit__list_end(&em);
+		if (pass)
+			expect("JSON fields", ",\"n\":7,\"s\":-7,\"h\":\"0xff\",\"str\":\"a b\","
+			       "\"cut\":\"abc\",\"t\":true,\"f\":false,\"ul\":[1,16],"
+			       "\"hl\":[\"0x1\",\"0x10\"],\"objs\":[{\"a\":1},{\"b\":2}],"
+			       "\"o\":{\"id\":\"01ab\"},\"empty\":[]");
+		else
+			expect("text fields", " n=7 s=-7 h=0xff str=\"a b\" cut=abc t=1 f=0 ul=1,16 "
+			       "hl=0x1,0x10 objs= a=1 b=2 id=01ab empty=");
+	}
+}
+
+/* Through a pipe with a small buffer: every byte arrives, in order. */
+static void test_fd(void)
+{
+	struct pm_out o;
+	char want[8192], got[8192];
+	size_t n = 0, len = 0;
+	ssize_t r;
+	int fds[2], i;
+
+	if (pipe(fds) || pm_out__init(&o, fds[1], 16)) {
+		tap_ok(0, "pipe and buffer");
+		return;
+	}
+	tap_ok(o.cap == 32, "a buffer holds at least 32 bytes (a 20-digit number always fits)");
+	for (i = 0; i < 500; i++) {
+		pm_out__u64(&o, (uint64_t)i * 1000003);
+		pm_out__ch(&o, ' ');
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "%llu ",
+				      (unsigned long long)i * 1000003);
+	}
+	pm_out__flush(&o);
+	close(fds[1]);
+	while ((r = read(fds[0], got + len, sizeof(got) - len)) > 0)
+		len += (size_t)r;
+	close(fds[0]);
+	tap_ok(len == n && !memcmp(got, want, n) && !o.err, "500 numbers through a 32-byte buffer");
+	pm_out__exit(&o);
+
+	/* A reader that went away: EPIPE, kept, and later output dropped. */
+	if (pipe(fds) || pm_out__init(&o, fds[1], 64)) {
+		tap_ok(0, "pipe and buffer");
+		return;
+	}
+	close(fds[0]);
+	pm_out__str(&o, "lost");
+	pm_out__flush(&o);
+	pm_out__str(&o, "again");
+	pm_out__flush(&o);
+	tap_ok(o.err == EPIPE && o.len == 0, "write error EPIPE is sticky");
+	close(fds[1]);
+	pm_out__exit(&o);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	if (pm_out__init(&em.out, -1, 1 << 16))
+		return 1;
+	test_numbers();
+	test_escapes();
+	test_fields();
+	test_fd();
+	pm_out__exit(&em.out);
+	return tap_done();
+}
