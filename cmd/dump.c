@@ -182,6 +182,10 @@ static void dump__warn(void *arg, const struct pm_warning *w)
 	case PM_WARN_OTHER_KERNEL:
 		fputs("recorded on another kernel: kernel addresses are not named", stderr);
 		break;
+	case PM_WARN_UNKNOWN_KERNEL:
+		fputs("the file does not say which kernel it was recorded on (no OSRELEASE or "
+		      "build id): kernel addresses are named from the running kernel", stderr);
+		break;
 	case PM_WARN_NO_KALLSYMS:
 		fprintf(stderr, "cannot read kernel symbols from /proc/kallsyms: %s%s",
 			strerror(w->err), w->err == EACCES ? " (addresses hidden by "

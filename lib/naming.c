@@ -115,8 +115,15 @@ static const char *feature_string(struct pm_reader *r, int feat)
 	return p;
 }
 
-/* kallsyms names the recording's kernel addresses only if this is its kernel. */
-static bool namer__same_kernel(struct pm_namer *n)
+enum kernel_match { KERNEL_SAME, KERNEL_OTHER, KERNEL_UNKNOWN };
+
+/*
+ * kallsyms names the recording's kernel addresses if this is its kernel,
+ * by build id, else by release.  A file that says neither (a recording
+ * killed before its features were written) is named from this kernel, as
+ * perf does, with a warning.
+ */
+static enum kernel_match namer__same_kernel(struct pm_namer *n)
 {
 	unsigned char id[PM_BUILD_ID_SIZE];
 	struct utsname u;
@@ -125,20 +132,26 @@ static bool namer__same_kernel(struct pm_namer *n)
 
 	if (n->kernel_id_len)
 		return !pm_elf__kernel_build_id(id, &len) && len == n->kernel_id_len &&
-		       !memcmp(id, n->kernel_id, len);
+		       !memcmp(id, n->kernel_id, len) ? KERNEL_SAME : KERNEL_OTHER;
 	rel = feature_string(n->r, HEADER_OSRELEASE);
-	return rel && !uname(&u) && !strcmp(rel, u.release);
+	if (!rel)
+		return KERNEL_UNKNOWN;
+	return !uname(&u) && !strcmp(rel, u.release) ? KERNEL_SAME : KERNEL_OTHER;
 }
 
 static void namer__load_kallsyms(struct pm_namer *n)
 {
 	struct pm_kallsyms *ks;
 
+	enum kernel_match m = namer__same_kernel(n);
+
 	n->kernel_syms = -1;
-	if (!namer__same_kernel(n)) {
+	if (m == KERNEL_OTHER) {
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_OTHER_KERNEL });
 		return;
 	}
+	if (m == KERNEL_UNKNOWN)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_UNKNOWN_KERNEL });
 	ks = pm_kallsyms__load(NULL);
 	if (!ks) {
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_NO_KALLSYMS, .err = errno });

@@ -16,8 +16,14 @@ void pm_stats__count_rare(struct pm_stats *st, const struct pm_record *rec,
 	size_t i;
 
 	if (type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES) {
-		if (!pm_lost_body__decode(rec->header, in->body_len, &id, &lost))
-			st->lost += lost;
+		if (pm_lost_body__decode(rec->header, in->body_len, &id, &lost))
+			return;
+		if (type == PERF_RECORD_LOST) {
+			st->lost_records += lost;
+		} else {
+			st->lost_samples += lost;
+			st->have_lost_samples = true;
+		}
 		return;
 	}
 	for (i = 0; i < st->nr_other; i++)
@@ -116,7 +122,7 @@ void pm_stats__print(const struct pm_stats *st, struct pm_emit *e, struct pm_rea
 		e->first = false;
 		pm_emit__u64(e, "records", st->records);
 		pm_emit__u64(e, "samples", st->samples);
-		pm_emit__u64(e, "lost", st->lost);
+		pm_emit__u64(e, "lost", pm_stats__lost(st));
 		if (st->have_time) {
 			stats__print_time(e, "first_sample_time", st->first_time);
 			stats__print_time(e, "last_sample_time", st->last_time);
@@ -135,7 +141,7 @@ void pm_stats__print(const struct pm_stats *st, struct pm_emit *e, struct pm_rea
 	stats__print_events(st, e, r);
 	stats__line(e, "total", "records", st->records);
 	stats__line(e, "total", "samples", st->samples);
-	stats__line(e, "total", "lost", st->lost);
+	stats__line(e, "total", "lost", pm_stats__lost(st));
 	if (st->have_time) {
 		stats__print_time(e, "first_sample", st->first_time);
 		stats__print_time(e, "last_sample", st->last_time);

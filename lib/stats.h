@@ -3,8 +3,8 @@
 #define PMREC_STATS_H
 
 /*
- * dump's closing counts: records per type, samples per event, samples lost
- * (LOST and LOST_SAMPLES), first and last sample time.  Zero-initialize.
+ * dump's closing counts: records per type, samples per event, samples lost,
+ * first and last sample time.  Zero-initialize.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -28,7 +28,16 @@ struct pm_stats {
 	uint64_t *by_evsel;		/* by pm_evsel.idx */
 	size_t nr_by_evsel;
 	uint64_t samples;
-	uint64_t lost;
+	/*
+	 * The same drops are announced twice: by the kernel's LOST records
+	 * while recording, and at the end by LOST_SAMPLES records from each
+	 * event's PERF_FORMAT_LOST count (pmrec and perf both write both).
+	 * The total is the LOST_SAMPLES sum when a file has any (perf report
+	 * --stats shows that one), else the LOST sum (a killed recording).
+	 */
+	uint64_t lost_records;		/* summed PERF_RECORD_LOST.lost */
+	uint64_t lost_samples;		/* summed PERF_RECORD_LOST_SAMPLES.lost */
+	bool have_lost_samples;
 	uint64_t first_time;
 	uint64_t last_time;
 	bool have_time;
@@ -69,6 +78,12 @@ static inline int pm_stats__count(struct pm_stats *st, const struct pm_record *r
 	}
 	return 0;
 }
+/* Samples lost, each drop counted once. */
+static inline uint64_t pm_stats__lost(const struct pm_stats *st)
+{
+	return st->have_lost_samples ? st->lost_samples : st->lost_records;
+}
+
 /* Text: "KIND NAME VALUE" lines in columns; JSON: one STATS object. */
 void pm_stats__print(const struct pm_stats *st, struct pm_emit *e, struct pm_reader *r);
 void pm_stats__exit(struct pm_stats *st);

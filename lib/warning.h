@@ -10,6 +10,7 @@
 
 enum pm_warning_kind {
 	PM_WARN_OTHER_KERNEL,	/* recorded on another kernel: kernel addresses unnamed */
+	PM_WARN_UNKNOWN_KERNEL,	/* the file does not say its kernel: this one's names used */
 	PM_WARN_NO_KALLSYMS,	/* err: errno of reading /proc/kallsyms */
 	PM_WARN_DSO_REFUSED,	/* dso not used for symbols, because of why */
 	PM_WARN_OVERLOADED,	/* too many mappings: later addresses unnamed */

@@ -704,12 +704,23 @@ static void test_stats(void)
 	     "type   UNKNOWN_200                          2\n"
 	     "total  records                              4\n"
 	     "total  samples                              0\n"
-	     "total  lost                                12\n");
+	     "total  lost                                 7\n");
 	em.json = true;
 	pm_stats__print(&st, &em, r);
 	same("stats: JSON",
-	     "{\"type\":\"STATS\",\"records\":4,\"samples\":0,\"lost\":12,"
+	     "{\"type\":\"STATS\",\"records\":4,\"samples\":0,\"lost\":7,"
 	     "\"by_type\":{\"LOST\":1,\"LOST_SAMPLES\":1,\"UNKNOWN_200\":2},\"by_event\":{}}\n");
+	pm_stats__exit(&st);
+	/* The same drops, announced twice, count once; LOST alone when it is all there is. */
+	st = (struct pm_stats){ 0 };
+	start(PERF_RECORD_LOST, 0);
+	u64(1), u64(5);
+	finish();
+	in.body_len = 16;
+	pm_stats__count(&st, &rec, &in);
+	pm_stats__count(&st, &rec, &in);
+	tap_ok(pm_stats__lost(&st) == 10, "stats: LOST records alone sum to %llu",
+	       (unsigned long long)pm_stats__lost(&st));
 	pm_stats__exit(&st);
 	pm_reader__delete(r);
 }
