@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,9 +24,13 @@ struct pm_folded {
 
 int pm_folded__append_name(struct pm_buf *stack, const char *name, size_t n)
 {
-	unsigned char *p = pm_buf__alloc(stack, n);
+	bool cut = n > PM_FOLDED_NAME_MAX;
+	unsigned char *p;
 	size_t i;
 
+	if (cut)
+		n = PM_FOLDED_NAME_MAX;
+	p = pm_buf__alloc(stack, n);
 	if (!p)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -33,6 +38,8 @@ int pm_folded__append_name(struct pm_buf *stack, const char *name, size_t n)
 
 		p[i] = c == ';' ? ':' : c < 0x20 || c == 0x7f ? '?' : c;
 	}
+	if (cut)
+		memcpy(p + n - 3, "...", 3);
 	return 0;
 }
 

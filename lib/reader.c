@@ -26,7 +26,6 @@ _Static_assert(PM_READ_BUF_SIZE >= PM_RECORD_MAX, "a record must fit in the inpu
 #define TRACING_DATA_MAX (256u << 20)
 #define PREFIX_MAX (64u << 20)
 #define FEATURE_MAX (64u << 20)
-#define ATTRS_MAX 65536u
 #define FILE_HEADER_V1_SIZE 72
 
 static void error__set(struct pm_reader_error *e, uint64_t offset, int err,
@@ -70,6 +69,7 @@ struct pm_reader *pm_reader__new(void)
 		return NULL;
 	r->fd = -1;
 	r->id_pos = r->is_pos = -1;
+	reader__init_ids(r);
 	r->rec = aligned_alloc(8, PM_RECORD_MAX);
 	if (!r->rec) {
 		free(r);
@@ -163,9 +163,12 @@ static int reader__read_ids(struct pm_reader *r, const struct perf_file_section 
 	*nr = 0;
 	if (!s->size)
 		return 0;
-	if (s->size % sizeof(uint64_t) || s->size > (uint64_t)PM_RECORD_MAX * 1024)
+	if (s->size % sizeof(uint64_t))
 		return reader__fail(r, s->offset, -EBADMSG, "bad size %llu of an attr's id array",
 				    (unsigned long long)s->size);
+	/* Before reading: attrs can all name one huge id section. */
+	if (reader__room_for_evsel(r, s->size / sizeof(uint64_t), s->offset))
+		return r->status;
 	*ids = malloc(s->size);
 	if (!*ids)
 		return reader__fail(r, s->offset, -ENOMEM, "out of memory");
@@ -219,7 +222,7 @@ static int reader__read_attrs(struct pm_reader *r)
 		return reader__fail(r, 16, -EBADMSG,
 				    "attr_size is 0 (the recording was not properly terminated?)");
 	nr = h->attrs.size / h->attr_size;
-	if (nr > ATTRS_MAX)
+	if (nr > PM_ATTRS_MAX)
 		return reader__fail(r, 32, -EBADMSG, "too many attrs (%llu)",
 				    (unsigned long long)nr);
 	if (off > UINT64_MAX - h->attrs.size)
@@ -497,6 +500,8 @@ static int reader__process(struct pm_reader *r, const struct pm_record *rec)
 			return reader__fail(r, rec->offset + 12, -EBADMSG,
 					    "HEADER_ATTR: attr size %u does not fit the record (%zu bytes)",
 					    attr_size, len);
+		if (reader__room_for_evsel(r, (len - 8 - attr_size) / 8, rec->offset))
+			return r->status;
 		if (!reader__add_evsel(r, p + 8, attr_size, p + 8 + attr_size,
 				       (len - 8 - attr_size) / 8))
 			return reader__fail(r, rec->offset, -ENOMEM, "out of memory");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lib/folded: stacks merged by content, weights summed, output sorted. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "folded.h"
@@ -24,6 +25,20 @@ static void test_append_name(void)
 	       "append_name: ';' -> ':', control bytes -> '?', the rest kept (%.*s)",
 	       (int)b.len, (const char *)b.data);
 	pm_buf__exit(&b);
+	/* A name of megabytes (a crafted symbol table) is cut. */
+	{
+		size_t big = 3 * PM_FOLDED_NAME_MAX;
+		char *name = malloc(big);
+
+		memset(name, 'n', big);
+		err = name ? pm_folded__append_name(&b, name, big) : -1;
+		tap_ok(!err && b.len == PM_FOLDED_NAME_MAX && b.data[0] == 'n' &&
+		       !memcmp(b.data + b.len - 3, "...", 3),
+		       "append_name: a name longer than %d bytes is cut, ending in '...' (%zu)",
+		       PM_FOLDED_NAME_MAX, b.len);
+		free(name);
+		pm_buf__exit(&b);
+	}
 	/* An empty name (an empty COMM) into an empty buffer appends nothing. */
 	err = pm_folded__append_name(&b, "", 0);
 	tap_ok(!err && b.len == 0 && b.data, "append_name: an empty name into an empty buffer");
