@@ -6,7 +6,8 @@
  * Time ordering of records with perf's FINISHED_ROUND rule (format doc,
  * section 6): at each round, deliver the queued records whose time is at
  * most the largest time seen at the previous round.  Memory holds about
- * two rounds of records.
+ * two rounds of records; pm_oqueue__bytes() says how much, for callers
+ * that bound it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -60,10 +61,18 @@ struct pm_oqueue {
 	uint64_t seq;
 	uint64_t max_time;	/* largest time queued so far */
 	uint64_t next_flush;	/* limit of the next round */
-	size_t bytes;		/* memory of the queued records */
 	struct pm_queued *popped;	/* owned until the next pop */
+	struct pm_qchunk *chunks;	/* every chunk holding records */
 	struct pm_qchunk *cur;		/* records are carved from it */
 	struct pm_qchunk *spare;	/* an emptied chunk kept for reuse */
+	/*
+	 * Memory: bytes carved from the chunks (popped records included
+	 * until their chunk goes or is compacted), of which live_bytes are
+	 * queued records; and the run arrays.
+	 */
+	size_t chunk_bytes;
+	size_t live_bytes;
+	size_t array_bytes;
 };
 
 void pm_oqueue__init(struct pm_oqueue *q);
@@ -80,10 +89,16 @@ uint64_t pm_oqueue__round(struct pm_oqueue *q);
  * pop); returns 1, or 0 when there is none.
  */
 int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec);
-/* Memory the queued records take (records and their queue entries). */
+/*
+ * Memory the queue holds: its records, the popped ones whose space is not
+ * reclaimed yet, and its bookkeeping; 0 when empty.  Whatever the order of
+ * the records, popping reclaims (records are compacted when more than half
+ * of the chunks' bytes are popped ones), so popping until this is small
+ * bounds the queue's memory: within it plus two 1 MiB chunks.
+ */
 static inline size_t pm_oqueue__bytes(const struct pm_oqueue *q)
 {
-	return q->bytes;
+	return q->chunk_bytes + q->array_bytes;
 }
 
 #endif
