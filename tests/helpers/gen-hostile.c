@@ -209,7 +209,9 @@ static void gen_shared_ids(uint64_t nr_attrs, uint64_t n)
 /* HEADER_ATTR records until mib MiB, then a few samples of the first. */
 static void gen_attrs(uint64_t mib, uint64_t k)
 {
-	struct perf_event_attr attr = make_attr(SAMPLE_ID_TYPE);
+	/* Without ids, samples carry none: the first attr is theirs. */
+	struct perf_event_attr attr = make_attr(k ? SAMPLE_ID_TYPE : SAMPLE_ID_TYPE &
+						~(uint64_t)PERF_SAMPLE_IDENTIFIER);
 	uint64_t done = 16, id = 1, i;
 	size_t size = 8 + PM_FILE_ATTR_SIZE + k * 8;
 
@@ -225,8 +227,17 @@ static void gen_attrs(uint64_t mib, uint64_t k)
 			put_u64(id++);
 		done += size;
 	}
-	for (i = 0; i < 100; i++)
-		put_id_sample(1, 0x401000, 1000 + i);
+	for (i = 0; i < 100; i++) {
+		if (k) {
+			put_id_sample(1, 0x401000, 1000 + i);
+			continue;
+		}
+		put_header(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32);
+		put_u64(0x401000);
+		put_u32(100);
+		put_u32(100);
+		put_u64(1000 + i);
+	}
 }
 
 /* --- a shared object whose symbols share one huge name ------------------- */
