@@ -317,6 +317,38 @@ static void reader__load_file_features(struct pm_reader *r)
 	}
 }
 
+/*
+ * Reads n bytes the input announced into *out (malloc'ed), grown as they
+ * come: an input that announces more than it holds costs what it holds.
+ * Returns how many were there (fewer than n at the end) or -errno.
+ */
+static ssize_t reader__read_alloc(struct pm_reader *r, size_t n, unsigned char **out)
+{
+	size_t cap = 0, done = 0, want;
+	unsigned char *buf = NULL, *p;
+	ssize_t got;
+
+	do {
+		/* 64 KiB first, then doubling, up to n. */
+		want = cap ? (cap < n / 2 ? cap * 2 : n) : (n < 65536 ? n : 65536);
+		p = realloc(buf, want ? want : 1);
+		if (!p) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = p;
+		cap = want;
+		got = pm_input__read(&r->in, buf + done, cap - done);
+		if (got < 0) {
+			free(buf);
+			return got;
+		}
+		done += (size_t)got;
+	} while (done == cap && done < n);
+	*out = buf;
+	return (ssize_t)done;
+}
+
 /* A pipe delivers the attrs and ids before the data; keep those bytes. */
 static int reader__save_prefix(struct pm_reader *r)
 {
@@ -329,11 +361,10 @@ static int reader__save_prefix(struct pm_reader *r)
 		return reader__fail(r, r->in.pos, -EFBIG,
 				    "%llu bytes of attrs before the data are too many to read from a pipe",
 				    (unsigned long long)len);
-	r->prefix = malloc(len ? len : 1);
-	if (!r->prefix)
-		return reader__fail(r, r->in.pos, -ENOMEM, "out of memory");
 	r->prefix_off = r->in.pos;
-	got = pm_input__read(&r->in, r->prefix, (size_t)len);
+	got = reader__read_alloc(r, (size_t)len, &r->prefix);
+	if (got == -ENOMEM)
+		return reader__fail(r, r->in.pos, -ENOMEM, "out of memory");
 	if (got < 0)
 		return reader__fail(r, r->in.pos, (int)got, "read error: %s", strerror((int)-got));
 	if ((uint64_t)got < len)
@@ -544,13 +575,12 @@ static int reader__read_tracing_blob(struct pm_reader *r, struct pm_record *rec)
 	if (size > TRACING_DATA_MAX)
 		return reader__fail(r, rec->offset + 8, -EFBIG, "tracing data too large (%u bytes)",
 				    size);
-	blob = malloc(size ? size : 1);
-	if (!blob)
+	got = reader__read_alloc(r, size, &blob);
+	if (got == -ENOMEM)
 		return reader__fail(r, rec->offset, -ENOMEM, "out of memory");
-	got = pm_input__read(&r->in, blob, size);
 	if (got < 0)
-		err = reader__fail(r, off, (int)got, "read error: %s", strerror((int)-got));
-	else if ((uint32_t)got < size)
+		return reader__fail(r, off, (int)got, "read error: %s", strerror((int)-got));
+	if ((uint32_t)got < size)
 		err = reader__fail(r, off + (uint64_t)got, -EBADMSG,
 				   "tracing data truncated (%zd of %u bytes)", got, size);
 	else

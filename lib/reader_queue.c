@@ -49,10 +49,17 @@ void pm_oqueue__init(struct pm_oqueue *q)
 	*q = (struct pm_oqueue){ .tail = SIZE_MAX };
 }
 
-static void qchunk__unmap(struct pm_qchunk *c)
+static void qchunk__unmap(struct pm_oqueue *q, struct pm_qchunk *c)
 {
-	if (c)
-		munmap(c, QCHUNK_MAP_SIZE);
+	if (!c)
+		return;
+	munmap(c, QCHUNK_MAP_SIZE);
+	q->nr_mapped--;
+}
+
+size_t pm_oqueue__mapped_bytes(const struct pm_oqueue *q)
+{
+	return q->nr_mapped * QCHUNK_MAP_SIZE;
 }
 
 /* Out of the list and its bytes out of the count; kept as the spare or unmapped. */
@@ -71,7 +78,7 @@ static void oqueue__drop_chunk(struct pm_oqueue *q, struct pm_qchunk *c)
 		q->spare = c;
 		return;
 	}
-	qchunk__unmap(c);
+	qchunk__unmap(q, c);
 }
 
 static void qchunk__release(struct pm_oqueue *q, struct pm_qchunk *c)
@@ -112,9 +119,9 @@ void pm_oqueue__exit(struct pm_oqueue *q)
 	oqueue__free_runs(q);
 	for (c = q->chunks; c; c = next) {
 		next = c->next;
-		qchunk__unmap(c);
+		qchunk__unmap(q, c);
 	}
-	qchunk__unmap(q->spare);
+	qchunk__unmap(q, q->spare);
 	pm_oqueue__init(q);
 }
 
@@ -295,6 +302,7 @@ static void *oqueue__carve(struct pm_oqueue *q, size_t size, struct pm_qchunk **
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			if (c == MAP_FAILED)
 				return NULL;
+			q->nr_mapped++;
 		}
 		*c = (struct pm_qchunk){ .next = q->chunks };
 		if (q->chunks)

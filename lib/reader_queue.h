@@ -73,6 +73,7 @@ struct pm_oqueue {
 	size_t chunk_bytes;
 	size_t live_bytes;
 	size_t array_bytes;
+	size_t nr_mapped;		/* chunks mapped, spare included */
 };
 
 void pm_oqueue__init(struct pm_oqueue *q);
@@ -100,5 +101,10 @@ static inline size_t pm_oqueue__bytes(const struct pm_oqueue *q)
 {
 	return q->chunk_bytes + q->array_bytes;
 }
+/*
+ * What the chunks take in the address space, counted apart from the bytes
+ * above: tests and fuzzers check that pm_oqueue__bytes() keeps it bounded.
+ */
+size_t pm_oqueue__mapped_bytes(const struct pm_oqueue *q);
 
 #endif

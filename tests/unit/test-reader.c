@@ -560,7 +560,7 @@ static void test_queue_bound(void)
 	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 16 };
 	uint64_t data[2] = { 0 }, seed = 7;
 	struct pm_record rec = { .header = &h, .data = data }, out;
-	size_t i, flushes = 0, max_bytes = 0, popped = 0, min_kept = SIZE_MAX;
+	size_t i, flushes = 0, max_bytes = 0, popped = 0, min_kept = SIZE_MAX, max_mapped = 0;
 	struct pm_oqueue q;
 
 	memcpy(data, &h, sizeof(h));
@@ -571,6 +571,8 @@ static void test_queue_bound(void)
 		pm_oqueue__push(&q, &rec, seed >> 40);
 		if (pm_oqueue__bytes(&q) > max_bytes)
 			max_bytes = pm_oqueue__bytes(&q);
+		if (pm_oqueue__mapped_bytes(&q) > max_mapped)
+			max_mapped = pm_oqueue__mapped_bytes(&q);
 		if (pm_oqueue__bytes(&q) <= LIMIT)
 			continue;
 		flushes++;
@@ -585,6 +587,10 @@ static void test_queue_bound(void)
 	   "queue: random order under a %d-byte limit: %zu flushes keep at least %zu bytes "
 	   "queued, at most %zu bytes, %zu of %d records out", LIMIT, flushes, min_kept,
 	   max_bytes, popped, N);
+	/* The chunks: the records kept, plus the current chunk and the spare. */
+	ok(max_mapped <= LIMIT + (3u << 20),
+	   "queue: the chunks mapped stay within the limit plus 3 MiB (at most %zu bytes)",
+	   max_mapped);
 	ok(pm_oqueue__bytes(&q) == 0, "queue: empty again, it accounts 0 bytes (%zu)",
 	   pm_oqueue__bytes(&q));
 	pm_oqueue__exit(&q);
