@@ -243,6 +243,14 @@ static int reader__load_feature(struct pm_reader *r, int feat)
 	if (f->size > FEATURE_MAX)
 		return reader__fail(r, f->offset, -EFBIG, "feature %d too large (%llu bytes)",
 				    feat, (unsigned long long)f->size);
+	/*
+	 * Sections do not overlap in a file pmrec or perf wrote; 256 crafted
+	 * ones could each load the whole file.
+	 */
+	if (f->size > r->in.file_size - r->feat_bytes)
+		return reader__fail(r, f->offset, -EBADMSG,
+				    "feature %d: feature sections overlap (more bytes than the file)",
+				    feat);
 	f->data = malloc(f->size);
 	if (!f->data)
 		return reader__fail(r, f->offset, -ENOMEM, "out of memory");
@@ -251,6 +259,7 @@ static int reader__load_feature(struct pm_reader *r, int feat)
 		f->data = NULL;
 		return r->status;
 	}
+	r->feat_bytes += f->size;
 	return 0;
 }
 

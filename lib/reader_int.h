@@ -66,6 +66,7 @@ struct pm_reader {
 	size_t trailer_size;
 
 	struct pm_feat_slot feat[HEADER_FEAT_BITS];
+	uint64_t feat_bytes;	/* file mode: feature payloads loaded */
 	struct pm_tp_data tp;
 	bool has_tp;
 

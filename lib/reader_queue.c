@@ -9,15 +9,12 @@
 #include "reader_queue.h"
 
 /*
- * Records live in chunks, carved in arrival order and freed when the last
- * record of a chunk has been popped: one allocation per chunk instead of one
- * per record, and neighbours in the file stay neighbours in memory.  A chunk
- * holds any record.  Chunks are mapped, not malloc'ed, so that a freed one
- * leaves the process.  tests/fuzz/run builds smaller ones.
+ * Records live in chunks (PM_QCHUNK_SIZE), carved in arrival order and freed
+ * when the last record of a chunk has been popped: one allocation per chunk
+ * instead of one per record, and neighbours in the file stay neighbours in
+ * memory.  A chunk holds any record.  Chunks are mapped, not malloc'ed, so
+ * that a freed one leaves the process.
  */
-#ifndef PM_QCHUNK_SIZE
-#define PM_QCHUNK_SIZE (1024 * 1024)
-#endif
 _Static_assert(PM_QCHUNK_SIZE >= PM_RECORD_MAX + 64, "a chunk holds any record");
 
 /* A run array and a run's place in the pool, heap and free list. */

@@ -14,6 +14,11 @@
 
 #include "reader.h"
 
+/* Records are carved from chunks of this size; tests/fuzz/run builds smaller ones. */
+#ifndef PM_QCHUNK_SIZE
+#define PM_QCHUNK_SIZE (1024 * 1024)
+#endif
+
 struct pm_qchunk;
 
 struct pm_queued {
@@ -95,7 +100,7 @@ int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec);
  * reclaimed yet, and its bookkeeping; 0 when empty.  Whatever the order of
  * the records, popping reclaims (records are compacted when more than half
  * of the chunks' bytes are popped ones), so popping until this is small
- * bounds the queue's memory: within it plus two 1 MiB chunks.
+ * bounds the queue's memory: within it plus two chunks.
  */
 static inline size_t pm_oqueue__bytes(const struct pm_oqueue *q)
 {

@@ -84,13 +84,13 @@ test_expect_success 'item 9: attrs sharing a section under the id limit are read
 '
 
 test_expect_success 'item 10: 32 MiB of HEADER_ATTR with ids stop at the id limit' '
-	gen="$GEN attrs 32 8174" &&
+	gen="$GEN attrs 32768 8174" &&
 	bounded - 96 1 &&
 	test_grep "too many sample ids" err
 '
 
 test_expect_success 'item 10: 32 MiB of HEADER_ATTR without ids stop at the attr limit' '
-	gen="$GEN attrs 32 0" &&
+	gen="$GEN attrs 32768 0" &&
 	bounded - 96 1 &&
 	test_grep "too many attrs" err
 '

@@ -11,11 +11,12 @@
  *					under a fixed multiplicative hash
  *   gen-hostile shared-ids A N -o FILE	A attrs naming one section of N ids,
  *					a sparse file
- *   gen-hostile attrs MIB K		a pipe stream of MIB MiB of HEADER_ATTR
+ *   gen-hostile attrs KIB K		a pipe stream of KIB KiB of HEADER_ATTR
  *					records with K distinct ids each
- *   gen-hostile elf ELF N -o FILE	writes ELF, a shared object of 2000
- *					functions that share one 1 MiB name,
- *					and FILE: its MMAP2 and N samples in it
+ *   gen-hostile elf ELF N [LEN] -o FILE	writes ELF, a shared object of 2000
+ *					functions that share one name of LEN
+ *					bytes (1 MiB), and FILE: its MMAP2 and
+ *					N samples in it
  *
  * Output goes to stdout without -o.  Built standalone, like gen-perfdata.
  */
@@ -206,8 +207,8 @@ static void gen_shared_ids(uint64_t nr_attrs, uint64_t n)
 		die("ftruncate");
 }
 
-/* HEADER_ATTR records until mib MiB, then a few samples of the first. */
-static void gen_attrs(uint64_t mib, uint64_t k)
+/* HEADER_ATTR records until kib KiB, then a few samples of the first. */
+static void gen_attrs(uint64_t kib, uint64_t k)
 {
 	/* Without ids, samples carry none: the first attr is theirs. */
 	struct perf_event_attr attr = make_attr(k ? SAMPLE_ID_TYPE : SAMPLE_ID_TYPE &
@@ -220,7 +221,7 @@ static void gen_attrs(uint64_t mib, uint64_t k)
 		die("too many ids for one record");
 	}
 	put_pipe_header();
-	while (done < mib << 20) {
+	while (done < kib << 10) {
 		put_header(PERF_RECORD_HEADER_ATTR, 0, size);
 		put_attr(&attr);
 		for (i = 0; i < k; i++)
@@ -243,14 +244,13 @@ static void gen_attrs(uint64_t mib, uint64_t k)
 /* --- a shared object whose symbols share one huge name ------------------- */
 
 #define ELF_NR_SYMS 2000
-#define ELF_NAME_LEN (1u << 20)
 #define ELF_TEXT 0x1000
 
-static void write_elf(const char *path)
+static void write_elf(const char *path, size_t name_len)
 {
 	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
 	size_t text_size = ELF_NR_SYMS * 16, i;
-	size_t str_off = ELF_TEXT + text_size, str_size = ELF_NAME_LEN + 2;
+	size_t str_off = ELF_TEXT + text_size, str_size = name_len + 2;
 	size_t sym_off = (str_off + str_size + 7) & ~(size_t)7;
 	size_t sym_size = (ELF_NR_SYMS + 1) * sizeof(Elf64_Sym);
 	size_t shstr_off = sym_off + sym_size, sh_off = (shstr_off + sizeof(shstr) + 7) & ~(size_t)7;
@@ -292,12 +292,12 @@ static void write_elf(const char *path)
 		die("calloc");
 	memcpy(img, &eh, sizeof(eh));
 	memcpy(img + eh.e_phoff, &ph, sizeof(ph));
-	memset(img + str_off + 1, 'n', ELF_NAME_LEN);
+	memset(img + str_off + 1, 'n', name_len);
 	syms = (Elf64_Sym *)(img + sym_off);
 	for (i = 0; i < ELF_NR_SYMS; i++)
 		syms[i + 1] = (Elf64_Sym){
 			/* Names that start inside one another end together. */
-			.st_name = (uint32_t)(1 + i % 1000),
+			.st_name = (uint32_t)(1 + i % 1000 % name_len),
 			.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
 			.st_shndx = 1,
 			.st_value = ELF_TEXT + 16 * i,
@@ -312,7 +312,7 @@ static void write_elf(const char *path)
 }
 
 /* The file: one MMAP2 of the object at 0x400000 for pid 100, n samples in it. */
-static void gen_elf(const char *path, uint64_t n)
+static void gen_elf(const char *path, uint64_t n, uint64_t sym_len)
 {
 	struct perf_event_attr attr = make_attr(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 						PERF_SAMPLE_TIME);
@@ -323,7 +323,11 @@ static void gen_elf(const char *path, uint64_t n)
 
 	if (!name)
 		die("calloc");
-	write_elf(path);
+	if (!sym_len || sym_len > 1u << 30) {
+		errno = EINVAL;
+		die("name length");
+	}
+	write_elf(path, (size_t)sym_len);
 	attr.mmap2 = 1;
 	put_file_header(1, attrs_off, data_off, mmap_size + n * 32);
 	put_attr(&attr);
@@ -370,7 +374,7 @@ static uint64_t arg_u64(const char *s)
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen-hostile queue N [--file] | ids N | shared-ids ATTRS N |\n"
-			"                   attrs MIB K | elf ELF_PATH N    [-o FILE]\n");
+			"                   attrs KIB K | elf ELF_PATH N [LEN]    [-o FILE]\n");
 	exit(2);
 }
 
@@ -404,8 +408,8 @@ int main(int argc, char **argv)
 		gen_shared_ids(arg_u64(args[1]), arg_u64(args[2]));
 	else if (!strcmp(args[0], "attrs") && n == 3)
 		gen_attrs(arg_u64(args[1]), arg_u64(args[2]));
-	else if (!strcmp(args[0], "elf") && n == 3 && path)
-		gen_elf(args[1], arg_u64(args[2]));
+	else if (!strcmp(args[0], "elf") && (n == 3 || n == 4) && path)
+		gen_elf(args[1], arg_u64(args[2]), n == 4 ? arg_u64(args[3]) : 1u << 20);
 	else
 		usage();
 	if (fflush(out) || (path && fclose(out)))
