@@ -66,7 +66,7 @@ enum fuzz_mode {
  * chunk, a spare and the chunk a compaction fills (tests/fuzz/run builds
  * 128 KiB chunks; this file may not see that -D, and then allows more).
  */
-#define FUZZ_QUEUE_LIMIT (256 * 1024)
+#define FUZZ_QUEUE_LIMIT (128 * 1024)
 #define FUZZ_QUEUE_SLACK (3 * (PM_QCHUNK_SIZE + 4096))
 /* The reader's own buffers and tables, whatever the input. */
 #define FUZZ_BUDGET_EXTRA (16 << 20)
