@@ -17,6 +17,9 @@
  *					functions that share one name of LEN
  *					bytes (1 MiB), and FILE: its MMAP2 and
  *					N samples in it
+ *   gen-hostile comm NAME -o FILE	a COMM record naming pid 100 NAME (up
+ *					to 15 bytes, any bytes but NUL; empty
+ *					too) and 3 samples of it
  *
  * Output goes to stdout without -o.  Built standalone, like gen-perfdata.
  */
@@ -357,6 +360,33 @@ static void gen_elf(const char *path, uint64_t n, uint64_t sym_len)
 	free(name);
 }
 
+/* COMM then samples: what a process renamed with prctl(PR_SET_NAME) leaves. */
+static void gen_comm(const char *comm)
+{
+	struct perf_event_attr attr = make_attr(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						PERF_SAMPLE_TIME);
+	uint64_t attrs_off = PERF_FILE_HEADER_SIZE, data_off = attrs_off + PM_FILE_ATTR_SIZE + 16;
+	char name[16] = { 0 };
+	uint64_t i;
+
+	strncpy(name, comm, sizeof(name) - 1);
+	put_file_header(1, attrs_off, data_off, 32 + 3 * 32);
+	put_attr(&attr);
+	put_u64(0);
+	put_u64(0);
+	put_header(PERF_RECORD_COMM, PERF_RECORD_MISC_USER, 32);
+	put_u32(100);
+	put_u32(100);
+	put(name, sizeof(name));
+	for (i = 0; i < 3; i++) {
+		put_header(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32);
+		put_u64(0x401000 + i);
+		put_u32(100);
+		put_u32(100);
+		put_u64(1000 + i);
+	}
+}
+
 static uint64_t arg_u64(const char *s)
 {
 	char *end;
@@ -374,7 +404,7 @@ static uint64_t arg_u64(const char *s)
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen-hostile queue N [--file] | ids N | shared-ids ATTRS N |\n"
-			"                   attrs KIB K | elf ELF_PATH N [LEN]    [-o FILE]\n");
+			"                   attrs KIB K | elf ELF_PATH N [LEN] | comm NAME    [-o FILE]\n");
 	exit(2);
 }
 
@@ -408,6 +438,8 @@ int main(int argc, char **argv)
 		gen_shared_ids(arg_u64(args[1]), arg_u64(args[2]));
 	else if (!strcmp(args[0], "attrs") && n == 3)
 		gen_attrs(arg_u64(args[1]), arg_u64(args[2]));
+	else if (!strcmp(args[0], "comm") && n == 2 && path)
+		gen_comm(args[1]);
 	else if (!strcmp(args[0], "elf") && (n == 3 || n == 4) && path)
 		gen_elf(args[1], arg_u64(args[2]), n == 4 ? arg_u64(args[3]) : 1u << 20);
 	else
