@@ -7,6 +7,7 @@
 #include <time.h>
 #include <sys/random.h>
 
+#include "buf.h"
 #include "reader_int.h"
 
 /*
@@ -116,7 +117,7 @@ void reader__delete_evsels(struct pm_reader *r)
 	free(r->ids);
 	r->evsels = NULL;
 	r->ids = NULL;
-	r->nr_evsels = r->nr_ids = r->ids_cap = r->nr_evsel_ids = 0;
+	r->nr_evsels = r->cap_evsels = r->nr_ids = r->ids_cap = r->nr_evsel_ids = 0;
 	r->ids_bits = 0;
 }
 
@@ -153,17 +154,16 @@ static void reader__calc_id_pos(struct pm_reader *r, uint64_t type)
 struct pm_evsel *reader__add_evsel(struct pm_reader *r, const void *attr, size_t attr_len,
 				   const void *ids, size_t nr_ids)
 {
-	struct pm_evsel **evsels, *e = calloc(1, sizeof(*e));
+	struct pm_evsel *e = calloc(1, sizeof(*e));
 	size_t i;
 
 	if (!e)
 		return NULL;
 	memcpy(&e->attr, attr, attr_len < sizeof(e->attr) ? attr_len : sizeof(e->attr));
 	e->ids = malloc(nr_ids ? nr_ids * sizeof(*e->ids) : 1);
-	evsels = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*evsels));
-	if (!e->ids || !evsels) {
-		if (evsels)
-			r->evsels = evsels;
+	/* Doubling: a stream can carry tens of thousands of HEADER_ATTRs. */
+	if (!e->ids || pm_array__grow((void **)&r->evsels, &r->cap_evsels, r->nr_evsels,
+				      sizeof(*r->evsels))) {
 		evsel__delete(e);
 		return NULL;
 	}
@@ -172,7 +172,6 @@ struct pm_evsel *reader__add_evsel(struct pm_reader *r, const void *attr, size_t
 	e->nr_ids = nr_ids;
 	r->nr_evsel_ids += nr_ids;
 	e->idx = (int)r->nr_evsels;
-	r->evsels = evsels;
 	r->evsels[r->nr_evsels++] = e;
 	for (i = 0; i < nr_ids; i++)
 		if (reader__add_id(r, e->ids[i], e))

@@ -53,6 +53,7 @@ struct pm_reader {
 
 	struct pm_evsel **evsels;
 	size_t nr_evsels;
+	size_t cap_evsels;
 	struct pm_id_slot *ids;
 	size_t ids_cap;		/* a power of two, 1 << ids_bits */
 	unsigned int ids_bits;

@@ -29,7 +29,10 @@
 #endif
 
 #ifdef FUZZ_HAVE_ASAN
-#include <sanitizer/allocator_interface.h>
+/* From <sanitizer/allocator_interface.h>, which gcc does not install. */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+					      void (*free_hook)(const volatile void *));
+size_t __sanitizer_get_allocated_size(const volatile void *p);
 
 #define FUZZ_BUDGET_PER_BYTE 32
 
@@ -71,7 +74,7 @@ static void fuzz_budget__free_hook(const volatile void *ptr)
 	if (!ptr || !__atomic_load_n(&fuzz_budget_armed, __ATOMIC_RELAXED))
 		return;
 	__atomic_sub_fetch(&fuzz_budget_live,
-			   (int64_t)__sanitizer_get_allocated_size((const void *)ptr),
+			   (int64_t)__sanitizer_get_allocated_size(ptr),
 			   __ATOMIC_RELAXED);
 }
 
