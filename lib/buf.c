@@ -30,7 +30,11 @@ void *pm_buf__alloc(struct pm_buf *b, size_t n)
 {
 	void *p;
 
-	if (pm_buf__reserve(b, n)) {
+	/*
+	 * At least one byte: an empty buffer has no data pointer, and NULL
+	 * means ENOMEM (nor may memset or pointer arithmetic see NULL).
+	 */
+	if (pm_buf__reserve(b, n ? n : 1)) {
 		errno = ENOMEM;
 		return NULL;
 	}

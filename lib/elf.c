@@ -22,12 +22,21 @@ struct pm_sym {
 	uint64_t addr;
 	uint32_t size;
 	/*
-	 * Offset of the name in the table's names.  The byte before it ranks
-	 * the symbol among its aliases; kallsyms names are followed by the
-	 * module name ("" for the kernel image).
+	 * Offset of the name in the table's names; kallsyms names are
+	 * followed by the module name ("" for the kernel image).  rank says
+	 * how the symbol stands among its aliases (RANK_* bits).
 	 */
-	uint32_t name;
+	uint32_t name : 29;
+	uint32_t rank : 3;
 };
+
+/* A table's names stay below this: offsets fit pm_sym.name. */
+#define SYM_NAMES_MAX (1u << 29)
+/*
+ * Bytes of a name the alias rules look at: names are as long as the file
+ * makes them, and one address can have thousands of aliases.
+ */
+#define SYM_CMP_MAX 4096
 
 struct pm_symtab {
 	struct pm_sym *syms;
@@ -343,10 +352,18 @@ static const char *sym__name(const struct pm_symtab *st,
 	return st->names + s->name;
 }
 
-static unsigned char sym__rank(const struct pm_symtab *st,
-			       const struct pm_sym *s)
+static unsigned char sym__rank(const struct pm_sym *s)
 {
-	return st->names[s->name - 1];
+	return s->rank;
+}
+
+static size_t leading_underscores(const char *name)
+{
+	size_t n = 0;
+
+	while (n < SYM_CMP_MAX && name[n] == '_')
+		n++;
+	return n;
 }
 
 static const char *sym__module(const struct pm_symtab *st,
@@ -373,17 +390,19 @@ static bool sym__better(const struct pm_symtab *st, const struct pm_sym *x,
 	const char *nx = sym__name(st, x), *ny = sym__name(st, y);
 	size_t lx, ly;
 
-	if (sym__rank(st, x) != sym__rank(st, y))
-		return sym__rank(st, x) > sym__rank(st, y);
-	lx = strspn(nx, "_");
-	ly = strspn(ny, "_");
+	if (sym__rank(x) != sym__rank(y))
+		return sym__rank(x) > sym__rank(y);
+	if (nx == ny)
+		return false;
+	lx = leading_underscores(nx);
+	ly = leading_underscores(ny);
 	if (lx != ly)
 		return lx < ly;
-	lx = strlen(nx);
-	ly = strlen(ny);
+	lx = strnlen(nx, SYM_CMP_MAX);
+	ly = strnlen(ny, SYM_CMP_MAX);
 	if (lx != ly)
 		return lx > ly;
-	return strcmp(nx, ny) < 0;
+	return strncmp(nx, ny, SYM_CMP_MAX) < 0;
 }
 
 /* Sorts by address and keeps the best named symbol at each address. */
@@ -457,24 +476,19 @@ int pm_symtab__find(const struct pm_symtab *st, uint64_t addr,
 	return 0;
 }
 
-static const char *elf_sym__name(Elf *elf, const GElf_Shdr *symsh,
-				 const GElf_Sym *sym)
+/* Functions, and untyped labels in code (_start in assembly), as in perf. */
+static bool elf_sym__is_function(Elf *elf, const GElf_Sym *sym)
 {
 	int type = GELF_ST_TYPE(sym->st_info);
-	const char *name;
 	GElf_Shdr sh;
 
 	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
-		return NULL;
+		return false;
 	/* Linked files never have enough sections to need SHN_XINDEX. */
 	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
-		return NULL;
-	/* Untyped labels name code too (_start in assembly), as in perf, if in code. */
-	if (type == STT_NOTYPE &&
-	    (!gelf_getshdr(elf_getscn(elf, sym->st_shndx), &sh) || !(sh.sh_flags & SHF_EXECINSTR)))
-		return NULL;
-	name = elf_strptr(elf, symsh->sh_link, sym->st_name);
-	return name && *name ? name : NULL;
+		return false;
+	return type != STT_NOTYPE ||
+	       (gelf_getshdr(elf_getscn(elf, sym->st_shndx), &sh) && (sh.sh_flags & SHF_EXECINSTR));
 }
 
 static unsigned char elf_sym__rank(const GElf_Sym *sym)
@@ -506,13 +520,83 @@ static uint64_t elf_sym__size(Elf *elf, const GElf_Sym *sym)
 	return sh.sh_addr + sh.sh_size - sym->st_value;
 }
 
+/* A function symbol before its name is copied. */
+struct elf_cand {
+	uint64_t addr;
+	uint64_t size;
+	size_t name;		/* offset in the string table, then in the names */
+	unsigned char rank;
+	bool dropped;		/* its name runs off the string table */
+};
+
+static int elf_cand__cmp_name(const void *a, const void *b)
+{
+	const struct elf_cand *x = a, *y = b;
+
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/*
+ * Copies the names of cands (sorted by name offset) out of the string table,
+ * each byte of it at most once: names that start inside one another end at
+ * the same NUL and share the copy.  With names NULL, only sizes them.
+ * Returns the bytes needed.
+ */
+static size_t elf_cands__copy_names(struct elf_cand *c, size_t nr, const char *strtab,
+				    size_t strsz, char *names)
+{
+	size_t i, start = 0, end = 0, base = 0, pos = 0;
+	bool open = false;
+	const char *nul;
+
+	for (i = 0; i < nr; i++) {
+		size_t off = c[i].name;
+
+		if (!open || off > end) {
+			nul = memchr(strtab + off, '\0', strsz - off);
+			if (!nul) {
+				c[i].dropped = true;
+				continue;
+			}
+			start = off;
+			end = (size_t)(nul - strtab);
+			base = pos;
+			pos += end - start + 1;
+			open = true;
+			if (names)
+				memcpy(names + base, strtab + start, end - start + 1);
+		}
+		if (names)
+			c[i].name = base + (off - start);
+	}
+	return pos;
+}
+
+/* The string table of a symbol section, if it is one. */
+static int elf__strtab(Elf *elf, const GElf_Shdr *symsh, const char **strtab, size_t *strsz)
+{
+	Elf_Scn *scn = elf_getscn(elf, symsh->sh_link);
+	Elf_Data *data;
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB)
+		return -ENOEXEC;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size)
+		return -ENOEXEC;
+	*strtab = data->d_buf;
+	*strsz = data->d_size;
+	return 0;
+}
+
 static int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL;
-	size_t i, nr_syms, nr = 0, bytes = 0, pos = 0;
+	size_t i, nr_syms, nr = 0, strsz, bytes;
+	struct elf_cand *cands;
 	GElf_Shdr sh, symsh;
+	const char *strtab;
 	Elf_Data *data;
-	const char *name;
 	GElf_Sym sym;
 
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -531,44 +615,58 @@ static int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 	data = elf_getdata(symscn, NULL);
 	if (!data)
 		return -ENOEXEC;
+	if (elf__strtab(elf, &symsh, &strtab, &strsz))
+		return 0;
 	nr_syms = symsh.sh_size / symsh.sh_entsize;
 
-	/* Count first: the symbols and their names take one allocation each. */
-	for (i = 0; i < nr_syms && gelf_getsym(data, i, &sym); i++) {
-		name = elf_sym__name(elf, &symsh, &sym);
-		if (!name)
-			continue;
-		nr++;
-		bytes += strlen(name) + 2;
-	}
+	/* Count first: the candidates take one allocation. */
+	for (i = 0; i < nr_syms && gelf_getsym(data, i, &sym); i++)
+		nr += elf_sym__is_function(elf, &sym) && sym.st_name < strsz && strtab[sym.st_name];
 	if (!nr)
 		return 0;
-	if (bytes >= UINT32_MAX)
+	cands = malloc(nr * sizeof(*cands));
+	if (!cands)
+		return -ENOMEM;
+	for (i = 0, nr = 0; i < nr_syms && gelf_getsym(data, i, &sym); i++) {
+		if (!elf_sym__is_function(elf, &sym) || sym.st_name >= strsz || !strtab[sym.st_name])
+			continue;
+		cands[nr++] = (struct elf_cand){
+			.addr = sym.st_value,
+			.size = elf_sym__size(elf, &sym),
+			.name = sym.st_name,
+			.rank = elf_sym__rank(&sym),
+		};
+	}
+	/*
+	 * Names are slices of one copy of the string table's names: a table
+	 * whose symbols all name one long string costs that string once.
+	 */
+	qsort(cands, nr, sizeof(*cands), elf_cand__cmp_name);
+	bytes = elf_cands__copy_names(cands, nr, strtab, strsz, NULL);
+	if (bytes >= SYM_NAMES_MAX) {
+		free(cands);
 		return -EFBIG;
+	}
 	st->syms = malloc(nr * sizeof(*st->syms));
-	st->names = malloc(bytes);
+	st->names = malloc(bytes ? bytes : 1);
 	if (!st->syms || !st->names) {
+		free(cands);
 		symtab__exit(st);
 		memset(st, 0, sizeof(*st));
 		return -ENOMEM;
 	}
-	for (i = 0; i < nr_syms && st->nr < nr && gelf_getsym(data, i, &sym);
-	     i++) {
-		size_t len;
-
-		name = elf_sym__name(elf, &symsh, &sym);
-		if (!name)
+	elf_cands__copy_names(cands, nr, strtab, strsz, st->names);
+	for (i = 0; i < nr; i++) {
+		if (cands[i].dropped)
 			continue;
-		len = strlen(name) + 1;
-		st->names[pos++] = elf_sym__rank(&sym);
 		st->syms[st->nr++] = (struct pm_sym){
-			.addr = sym.st_value,
-			.size = clamp_size(elf_sym__size(elf, &sym)),
-			.name = pos,
+			.addr = cands[i].addr,
+			.size = clamp_size(cands[i].size),
+			.name = (uint32_t)cands[i].name,
+			.rank = cands[i].rank,
 		};
-		memcpy(st->names + pos, name, len);
-		pos += len;
 	}
+	free(cands);
 	symtab__sort(st);
 	/* Lookups take the last symbol at or below an address; sizes agree. */
 	for (i = 0; i + 1 < st->nr; i++) {
@@ -955,7 +1053,7 @@ static const unsigned char hex_value[256] = {
 struct kallsyms_parser {
 	struct pm_symtab *st;
 	size_t cap;
-	/* Each entry: rank byte, name, NUL, module, NUL. */
+	/* Each entry: name, NUL, module, NUL. */
 	struct pm_buf names;
 	bool hidden;
 };
@@ -998,21 +1096,21 @@ static int kallsyms__add_line(struct kallsyms_parser *kp, const char *p,
 		st->syms = syms;
 		kp->cap = cap;
 	}
-	if (kp->names.len + nlen + mlen + 3 >= UINT32_MAX)
+	if (kp->names.len + nlen + mlen + 2 >= SYM_NAMES_MAX)
 		return -EFBIG;
-	if (pm_buf__reserve(&kp->names, nlen + mlen + 3))
+	if (pm_buf__reserve(&kp->names, nlen + mlen + 2))
 		return -ENOMEM;
 	w = (char *)kp->names.data + kp->names.len;
-	*w++ = kallsyms_rank(q[1]);
 	memcpy(w, name, nlen);
 	w[nlen] = '\0';
 	memcpy(w + nlen + 1, mod, mlen);
 	w[nlen + 1 + mlen] = '\0';
 	st->syms[st->nr++] = (struct pm_sym){
 		.addr = addr,
-		.name = kp->names.len + 1,
+		.name = (uint32_t)kp->names.len,
+		.rank = kallsyms_rank(q[1]),
 	};
-	kp->names.len += nlen + mlen + 3;
+	kp->names.len += nlen + mlen + 2;
 	if (addr)
 		kp->hidden = false;
 	return 0;

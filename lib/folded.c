@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 
 #include "folded.h"
 
@@ -15,21 +18,51 @@ struct pm_folded {
 	size_t nr, cap;
 	uint32_t *slot;			/* index + 1, 0 free; at most half full */
 	size_t mask;
+	uint64_t seed;
 	struct pm_folded_entry *sorted;
 };
 
-static uint64_t hash_bytes(const char *p, size_t n)
+int pm_folded__append_name(struct pm_buf *stack, const char *name, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	bool cut = n > PM_FOLDED_NAME_MAX;
+	unsigned char *p;
+	size_t i;
+
+	if (cut)
+		n = PM_FOLDED_NAME_MAX;
+	p = pm_buf__alloc(stack, n);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		p[i] = c == ';' ? ':' : c < 0x20 || c == 0x7f ? '?' : c;
+	}
+	if (cut)
+		memcpy(p + n - 3, "...", 3);
+	return 0;
+}
+
+/*
+ * FNV-1a from a random start: the stacks come from the input, which must
+ * not be able to choose colliding ones.
+ */
+static uint64_t hash_bytes(uint64_t seed, const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
 
 	while (n--)
 		h = (h ^ (unsigned char)*p++) * 0x100000001b3ULL;
-	return h;
+	return h ^ (h >> 29);
 }
 
 struct pm_folded *pm_folded__new(void)
 {
-	return calloc(1, sizeof(struct pm_folded));
+	struct pm_folded *f = calloc(1, sizeof(struct pm_folded));
+
+	if (f && getrandom(&f->seed, sizeof(f->seed), GRND_NONBLOCK) != sizeof(f->seed))
+		f->seed = (uint64_t)(uintptr_t)f ^ (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
+	return f;
 }
 
 void pm_folded__delete(struct pm_folded *f)
@@ -69,7 +102,7 @@ static int folded__rehash(struct pm_folded *f)
 
 int pm_folded__add(struct pm_folded *f, const char *stack, size_t len, uint64_t weight)
 {
-	uint64_t h = hash_bytes(stack, len);
+	uint64_t h = hash_bytes(f->seed, stack, len);
 	struct folded_node *n;
 	char *copy;
 	size_t s;

@@ -10,7 +10,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
+
 struct pm_folded;
+
+/* Longer names are cut to this many bytes, the last three "...". */
+#define PM_FOLDED_NAME_MAX 4096
+
+/*
+ * Appends the n bytes of name (a comm or a frame name) to a folded stack
+ * being built, made safe for the format: ';' (the frame separator) becomes
+ * ':', as FlameGraph's stackcollapse scripts do, and every control byte
+ * (0x00-0x1f, 0x7f: newlines would start a line of their own) becomes '?'.
+ * Other bytes, spaces and UTF-8 included, are kept: the weight is the last
+ * space-separated field.  A name longer than PM_FOLDED_NAME_MAX is cut (a
+ * crafted file can name a function with megabytes, and every stack holding
+ * it is stored).  The caller adds the ';' between names.  0 or -ENOMEM.
+ */
+int pm_folded__append_name(struct pm_buf *stack, const char *name, size_t n);
 
 struct pm_folded_entry {
 	const char *stack;		/* not NUL-terminated */

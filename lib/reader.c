@@ -26,7 +26,6 @@ _Static_assert(PM_READ_BUF_SIZE >= PM_RECORD_MAX, "a record must fit in the inpu
 #define TRACING_DATA_MAX (256u << 20)
 #define PREFIX_MAX (64u << 20)
 #define FEATURE_MAX (64u << 20)
-#define ATTRS_MAX 65536u
 #define FILE_HEADER_V1_SIZE 72
 
 static void error__set(struct pm_reader_error *e, uint64_t offset, int err,
@@ -70,6 +69,7 @@ struct pm_reader *pm_reader__new(void)
 		return NULL;
 	r->fd = -1;
 	r->id_pos = r->is_pos = -1;
+	reader__init_ids(r);
 	r->rec = aligned_alloc(8, PM_RECORD_MAX);
 	if (!r->rec) {
 		free(r);
@@ -163,9 +163,12 @@ static int reader__read_ids(struct pm_reader *r, const struct perf_file_section 
 	*nr = 0;
 	if (!s->size)
 		return 0;
-	if (s->size % sizeof(uint64_t) || s->size > (uint64_t)PM_RECORD_MAX * 1024)
+	if (s->size % sizeof(uint64_t))
 		return reader__fail(r, s->offset, -EBADMSG, "bad size %llu of an attr's id array",
 				    (unsigned long long)s->size);
+	/* Before reading: attrs can all name one huge id section. */
+	if (reader__room_for_evsel(r, s->size / sizeof(uint64_t), s->offset))
+		return r->status;
 	*ids = malloc(s->size);
 	if (!*ids)
 		return reader__fail(r, s->offset, -ENOMEM, "out of memory");
@@ -219,7 +222,7 @@ static int reader__read_attrs(struct pm_reader *r)
 		return reader__fail(r, 16, -EBADMSG,
 				    "attr_size is 0 (the recording was not properly terminated?)");
 	nr = h->attrs.size / h->attr_size;
-	if (nr > ATTRS_MAX)
+	if (nr > PM_ATTRS_MAX)
 		return reader__fail(r, 32, -EBADMSG, "too many attrs (%llu)",
 				    (unsigned long long)nr);
 	if (off > UINT64_MAX - h->attrs.size)
@@ -240,6 +243,14 @@ static int reader__load_feature(struct pm_reader *r, int feat)
 	if (f->size > FEATURE_MAX)
 		return reader__fail(r, f->offset, -EFBIG, "feature %d too large (%llu bytes)",
 				    feat, (unsigned long long)f->size);
+	/*
+	 * Sections do not overlap in a file pmrec or perf wrote; 256 crafted
+	 * ones could each load the whole file.
+	 */
+	if (f->size > r->in.file_size - r->feat_bytes)
+		return reader__fail(r, f->offset, -EBADMSG,
+				    "feature %d: feature sections overlap (more bytes than the file)",
+				    feat);
 	f->data = malloc(f->size);
 	if (!f->data)
 		return reader__fail(r, f->offset, -ENOMEM, "out of memory");
@@ -248,6 +259,7 @@ static int reader__load_feature(struct pm_reader *r, int feat)
 		f->data = NULL;
 		return r->status;
 	}
+	r->feat_bytes += f->size;
 	return 0;
 }
 
@@ -314,6 +326,38 @@ static void reader__load_file_features(struct pm_reader *r)
 	}
 }
 
+/*
+ * Reads n bytes the input announced into *out (malloc'ed), grown as they
+ * come: an input that announces more than it holds costs what it holds.
+ * Returns how many were there (fewer than n at the end) or -errno.
+ */
+static ssize_t reader__read_alloc(struct pm_reader *r, size_t n, unsigned char **out)
+{
+	size_t cap = 0, done = 0, want;
+	unsigned char *buf = NULL, *p;
+	ssize_t got;
+
+	do {
+		/* 64 KiB first, then doubling, up to n. */
+		want = cap ? (cap < n / 2 ? cap * 2 : n) : (n < 65536 ? n : 65536);
+		p = realloc(buf, want ? want : 1);
+		if (!p) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = p;
+		cap = want;
+		got = pm_input__read(&r->in, buf + done, cap - done);
+		if (got < 0) {
+			free(buf);
+			return got;
+		}
+		done += (size_t)got;
+	} while (done == cap && done < n);
+	*out = buf;
+	return (ssize_t)done;
+}
+
 /* A pipe delivers the attrs and ids before the data; keep those bytes. */
 static int reader__save_prefix(struct pm_reader *r)
 {
@@ -326,11 +370,10 @@ static int reader__save_prefix(struct pm_reader *r)
 		return reader__fail(r, r->in.pos, -EFBIG,
 				    "%llu bytes of attrs before the data are too many to read from a pipe",
 				    (unsigned long long)len);
-	r->prefix = malloc(len ? len : 1);
-	if (!r->prefix)
-		return reader__fail(r, r->in.pos, -ENOMEM, "out of memory");
 	r->prefix_off = r->in.pos;
-	got = pm_input__read(&r->in, r->prefix, (size_t)len);
+	got = reader__read_alloc(r, (size_t)len, &r->prefix);
+	if (got == -ENOMEM)
+		return reader__fail(r, r->in.pos, -ENOMEM, "out of memory");
 	if (got < 0)
 		return reader__fail(r, r->in.pos, (int)got, "read error: %s", strerror((int)-got));
 	if ((uint64_t)got < len)
@@ -497,6 +540,8 @@ static int reader__process(struct pm_reader *r, const struct pm_record *rec)
 			return reader__fail(r, rec->offset + 12, -EBADMSG,
 					    "HEADER_ATTR: attr size %u does not fit the record (%zu bytes)",
 					    attr_size, len);
+		if (reader__room_for_evsel(r, (len - 8 - attr_size) / 8, rec->offset))
+			return r->status;
 		if (!reader__add_evsel(r, p + 8, attr_size, p + 8 + attr_size,
 				       (len - 8 - attr_size) / 8))
 			return reader__fail(r, rec->offset, -ENOMEM, "out of memory");
@@ -539,13 +584,12 @@ static int reader__read_tracing_blob(struct pm_reader *r, struct pm_record *rec)
 	if (size > TRACING_DATA_MAX)
 		return reader__fail(r, rec->offset + 8, -EFBIG, "tracing data too large (%u bytes)",
 				    size);
-	blob = malloc(size ? size : 1);
-	if (!blob)
+	got = reader__read_alloc(r, size, &blob);
+	if (got == -ENOMEM)
 		return reader__fail(r, rec->offset, -ENOMEM, "out of memory");
-	got = pm_input__read(&r->in, blob, size);
 	if (got < 0)
-		err = reader__fail(r, off, (int)got, "read error: %s", strerror((int)-got));
-	else if ((uint32_t)got < size)
+		return reader__fail(r, off, (int)got, "read error: %s", strerror((int)-got));
+	if ((uint32_t)got < size)
 		err = reader__fail(r, off + (uint64_t)got, -EBADMSG,
 				   "tracing data truncated (%zd of %u bytes)", got, size);
 	else

@@ -4,32 +4,61 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 
+#include "buf.h"
 #include "reader_int.h"
 
-/* Maps a sample id to its event: open addressing, linear probing. */
-static size_t id_hash(uint64_t id, size_t cap)
+/*
+ * Maps a sample id to its event: open addressing, linear probing, hashed by
+ * multiply-shift with a random odd multiplier (a universal family).  A file
+ * cannot choose ids that collide, as it could against a fixed multiplier.
+ */
+static size_t id_hash(const struct pm_reader *r, uint64_t id)
 {
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+	return (size_t)((id * r->id_key) >> (64 - r->ids_bits));
+}
+
+void reader__init_ids(struct pm_reader *r)
+{
+	uint64_t key;
+
+	if (getrandom(&key, sizeof(key), GRND_NONBLOCK) != sizeof(key))
+		key = (uint64_t)(uintptr_t)r ^ (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
+	r->id_key = key | 1;
+}
+
+int reader__room_for_evsel(struct pm_reader *r, uint64_t nr_ids, uint64_t offset)
+{
+	if (r->nr_evsels >= PM_ATTRS_MAX)
+		return reader__fail(r, offset, -EFBIG, "too many attrs, over the limit of %u",
+				    PM_ATTRS_MAX);
+	if (nr_ids > PM_IDS_MAX - r->nr_evsel_ids)
+		return reader__fail(r, offset, -EFBIG,
+				    "too many sample ids: %llu in this attr after %zu, over the limit of %u",
+				    (unsigned long long)nr_ids, r->nr_evsel_ids, PM_IDS_MAX);
+	return 0;
 }
 
 static int reader__grow_ids(struct pm_reader *r)
 {
-	size_t cap = r->ids_cap ? r->ids_cap * 2 : 64, i, j;
-	struct pm_id_slot *ids = calloc(cap, sizeof(*ids));
+	size_t cap = r->ids_cap ? r->ids_cap * 2 : 64, old_cap = r->ids_cap, i, j;
+	struct pm_id_slot *ids = calloc(cap, sizeof(*ids)), *old = r->ids;
 
 	if (!ids)
 		return -ENOMEM;
-	for (i = 0; i < r->ids_cap; i++) {
-		if (!r->ids[i].evsel)
-			continue;
-		for (j = id_hash(r->ids[i].id, cap); ids[j].evsel; j = (j + 1) & (cap - 1))
-			;
-		ids[j] = r->ids[i];
-	}
-	free(r->ids);
 	r->ids = ids;
 	r->ids_cap = cap;
+	r->ids_bits = (unsigned int)__builtin_ctzll(cap);
+	for (i = 0; i < old_cap; i++) {
+		if (!old[i].evsel)
+			continue;
+		for (j = id_hash(r, old[i].id); ids[j].evsel; j = (j + 1) & (cap - 1))
+			;
+		ids[j] = old[i];
+	}
+	free(old);
 	return 0;
 }
 
@@ -40,7 +69,7 @@ static int reader__add_id(struct pm_reader *r, uint64_t id, struct pm_evsel *e)
 
 	if (2 * (r->nr_ids + 1) > r->ids_cap && reader__grow_ids(r))
 		return -ENOMEM;
-	for (i = id_hash(id, r->ids_cap); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
+	for (i = id_hash(r, id); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
 		if (r->ids[i].id == id)
 			return 0;
 	r->ids[i] = (struct pm_id_slot){ .id = id, .evsel = e };
@@ -54,7 +83,7 @@ struct pm_evsel *pm_reader__evsel_by_id(const struct pm_reader *r, uint64_t id)
 
 	if (!r->ids_cap)
 		return NULL;
-	for (i = id_hash(id, r->ids_cap); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
+	for (i = id_hash(r, id); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
 		if (r->ids[i].id == id)
 			return r->ids[i].evsel;
 	return NULL;
@@ -88,7 +117,8 @@ void reader__delete_evsels(struct pm_reader *r)
 	free(r->ids);
 	r->evsels = NULL;
 	r->ids = NULL;
-	r->nr_evsels = r->nr_ids = r->ids_cap = 0;
+	r->nr_evsels = r->cap_evsels = r->nr_ids = r->ids_cap = r->nr_evsel_ids = 0;
+	r->ids_bits = 0;
 }
 
 static void evsel__link_tracepoint(struct pm_reader *r, struct pm_evsel *e)
@@ -124,25 +154,24 @@ static void reader__calc_id_pos(struct pm_reader *r, uint64_t type)
 struct pm_evsel *reader__add_evsel(struct pm_reader *r, const void *attr, size_t attr_len,
 				   const void *ids, size_t nr_ids)
 {
-	struct pm_evsel **evsels, *e = calloc(1, sizeof(*e));
+	struct pm_evsel *e = calloc(1, sizeof(*e));
 	size_t i;
 
 	if (!e)
 		return NULL;
 	memcpy(&e->attr, attr, attr_len < sizeof(e->attr) ? attr_len : sizeof(e->attr));
 	e->ids = malloc(nr_ids ? nr_ids * sizeof(*e->ids) : 1);
-	evsels = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*evsels));
-	if (!e->ids || !evsels) {
-		if (evsels)
-			r->evsels = evsels;
+	/* Doubling: a stream can carry tens of thousands of HEADER_ATTRs. */
+	if (!e->ids || pm_array__grow((void **)&r->evsels, &r->cap_evsels, r->nr_evsels,
+				      sizeof(*r->evsels))) {
 		evsel__delete(e);
 		return NULL;
 	}
 	if (nr_ids)
 		memcpy(e->ids, ids, nr_ids * sizeof(*e->ids));
 	e->nr_ids = nr_ids;
+	r->nr_evsel_ids += nr_ids;
 	e->idx = (int)r->nr_evsels;
-	r->evsels = evsels;
 	r->evsels[r->nr_evsels++] = e;
 	for (i = 0; i < nr_ids; i++)
 		if (reader__add_id(r, e->ids[i], e))

@@ -14,6 +14,13 @@
 
 /* Largest record: header.size is a u16. */
 #define PM_RECORD_MAX 65536
+/*
+ * Events and sample ids a reader holds, in all (a 4096-CPU machine with 256
+ * events has a million ids): what a hostile input can make it allocate is
+ * bounded, a few tens of MiB.
+ */
+#define PM_ATTRS_MAX 65536u
+#define PM_IDS_MAX (1u << 20)
 
 struct pm_feat_slot {
 	uint64_t offset;
@@ -46,9 +53,13 @@ struct pm_reader {
 
 	struct pm_evsel **evsels;
 	size_t nr_evsels;
+	size_t cap_evsels;
 	struct pm_id_slot *ids;
-	size_t ids_cap;
-	size_t nr_ids;
+	size_t ids_cap;		/* a power of two, 1 << ids_bits */
+	unsigned int ids_bits;
+	size_t nr_ids;		/* distinct ids in the table */
+	size_t nr_evsel_ids;	/* ids of all events, repeats included */
+	uint64_t id_key;	/* random odd multiplier of the id hash */
 	/* From the first attr (perf does the same): u64 index of the id. */
 	int id_pos;		/* in a SAMPLE from the start, -1 if none */
 	int is_pos;		/* in a trailer from the end, -1 if none */
@@ -56,6 +67,7 @@ struct pm_reader {
 	size_t trailer_size;
 
 	struct pm_feat_slot feat[HEADER_FEAT_BITS];
+	uint64_t feat_bytes;	/* file mode: feature payloads loaded */
 	struct pm_tp_data tp;
 	bool has_tp;
 
@@ -73,6 +85,12 @@ void reader__defer(struct pm_reader *r, uint64_t offset, int err, const char *fm
 	__attribute__((format(printf, 4, 5)));
 
 /* reader_evsel.c */
+void reader__init_ids(struct pm_reader *r);
+/*
+ * Fails (as reader__fail, at offset) when one more event with nr_ids ids
+ * would pass PM_ATTRS_MAX or PM_IDS_MAX.
+ */
+int reader__room_for_evsel(struct pm_reader *r, uint64_t nr_ids, uint64_t offset);
 /* ids may be unaligned; NULL only when out of memory. */
 struct pm_evsel *reader__add_evsel(struct pm_reader *r, const void *attr, size_t attr_len,
 				   const void *ids, size_t nr_ids);

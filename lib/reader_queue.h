@@ -6,12 +6,18 @@
  * Time ordering of records with perf's FINISHED_ROUND rule (format doc,
  * section 6): at each round, deliver the queued records whose time is at
  * most the largest time seen at the previous round.  Memory holds about
- * two rounds of records.
+ * two rounds of records; pm_oqueue__bytes() says how much, for callers
+ * that bound it.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "reader.h"
+
+/* Records are carved from chunks of this size; tests/fuzz/run builds smaller ones. */
+#ifndef PM_QCHUNK_SIZE
+#define PM_QCHUNK_SIZE (1024 * 1024)
+#endif
 
 struct pm_qchunk;
 
@@ -60,10 +66,19 @@ struct pm_oqueue {
 	uint64_t seq;
 	uint64_t max_time;	/* largest time queued so far */
 	uint64_t next_flush;	/* limit of the next round */
-	size_t bytes;		/* memory of the queued records */
 	struct pm_queued *popped;	/* owned until the next pop */
+	struct pm_qchunk *chunks;	/* every chunk holding records */
 	struct pm_qchunk *cur;		/* records are carved from it */
 	struct pm_qchunk *spare;	/* an emptied chunk kept for reuse */
+	/*
+	 * Memory: bytes carved from the chunks (popped records included
+	 * until their chunk goes or is compacted), of which live_bytes are
+	 * queued records; and the run arrays.
+	 */
+	size_t chunk_bytes;
+	size_t live_bytes;
+	size_t array_bytes;
+	size_t nr_mapped;		/* chunks mapped, spare included */
 };
 
 void pm_oqueue__init(struct pm_oqueue *q);
@@ -80,10 +95,21 @@ uint64_t pm_oqueue__round(struct pm_oqueue *q);
  * pop); returns 1, or 0 when there is none.
  */
 int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec);
-/* Memory the queued records take (records and their queue entries). */
+/*
+ * Memory the queue holds: its records, the popped ones whose space is not
+ * reclaimed yet, and its bookkeeping; 0 when empty.  Whatever the order of
+ * the records, popping reclaims (records are compacted when more than half
+ * of the chunks' bytes are popped ones), so popping until this is small
+ * bounds the queue's memory: within it plus two chunks.
+ */
 static inline size_t pm_oqueue__bytes(const struct pm_oqueue *q)
 {
-	return q->bytes;
+	return q->chunk_bytes + q->array_bytes;
 }
+/*
+ * What the chunks take in the address space, counted apart from the bytes
+ * above: tests and fuzzers check that pm_oqueue__bytes() keeps it bounded.
+ */
+size_t pm_oqueue__mapped_bytes(const struct pm_oqueue *q);
 
 #endif

@@ -20,6 +20,12 @@
  * AddressSanitizer sees a read past its end.  A broken contract of
  * reader.h (a fault without an offset and a reason, a fault that is not
  * sticky, a decoded field outside its record) aborts.
+ *
+ * Bounds are contracts too: the heap the reader holds stays within a budget
+ * proportional to the input (fuzz-budget.h), and the time-order queue runs
+ * under a small limit as dump's --queue-size does, its mapped chunks
+ * checked against it.  Memory that grows faster than the input, or that
+ * escapes the queue's accounting, aborts.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,6 +41,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz-budget.h"
 #include "reader.h"
 #include "reader_cursor.h"
 #include "reader_queue.h"
@@ -53,6 +60,16 @@ enum fuzz_mode {
 
 /* The writer thread hands the pipe this much at a time. */
 #define FUZZ_PIPE_CHUNK 4096
+/*
+ * dump --queue-size for the fuzzers: small, so that inputs of a few hundred
+ * KiB pass it.  Besides the records it keeps, the queue may map its current
+ * chunk, a spare and the chunk a compaction fills (tests/fuzz/run builds
+ * 128 KiB chunks; this file may not see that -D, and then allows more).
+ */
+#define FUZZ_QUEUE_LIMIT (128 * 1024)
+#define FUZZ_QUEUE_SLACK (3 * (PM_QCHUNK_SIZE + 4096))
+/* The reader's own buffers and tables, whatever the input. */
+#define FUZZ_BUDGET_EXTRA (16 << 20)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -60,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* What one run saw, for the replay driver's report. */
 struct fuzz_result {
 	uint64_t records;
+	int64_t heap_peak;
 	int err;
 	char reason[240];
 };
@@ -244,14 +262,15 @@ static int fuzz__decode(struct pm_reader *r, const struct pm_record *rec, uint64
 	return 0;
 }
 
-static int fuzz__flush(struct pm_reader *r, struct pm_oqueue *q, uint64_t limit)
+/* Pops up to time limit until the queue holds at most keep bytes. */
+static int fuzz__flush(struct pm_reader *r, struct pm_oqueue *q, uint64_t limit, size_t keep)
 {
 	struct pm_record rec;
 	uint64_t time;
 	bool has_time;
 	int err = 0;
 
-	while (!err && pm_oqueue__pop(q, limit, &rec) > 0) {
+	while (!err && pm_oqueue__bytes(q) > keep && pm_oqueue__pop(q, limit, &rec) > 0) {
 		fuzz_check(((uintptr_t)rec.data & 7) == 0);
 		err = fuzz__decode(r, &rec, &time, &has_time);
 	}
@@ -281,12 +300,16 @@ static int fuzz__record(struct pm_reader *r, struct pm_oqueue *q, const struct p
 	memcpy(buf, rec->data, size);
 	copy.header = copy.data = buf;
 	if (type == PERF_RECORD_FINISHED_ROUND) {
-		err = fuzz__flush(r, q, pm_oqueue__round(q));
+		err = fuzz__flush(r, q, pm_oqueue__round(q), 0);
 	} else {
 		err = fuzz__decode(r, &copy, &time, &has_time);
 		if (!err && has_time && pm_oqueue__push(q, &copy, time))
 			abort();
+		/* dump --queue-size: the oldest half goes early. */
+		if (!err && pm_oqueue__bytes(q) > FUZZ_QUEUE_LIMIT)
+			err = fuzz__flush(r, q, UINT64_MAX, FUZZ_QUEUE_LIMIT / 2);
 	}
+	fuzz_check(pm_oqueue__mapped_bytes(q) <= FUZZ_QUEUE_LIMIT + FUZZ_QUEUE_SLACK);
 	free(buf);
 	return err;
 }
@@ -500,14 +523,16 @@ static void fuzz__metadata(struct pm_reader *r)
 
 /* --- one input ------------------------------------------------------------------ */
 
-static void fuzz__read(int fd, struct fuzz_result *res)
+static void fuzz__read(int fd, size_t size, struct fuzz_result *res)
 {
-	struct pm_reader *r = pm_reader__new();
+	struct pm_reader *r;
 	struct pm_record rec;
 	struct pm_oqueue q;
 	uint64_t last = 0;
 	int err, again;
 
+	fuzz_budget__arm(size, FUZZ_BUDGET_EXTRA);
+	r = pm_reader__new();
 	if (!r)
 		abort();
 	*res = (struct fuzz_result){ 0 };
@@ -526,7 +551,7 @@ static void fuzz__read(int fd, struct fuzz_result *res)
 				break;
 		}
 		if (!err)
-			err = fuzz__flush(r, &q, UINT64_MAX);
+			err = fuzz__flush(r, &q, UINT64_MAX, 0);
 		fuzz__metadata(r);
 	}
 	if (err) {
@@ -545,6 +570,7 @@ static void fuzz__read(int fd, struct fuzz_result *res)
 	res->err = err;
 	pm_oqueue__exit(&q);
 	pm_reader__delete(r);
+	res->heap_peak = fuzz_budget__disarm();
 }
 
 struct fuzz_writer {
@@ -588,7 +614,7 @@ static void fuzz__one_pipe(const uint8_t *data, size_t size, struct fuzz_result 
 		fprintf(stderr, "fuzz-reader: cannot start the pipe writer\n");
 		abort();
 	}
-	fuzz__read(fds[0], res);
+	fuzz__read(fds[0], size, res);
 	close(fds[0]);
 	pthread_join(thread, NULL);
 }
@@ -612,7 +638,7 @@ static void fuzz__one_file(const uint8_t *data, size_t size, struct fuzz_result 
 		}
 		done += (size_t)n;
 	}
-	fuzz__read(fuzz_memfd, res);
+	fuzz__read(fuzz_memfd, size, res);
 }
 
 static void fuzz__one(const uint8_t *data, size_t size, enum fuzz_mode mode,
@@ -702,9 +728,10 @@ static int fuzz__replay_file(const char *path, const enum fuzz_mode *modes, size
 	for (i = 0; i < nr_modes; i++) {
 		fflush(stdout);
 		fuzz__one(data, size, modes[i], &res);
-		printf(" %s: %llu records, %s%s%s", fuzz_mode_names[modes[i]],
-		       (unsigned long long)res.records, res.err ? "error at " : "ok",
-		       res.err ? res.reason : "", i + 1 < nr_modes ? ";" : "\n");
+		printf(" %s: %llu records, heap %lld KiB, %s%s%s", fuzz_mode_names[modes[i]],
+		       (unsigned long long)res.records, (long long)res.heap_peak / 1024,
+		       res.err ? "error at " : "ok", res.err ? res.reason : "",
+		       i + 1 < nr_modes ? ";" : "\n");
 	}
 	fflush(stdout);
 	free(data);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz-elf: fuzz harness for the symbol loader (lib/elf.c), which reads the
+ * files that a perf.data's MMAP2 records name: a crafted file is as much an
+ * input of `pmrec dump` as the perf.data itself.  One input is written to a
+ * memfd and opened by its /proc/self/fd path, as dump opens a mapped file:
+ * build id, program headers, symbols, and the name of addresses across the
+ * mapping, every name read to its end.  The heap stays within the budget of
+ * fuzz-budget.h: a file cannot multiply memory (a name copied per symbol).
+ *
+ * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
+ * -DFUZZ_REPLAY for a main() over files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "elf.h"
+#include "fuzz-budget.h"
+
+/* The loader keeps its tables and libelf's; the file itself is mapped. */
+#define FUZZ_BUDGET_EXTRA (8 << 20)
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int fuzz_memfd = -1;
+static volatile size_t fuzz_sink;
+static int64_t fuzz_heap_peak;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (fuzz_memfd < 0) {
+		fuzz_memfd = memfd_create("fuzz-elf", MFD_CLOEXEC);
+		if (fuzz_memfd < 0) {
+			perror("fuzz-elf: memfd_create");
+			abort();
+		}
+	}
+	return 0;
+}
+
+static void fuzz__write(const uint8_t *data, size_t size)
+{
+	size_t done = 0;
+
+	if (ftruncate(fuzz_memfd, 0)) {
+		perror("fuzz-elf: ftruncate");
+		abort();
+	}
+	while (done < size) {
+		ssize_t n = pwrite(fuzz_memfd, data + done, size - done, (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			perror("fuzz-elf: write to the memfd");
+			abort();
+		}
+		done += (size_t)n;
+	}
+}
+
+/* Names addresses across the first 2 MiB of a mapping at 0x400000. */
+static void fuzz__resolve(struct pm_dso *dso)
+{
+	const struct pm_symtab *st;
+	const char *sym;
+	uint64_t ip, off;
+
+	if (pm_dso__symtab(dso, &st))
+		return;
+	fuzz_sink += pm_symtab__nr(st);
+	for (ip = 0x400000; ip < 0x600000; ip += 0x1000 / 4 + 3) {
+		if (pm_dso__resolve(dso, 0x400000, 0, ip, &sym, &off))
+			continue;
+		fuzz_sink += strlen(sym) + off;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const unsigned char *id;
+	struct pm_dso_cache *cache;
+	struct pm_dso *dso;
+	char path[64];
+	size_t len;
+
+	if (fuzz_memfd < 0)
+		LLVMFuzzerInitialize(NULL, NULL);
+	fuzz__write(data, size);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fuzz_memfd);
+	fuzz_budget__arm(size, FUZZ_BUDGET_EXTRA);
+	cache = pm_dso_cache__new();
+	if (!cache)
+		abort();
+	dso = pm_dso_cache__findnew(cache, path, 0, 0);
+	if (!dso)
+		abort();
+	if (!pm_dso__build_id(dso, &id, &len))
+		fuzz_sink += len ? id[0] + id[len - 1] : 0;
+	fuzz__resolve(dso);
+	pm_dso_cache__delete(cache);
+	fuzz_heap_peak = fuzz_budget__disarm();
+	return 0;
+}
+
+#ifdef FUZZ_REPLAY
+int main(int argc, char **argv)
+{
+	int i, bad = 0;
+
+	LLVMFuzzerInitialize(&argc, &argv);
+	for (i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		uint8_t *buf = NULL;
+		size_t len = 0, cap = 0, n;
+
+		if (!f) {
+			fprintf(stderr, "fuzz-elf: cannot read '%s': %s\n", argv[i], strerror(errno));
+			bad = 1;
+			continue;
+		}
+		do {
+			if (len == cap) {
+				cap = cap ? cap * 2 : 65536;
+				buf = realloc(buf, cap);
+				if (!buf)
+					abort();
+			}
+			n = fread(buf + len, 1, cap - len, f);
+			len += n;
+		} while (n);
+		fclose(f);
+		LLVMFuzzerTestOneInput(buf, len);
+		printf("%s: %zu bytes, heap %lld KiB\n", argv[i], len,
+		       (long long)fuzz_heap_peak / 1024);
+		free(buf);
+	}
+	return bad;
+}
+#endif
