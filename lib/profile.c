@@ -1101,7 +1101,6 @@ static int graphs_collect(struct gstate *gs)
 {
 	struct qstate *qs = gs->qs;
 	struct pm_profile *p = qs->p;
-	struct pm_profile_result *r = qs->r;
 	bool caller = qs->q->order == PM_PROFILE_ORDER_CALLER;
 	struct contrib *cb;
 	struct walk w = { 0 };
@@ -1304,6 +1303,7 @@ int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
 	r->order = q->order;
 	r->graph_limit = q->graph_limit;
 	r->relative = q->filter && q->filter->relative;
+	r->elide_comm = q->filter && q->filter->nr_comms == 1;
 	r->event_name = strdup(p->events[q->event].name);
 	err = r->event_name ? 0 : -ENOMEM;
 	if (!err)

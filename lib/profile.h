@@ -211,6 +211,8 @@ struct pm_profile_result {
 	enum pm_profile_order order;
 	double graph_limit;
 	bool relative;
+	/* The text omits the command column when a one-name filter fixes it, as perf does. */
+	bool elide_comm;
 };
 
 /* 0, -EINVAL (unknown event or key, repeated key) or -ENOMEM; *out is freed by the caller. */

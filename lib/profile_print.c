@@ -141,8 +141,11 @@ static size_t cols_setup(const struct pm_profile_result *r, const struct pm_prof
 		has_sym |= r->keys[i] == PM_PROFILE_KEY_SYM;
 	for (i = 0; i < r->nr_keys; i++) {
 		enum pm_profile_key k = r->keys[i];
-		struct col *c = &cols[n++];
+		struct col *c;
 
+		if (k == PM_PROFILE_KEY_COMM && r->elide_comm)
+			continue;
+		c = &cols[n++];
 		*c = (struct col){
 			.kind = COL_KEY, .key = k, .header = key_headers[k],
 			.width = strlen(key_headers[k]),
@@ -213,8 +216,11 @@ static void cell(struct out *o, const struct pm_profile_result *r, const struct 
 		break;
 	}
 	len = o->b->len - start;
-	/* The last column is not padded: no trailing blanks (hist_entry__snprintf_alignment). */
-	if (!last && len < c->width)
+	/*
+	 * Only the symbol is left unpadded when last (perf pads comm and dso in
+	 * their own snprintf, the symbol in hist_entry__snprintf_alignment).
+	 */
+	if ((!last || c->kind != COL_KEY || c->key != PM_PROFILE_KEY_SYM) && len < c->width)
 		spaces(o, c->width - len);
 }
 
