@@ -1002,13 +1002,15 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 			break;
 		default:
 			c = cmp_str(a->frame->sym, b->frame->sym);
-			if (!c && !a->frame->sym)
-				c = CMP(a->frame->addr, b->frame->addr);
 			break;
 		}
 		if (c)
 			return c;
 	}
+	/* perf leaves unnamed symbols in its input tree's order: by address. */
+	if (qs->has[PM_PROFILE_KEY_SYM] && !a->frame->sym && !b->frame->sym &&
+	    a->frame->addr != b->frame->addr)
+		return CMP(a->frame->addr, b->frame->addr);
 	return CMP(a->first_node, b->first_node);
 }
 
