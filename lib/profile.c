@@ -26,6 +26,40 @@ struct idtab {
 	size_t nr;
 };
 
+struct nslot {
+	uint32_t parent, frame, id;	/* id + 1, 0 free */
+};
+
+/*
+ * The frames of consecutive samples repeat, and callers pass the same
+ * strings (the same pointers) for them: a direct-mapped cache by pointer
+ * skips the hashing of names.  A hit still compares the contents, so a
+ * caller reusing a buffer for another name is safe.
+ */
+#define FCACHE 4096		/* slots are the top 12 bits of a hash */
+
+struct fcache {
+	const char *dso, *sym;
+	uint64_t addr;
+	uint32_t id;		/* id + 1, 0 empty */
+	bool kernel;
+};
+
+/*
+ * Every distinct stack (context and frame ids, innermost first) once, with
+ * its leaf node: a sample whose stack was seen costs one probe here instead
+ * of one tree-table probe per frame.
+ */
+struct sslot {
+	uint64_t hash;
+	uint32_t id;		/* id + 1, 0 free */
+};
+
+struct stack {
+	uint32_t ctx, nr, leaf;
+	size_t off;		/* into stack_ids */
+};
+
 struct str {
 	const char *s;
 	uint32_t len;
@@ -75,7 +109,19 @@ struct pm_profile {
 
 	struct node *nodes;
 	size_t nr_nodes, nodes_cap;
-	struct idtab node_tab;
+	/* The biggest table: keys in the slots, so a probe touches one cache line. */
+	struct nslot *node_slot;
+	size_t node_mask;
+
+	struct fcache *fcache;	/* FCACHE entries */
+	uint32_t last_ctx;	/* NONE before the first sample */
+
+	struct stack *stacks;
+	size_t nr_stacks, stacks_cap;
+	uint32_t *stack_ids;
+	size_t nr_stack_ids, stack_ids_cap;
+	struct sslot *stack_slot;
+	size_t stack_mask;
 
 	struct event *events;
 	size_t nr_events, events_cap;
@@ -210,13 +256,72 @@ static bool ctx_hash(void *arg, uint32_t id, uint64_t *h)
 	return true;
 }
 
-/* The root and the context nodes have no frame and are found through their contexts. */
-static bool node_hash(void *arg, uint32_t id, uint64_t *h)
-{
-	struct pm_profile *p = arg;
+static void probe_len_check(struct pm_profile *p, size_t len);
 
-	*h = hash_words(p->seed, p->nodes[id].parent, p->nodes[id].frame);
-	return p->nodes[id].frame != NONE;
+/*
+ * The root and the context nodes have no frame and are found through
+ * their contexts, not this table.  same: rebuild at the same size (re-seed).
+ */
+static int nodes__grow(struct pm_profile *p, bool same)
+{
+	size_t cap = p->node_slot ? (p->node_mask + 1) * (same ? 1 : 2) : 1024, i, k;
+	struct nslot *slot;
+
+	while (cap < p->nr_nodes * 2)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_nodes; i++) {
+		const struct node *x = &p->nodes[i];
+
+		if (x->frame == NONE)
+			continue;
+		for (k = hash_words(p->seed, x->parent, x->frame) & (cap - 1); slot[k].id;
+		     k = (k + 1) & (cap - 1))
+			;
+		slot[k] = (struct nslot){ .parent = x->parent, .frame = x->frame, .id = (uint32_t)i + 1 };
+	}
+	free(p->node_slot);
+	p->node_slot = slot;
+	p->node_mask = cap - 1;
+	return 0;
+}
+
+static uint64_t stack_hash(const uint64_t seed[2], uint32_t ctx, const uint32_t *ids, uint32_t nr)
+{
+	uint64_t h = seed[0] ^ ((uint64_t)ctx << 32 | nr);
+	uint32_t i;
+
+	for (i = 0; i + 1 < nr; i += 2)
+		h = mix64(h ^ ((uint64_t)ids[i] << 32 | ids[i + 1]) ^ seed[1]);
+	if (i < nr)
+		h = mix64(h ^ ids[i] ^ seed[1]);
+	return mix64(h);
+}
+
+static int stacks__grow(struct pm_profile *p, bool same)
+{
+	size_t cap = p->stack_slot ? (p->stack_mask + 1) * (same ? 1 : 2) : 1024, i, k;
+	struct sslot *slot;
+
+	while (cap < p->nr_stacks * 2)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_stacks; i++) {
+		const struct stack *st = &p->stacks[i];
+		uint64_t h = stack_hash(p->seed, st->ctx, p->stack_ids + st->off, st->nr);
+
+		for (k = h & (cap - 1); slot[k].id; k = (k + 1) & (cap - 1))
+			;
+		slot[k] = (struct sslot){ .hash = h, .id = (uint32_t)i + 1 };
+	}
+	free(p->stack_slot);
+	p->stack_slot = slot;
+	p->stack_mask = cap - 1;
+	return 0;
 }
 
 static void probe_len_check(struct pm_profile *p, size_t len)
@@ -231,11 +336,12 @@ static int profile__rebuild(struct pm_profile *p)
 		{ &p->str_tab, str_hash, p->nr_strs },
 		{ &p->frame_tab, frame_hash, p->nr_frames },
 		{ &p->ctx_tab, ctx_hash, p->nr_ctxs },
-		{ &p->node_tab, node_hash, p->nr_nodes },
 	};
 	size_t i;
 
 	seed__init(p->seed);
+	if (nodes__grow(p, true) || stacks__grow(p, true))
+		return -ENOMEM;
 	for (i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
 		/* grow() doubles: halve first so the rebuilt table keeps its size. */
 		if (tabs[i].t->mask)
@@ -328,7 +434,37 @@ static const char *str_at(const struct pm_profile *p, uint32_t id1)
 
 /* ---- frames, contexts, nodes ---- */
 
+static bool same_str(const char *a, const char *interned)
+{
+	return a == interned || (a && interned && !strcmp(a, interned));
+}
+
+static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame *f, int *err);
+
 static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
+{
+	uint64_t addr = f->sym ? 0 : f->addr;
+	/* A cache slot, not a table key: one seeded multiply is enough. */
+	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^ f->kernel;
+	struct fcache *c = &p->fcache[((k ^ p->seed[0]) * (p->seed[1] | 1)) >> 52];
+	const struct frame *fr;
+	uint32_t id;
+
+	if (c->id && c->dso == f->dso && c->sym == f->sym && c->addr == addr &&
+	    c->kernel == f->kernel) {
+		fr = frame_at(p, c->id - 1);
+		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym))
+			return c->id - 1;
+	}
+	id = frame_intern(p, f, err);
+	if (id != NONE)
+		*c = (struct fcache){
+			.dso = f->dso, .sym = f->sym, .addr = addr, .kernel = f->kernel, .id = id + 1,
+		};
+	return id;
+}
+
+static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
 {
 	uint32_t dso = str_find(p, f->dso, f->dso ? strlen(f->dso) : 0, true, err);
 	uint32_t sym = str_find(p, f->sym, f->sym ? strlen(f->sym) : 0, true, err);
@@ -444,28 +580,23 @@ nomem:
 
 static uint32_t child_find(struct pm_profile *p, uint32_t parent, uint32_t frame, uint32_t ctx)
 {
-	uint64_t h;
+	struct nslot *e;
 	size_t i, n = 0;
 	uint32_t id;
 
-	if ((p->nr_nodes + 1) * 2 > p->node_tab.mask + 1 &&
-	    idtab__grow(&p->node_tab, node_hash, p, p->nr_nodes))
+	if ((p->nr_nodes + 1) * 2 > p->node_mask + 1 && nodes__grow(p, false))
 		return NONE;
-	h = hash_words(p->seed, parent, frame);
-	for (i = h & p->node_tab.mask; p->node_tab.slot[i]; i = (i + 1) & p->node_tab.mask, n++) {
-		const struct node *e = &p->nodes[p->node_tab.slot[i] - 1];
-
+	for (i = hash_words(p->seed, parent, frame) & p->node_mask; (e = &p->node_slot[i])->id;
+	     i = (i + 1) & p->node_mask, n++) {
 		if (e->parent == parent && e->frame == frame) {
 			probe_len_check(p, n);
-			return p->node_tab.slot[i] - 1;
+			return e->id - 1;
 		}
 	}
 	probe_len_check(p, n);
 	id = node__new(p, parent, frame, ctx);
-	if (id != NONE) {
-		p->node_tab.slot[i] = id + 1;
-		p->node_tab.nr++;
-	}
+	if (id != NONE)
+		*e = (struct nslot){ .parent = parent, .frame = frame, .id = id + 1 };
 	return id;
 }
 
@@ -478,8 +609,12 @@ struct pm_profile *pm_profile__new(void)
 	if (!p)
 		return NULL;
 	seed__init(p->seed);
+	p->fcache = calloc(FCACHE, sizeof(*p->fcache));
+	p->last_ctx = NONE;
 	/* Node 0: the root of every context. */
-	if (node__new(p, NONE, NONE, NONE) == NONE) {
+	if (!p->fcache || node__new(p, NONE, NONE, NONE) == NONE) {
+		free(p->fcache);
+		free(p->nodes);
 		free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -507,7 +642,11 @@ void pm_profile__delete(struct pm_profile *p)
 	free(p->ctxs);
 	free(p->ctx_tab.slot);
 	free(p->nodes);
-	free(p->node_tab.slot);
+	free(p->node_slot);
+	free(p->fcache);
+	free(p->stacks);
+	free(p->stack_ids);
+	free(p->stack_slot);
 	free(p->events);
 	free(p->slices);
 	free(p);
@@ -565,9 +704,70 @@ static bool in_time(const struct pm_profile *p, uint64_t t)
 	return false;
 }
 
+/* The leaf of the path of ids[0..nr) (innermost first) under ctx, made as needed. */
+static uint32_t path_find(struct pm_profile *p, uint32_t ctx, const uint32_t *ids, uint32_t nr)
+{
+	uint32_t node = p->ctxs[ctx].node;
+
+	while (node != NONE && nr--)
+		node = child_find(p, node, ids[nr], ctx);
+	return node;
+}
+
+static uint32_t stack_find(struct pm_profile *p, uint32_t ctx, const uint32_t *ids, uint32_t nr)
+{
+	uint64_t h = stack_hash(p->seed, ctx, ids, nr);
+	struct sslot *e;
+	struct stack *st;
+	size_t i, n = 0;
+	uint32_t leaf;
+
+	if ((p->nr_stacks + 1) * 2 > p->stack_mask + 1 && stacks__grow(p, false))
+		return NONE;
+	for (i = h & p->stack_mask; (e = &p->stack_slot[i])->id; i = (i + 1) & p->stack_mask, n++) {
+		st = &p->stacks[e->id - 1];
+		if (e->hash == h && st->ctx == ctx && st->nr == nr &&
+		    !memcmp(p->stack_ids + st->off, ids, nr * sizeof(*ids))) {
+			probe_len_check(p, n);
+			return st->leaf;
+		}
+	}
+	probe_len_check(p, n);
+	leaf = path_find(p, ctx, ids, nr);
+	if (leaf == NONE || p->nr_stacks >= UINT32_MAX / 2 ||
+	    pm_array__grow((void **)&p->stacks, &p->stacks_cap, p->nr_stacks, sizeof(*p->stacks)))
+		return NONE;
+	if (p->nr_stack_ids + nr > p->stack_ids_cap) {
+		size_t cap = p->stack_ids_cap ? p->stack_ids_cap : 4096;
+		uint32_t *a;
+
+		while (cap < p->nr_stack_ids + nr)
+			cap *= 2;
+		a = realloc(p->stack_ids, cap * sizeof(*a));
+		if (!a)
+			return NONE;
+		p->stack_ids = a;
+		p->stack_ids_cap = cap;
+	}
+	memcpy(p->stack_ids + p->nr_stack_ids, ids, nr * sizeof(*ids));
+	p->stacks[p->nr_stacks] = (struct stack){
+		.ctx = ctx, .nr = nr, .leaf = leaf, .off = p->nr_stack_ids,
+	};
+	p->nr_stack_ids += nr;
+	*e = (struct sslot){ .hash = h, .id = (uint32_t)++p->nr_stacks };
+	return leaf;
+}
+
+static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
+		     const struct pm_profile_sample *s)
+{
+	return c->event == s->event && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu &&
+	       s->comm && !strcmp(s->comm, str_at(p, c->comm));
+}
+
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 {
-	uint32_t n, ctx, node, frame;
+	uint32_t n, i, ctx, node;
 	struct event *ev;
 	int err = 0;
 
@@ -577,19 +777,23 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 		return 0;
 	if (p->reseed && profile__rebuild(p))
 		return -ENOMEM;
-	ctx = ctx_find(p, s, &err);
-	if (err)
-		return err;
-	node = p->ctxs[ctx].node;
-	n = s->nr_frames < PM_PROFILE_MAX_FRAMES ? s->nr_frames : PM_PROFILE_MAX_FRAMES;
-	while (n--) {
-		frame = frame_find(p, &s->frames[n], &err);
+	ctx = p->last_ctx;
+	/* Consecutive samples mostly come from one thread. */
+	if (ctx == NONE || !same_ctx(p, &p->ctxs[ctx], s)) {
+		ctx = ctx_find(p, s, &err);
 		if (err)
 			return err;
-		node = child_find(p, node, frame, ctx);
-		if (node == NONE)
-			return -ENOMEM;
+		p->last_ctx = ctx;
 	}
+	n = s->nr_frames < PM_PROFILE_MAX_FRAMES ? s->nr_frames : PM_PROFILE_MAX_FRAMES;
+	for (i = 0; i < n; i++) {
+		p->path[i] = frame_find(p, &s->frames[i], &err);
+		if (err)
+			return err;
+	}
+	node = stack_find(p, ctx, p->path, n);
+	if (node == NONE)
+		return -ENOMEM;
 	add_sat(&p->nodes[node].self_period, s->period);
 	p->nodes[node].self_samples++;
 	add_sat(&p->ctxs[ctx].period, s->period);
