@@ -573,6 +573,92 @@ static void test_tree_and_input(void)
 	pm_profile__delete(p);
 }
 
+static bool graph_sane(const struct pm_profile_graph *g, uint32_t n)
+{
+	uint64_t sum = 0;
+	uint32_t c;
+
+	for (c = g->nodes[n].first_child; c; c = g->nodes[c].next_sibling) {
+		if (!graph_sane(g, c) || (g->nodes[c].next_sibling &&
+					  g->nodes[g->nodes[c].next_sibling].period > g->nodes[c].period))
+			return false;
+		sum += g->nodes[c].period;
+	}
+	return sum <= g->nodes[n].period;
+}
+
+/* Random stacks over a few names (so recursion is common): perf's invariants hold. */
+static void test_random(void)
+{
+	static const char *const names[] = { "a", "b", "c", "d", NULL };
+	static const char *const dsos[] = { "x", "y", NULL };
+	enum pm_profile_key comm[] = { PM_PROFILE_KEY_COMM };
+	struct pm_profile *p = pm_profile__new();
+	struct pm_profile_frame f[12];
+	struct pm_profile_sample s = { .event = 0, .frames = f };
+	struct pm_profile_query q = { .event = 0, .graph = true };
+	struct pm_profile_result *r, *rc;
+	unsigned long x = 12345;
+	uint64_t total = 0, sum = 0, csum = 0;
+	bool ok = true;
+	size_t i, j;
+
+	pm_profile__add_event(p, "e");
+	for (i = 0; i < 5000; i++) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		s.nr_frames = 1 + (uint32_t)((x >> 33) % 12);
+		for (j = 0; j < s.nr_frames; j++) {
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+			f[j] = (struct pm_profile_frame){
+				.sym = names[(x >> 33) % 5], .dso = dsos[(x >> 40) % 3], .addr = (x >> 50) % 3,
+			};
+		}
+		s.comm = (x >> 20) & 1 ? "p" : "q";
+		s.tid = s.pid = (int32_t)((x >> 22) & 3);
+		s.period = (x >> 24) % 7;	/* zero periods too */
+		total += s.period;
+		ok &= pm_profile__add(p, &s) == 0;
+	}
+	r = query(p, &q);
+	for (i = 0; i < r->nr_rows; i++)
+		sum += r->rows[i].self_period;
+	for (i = 0; i < r->nr_shown; i++)
+		ok &= r->rows[i].graph.nodes[0].period == r->rows[i].self_period &&
+		      graph_sane(&r->rows[i].graph, 0);
+	tap_ok(ok && sum == total && r->total_period == total && r->total_samples == 5000,
+	       "random: self rows sum to the total, graphs sum to their rows");
+	pm_profile_result__delete(r);
+	q.children = true;
+	q.order = PM_PROFILE_ORDER_CALLER;
+	r = query(p, &q);
+	q.order = PM_PROFILE_ORDER_CALLEE;
+	rc = query(p, &q);
+	ok = r->nr_rows == rc->nr_rows;
+	sum = 0;
+	for (i = 0; ok && i < r->nr_rows; i++) {
+		ok &= r->rows[i].children_period >= r->rows[i].self_period &&
+		      r->rows[i].children_period <= total &&
+		      r->rows[i].children_samples <= 5000;
+		sum += r->rows[i].children_period;
+		csum += rc->rows[i].children_period;
+	}
+	for (i = 0; ok && i < r->nr_shown; i++)
+		ok &= r->rows[i].graph.nodes[0].period == r->rows[i].children_period &&
+		      graph_sane(&r->rows[i].graph, 0);
+	tap_ok(ok && sum == csum, "random: children within [self, total], the same in both orders");
+	pm_profile_result__delete(r);
+	pm_profile_result__delete(rc);
+	q.keys = comm;
+	q.nr_keys = 1;
+	r = query(p, &q);
+	ok = r->nr_rows == 2;
+	for (i = 0; ok && i < r->nr_rows; i++)
+		ok &= r->rows[i].children_period == r->rows[i].self_period;
+	tap_ok(ok, "random: sorted by comm alone, a sample counts once: children == self");
+	pm_profile_result__delete(r);
+	pm_profile__delete(p);
+}
+
 int main(void)
 {
 	struct pm_profile *p = build();
@@ -589,5 +675,6 @@ int main(void)
 	test_json();
 	test_bounded();
 	test_tree_and_input();
+	test_random();
 	return tap_done();
 }
