@@ -23,7 +23,6 @@
 struct idtab {
 	uint32_t *slot;
 	size_t mask;		/* slots - 1; 0 with no slots */
-	size_t nr;
 };
 
 struct nslot {
@@ -172,13 +171,11 @@ static void seed__init(uint64_t seed[2])
 	seed[1] = mix64(seed[0] ^ (uintptr_t)&ts);
 }
 
-static bool add_sat(uint64_t *a, uint64_t b)
+/* Hostile periods saturate rather than wrap. */
+static void add_sat(uint64_t *a, uint64_t b)
 {
-	if (__builtin_add_overflow(*a, b, a)) {
+	if (__builtin_add_overflow(*a, b, a))
 		*a = UINT64_MAX;
-		return false;
-	}
-	return true;
 }
 
 /* ---- tables ---- */
@@ -255,8 +252,6 @@ static bool ctx_hash(void *arg, uint32_t id, uint64_t *h)
 	*h = ctx_key_hash(p, c->event, c->comm, c->pid, c->tid, c->cpu);
 	return true;
 }
-
-static void probe_len_check(struct pm_profile *p, size_t len);
 
 /*
  * The root and the context nodes have no frame and are found through
@@ -379,8 +374,8 @@ static char *arena__alloc(struct pm_profile *p, size_t n)
 	return b;
 }
 
-/* Looks s up; with add, interns it.  Returns id + 1, 0 for NULL, or 0 with *err set. */
-static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, bool add, int *err)
+/* Interns s: returns its id + 1, 0 for NULL, or 0 with *err set. */
+static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, int *err)
 {
 	uint64_t h;
 	size_t i, n = 0;
@@ -393,13 +388,11 @@ static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, bool a
 		*err = -ENOMEM;
 		return 0;
 	}
-	if (add && (p->nr_strs + 1) * 2 > p->str_tab.mask + 1 &&
+	if ((p->nr_strs + 1) * 2 > p->str_tab.mask + 1 &&
 	    idtab__grow(&p->str_tab, str_hash, p, p->nr_strs)) {
 		*err = -ENOMEM;
 		return 0;
 	}
-	if (!p->str_tab.slot)
-		return 0;
 	h = hash_bytes(p->seed, s, len);
 	for (i = h & p->str_tab.mask; p->str_tab.slot[i];
 	     i = (i + 1) & p->str_tab.mask, n++) {
@@ -411,8 +404,6 @@ static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, bool a
 		}
 	}
 	probe_len_check(p, n);
-	if (!add)
-		return 0;
 	if (pm_array__grow((void **)&p->strs, &p->strs_cap, p->nr_strs, sizeof(*p->strs)) ||
 	    !(copy = arena__alloc(p, len + 1))) {
 		*err = -ENOMEM;
@@ -423,7 +414,6 @@ static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, bool a
 	id = (uint32_t)p->nr_strs++;
 	p->strs[id] = (struct str){ .s = copy, .len = (uint32_t)len };
 	p->str_tab.slot[i] = id + 1;
-	p->str_tab.nr++;
 	return id + 1;
 }
 
@@ -439,35 +429,10 @@ static bool same_str(const char *a, const char *interned)
 	return a == interned || (a && interned && !strcmp(a, interned));
 }
 
-static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame *f, int *err);
-
-static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
-{
-	uint64_t addr = f->sym ? 0 : f->addr;
-	/* A cache slot, not a table key: one seeded multiply is enough. */
-	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^ f->kernel;
-	struct fcache *c = &p->fcache[((k ^ p->seed[0]) * (p->seed[1] | 1)) >> 52];
-	const struct frame *fr;
-	uint32_t id;
-
-	if (c->id && c->dso == f->dso && c->sym == f->sym && c->addr == addr &&
-	    c->kernel == f->kernel) {
-		fr = frame_at(p, c->id - 1);
-		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym))
-			return c->id - 1;
-	}
-	id = frame_intern(p, f, err);
-	if (id != NONE)
-		*c = (struct fcache){
-			.dso = f->dso, .sym = f->sym, .addr = addr, .kernel = f->kernel, .id = id + 1,
-		};
-	return id;
-}
-
 static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
 {
-	uint32_t dso = str_find(p, f->dso, f->dso ? strlen(f->dso) : 0, true, err);
-	uint32_t sym = str_find(p, f->sym, f->sym ? strlen(f->sym) : 0, true, err);
+	uint32_t dso = str_find(p, f->dso, f->dso ? strlen(f->dso) : 0, err);
+	uint32_t sym = str_find(p, f->sym, f->sym ? strlen(f->sym) : 0, err);
 	uint64_t addr = f->sym ? 0 : f->addr, h;
 	struct frame *nf;
 	size_t i, n = 0;
@@ -506,11 +471,33 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 		.dso = dso, .sym = sym,
 	};
 	p->frame_tab.slot[i] = id + 1;
-	p->frame_tab.nr++;
 	return id;
 nomem:
 	*err = -ENOMEM;
 	return NONE;
+}
+
+static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
+{
+	uint64_t addr = f->sym ? 0 : f->addr;
+	/* A cache slot, not a table key: one seeded multiply is enough. */
+	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^ f->kernel;
+	struct fcache *c = &p->fcache[((k ^ p->seed[0]) * (p->seed[1] | 1)) >> 52];
+	const struct frame *fr;
+	uint32_t id;
+
+	if (c->id && c->dso == f->dso && c->sym == f->sym && c->addr == addr &&
+	    c->kernel == f->kernel) {
+		fr = frame_at(p, c->id - 1);
+		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym))
+			return c->id - 1;
+	}
+	id = frame_intern(p, f, err);
+	if (id != NONE)
+		*c = (struct fcache){
+			.dso = f->dso, .sym = f->sym, .addr = addr, .kernel = f->kernel, .id = id + 1,
+		};
+	return id;
 }
 
 static uint32_t node__new(struct pm_profile *p, uint32_t parent, uint32_t frame, uint32_t ctx)
@@ -541,7 +528,7 @@ static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s
 		snprintf(tidname, sizeof(tidname), ":%d", s->tid);
 		comm = tidname;
 	}
-	cid = str_find(p, comm, strlen(comm), true, err);
+	cid = str_find(p, comm, strlen(comm), err);
 	if (*err)
 		return NONE;
 	if ((p->nr_ctxs + 1) * 2 > p->ctx_tab.mask + 1 &&
@@ -571,7 +558,6 @@ static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s
 		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 	};
 	p->ctx_tab.slot[i] = id + 1;
-	p->ctx_tab.nr++;
 	return id;
 nomem:
 	*err = -ENOMEM;

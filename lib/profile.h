@@ -15,7 +15,12 @@
  * Queries follow perf report (tools/perf/util/hist.c, sort.c,
  * ui/hist.c, ui/stdio/hist.c, callchain.c): rows per sort-key tuple with
  * self and children (inclusive) periods, sorted as perf sorts them, and a
- * call graph under each row.
+ * call graph under each row.  Results point into the profile (frames,
+ * names): they stay valid while it lives, samples added or not.
+ *
+ * Memory is bounded by distinct names, contexts and stacks; a stack seen
+ * before costs one hash probe per sample plus a cached look-up per frame.
+ * Not thread-safe.
  */
 #include <stdbool.h>
 #include <stddef.h>
