@@ -399,6 +399,41 @@ static void test_text(struct pm_profile *p)
 	free(t);
 }
 
+static void test_text_options(struct pm_profile *p)
+{
+	const char *other[] = { "other" };
+	struct pm_profile_filter f = { .comms = other, .nr_comms = 1 };
+	struct pm_profile_query q = { .event = 0, .graph = true, .graph_limit = 0.5 };
+	struct pm_profile_print_opts o = { .width = 20 };
+	struct pm_profile_result *r = query(p, &q);
+	struct pm_buf b = { 0 };
+	size_t i, len = 0, longest = 0, lines = 0;
+	char *t;
+
+	if (!pm_profile__print_text(&b, &r, 1, &o)) {
+		for (i = 0; i < b.len; i++, len++) {
+			if (b.data[i] != '\n')
+				continue;
+			longest = len > longest ? len : longest;
+			len = (size_t)-1;
+			lines++;
+		}
+	}
+	tap_ok(lines > 40 && longest == 20 && b.len && b.data[b.len - 1] == '\n',
+	       "width cuts every line at 20 bytes (%zu lines, longest %zu)", lines, longest);
+	pm_buf__exit(&b);
+	pm_profile_result__delete(r);
+	q.filter = &f;
+	r = query(p, &q);
+	t = text(r, false);
+	/* The dso column makes room for an address (hists__set_unres_dso_col_len). */
+	tap_ok(t && strstr(t, "# Overhead  Shared Object     Symbol") &&
+	       strstr(t, "     5.00%  [unknown]         [.] 0x000000000000dead\n"),
+	       "one comm filtered: its column is elided");
+	free(t);
+	pm_profile_result__delete(r);
+}
+
 static void test_text_golden_children(void)
 {
 	/* _start 950 of 1000 (a 50 sample without _start), main -> hot 700, lib -> memset 100. */
@@ -670,6 +705,7 @@ int main(void)
 	test_filters(p);
 	test_graphs(p);
 	test_text(p);
+	test_text_options(p);
 	pm_profile__delete(p);
 	test_text_golden_children();
 	test_json();
