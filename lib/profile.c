@@ -836,6 +836,21 @@ int pm_profile__node(const struct pm_profile *p, uint32_t id, struct pm_profile_
 	return 0;
 }
 
+void pm_profile__node_totals(const struct pm_profile *p, uint64_t *period, uint64_t *samples)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_nodes; i++) {
+		period[i] = p->nodes[i].self_period;
+		samples[i] = p->nodes[i].self_samples;
+	}
+	/* Parents come before their children. */
+	for (i = p->nr_nodes; --i > 0;) {
+		add_sat(&period[p->nodes[i].parent], period[i]);
+		samples[p->nodes[i].parent] += samples[i];
+	}
+}
+
 /* ---- queries ---- */
 
 static const char *const key_names[PM_PROFILE_KEY__NR] = {

@@ -106,6 +106,11 @@ struct pm_profile_ctx {
 /* Fills *n for node id; ctx (may be NULL) gets the node's context.  -ENOENT past the end. */
 int pm_profile__node(const struct pm_profile *p, uint32_t id, struct pm_profile_node *n,
 		     struct pm_profile_ctx *ctx);
+/*
+ * Total (inclusive) period and samples of every node, indexed by node id,
+ * in one pass: arrays of pm_profile__nr_nodes() entries.
+ */
+void pm_profile__node_totals(const struct pm_profile *p, uint64_t *period, uint64_t *samples);
 
 enum pm_profile_key {
 	PM_PROFILE_KEY_COMM,

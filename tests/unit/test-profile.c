@@ -246,6 +246,33 @@ static void test_keys(struct pm_profile *p)
 	       pm_profile_key__parse("srcline", &k) == -EINVAL, "key names as perf spells them");
 }
 
+static void test_totals(struct pm_profile *p)
+{
+	size_t n = pm_profile__nr_nodes(p), i, ctxs = 0;
+	uint64_t *period = calloc(n, sizeof(*period)), *samples = calloc(n, sizeof(*samples));
+	struct pm_profile_node node;
+	struct pm_profile_ctx ctx;
+	bool ok = period && samples;
+
+	if (ok)
+		pm_profile__node_totals(p, period, samples);
+	for (i = 1; ok && i < n; i++) {
+		ok = !pm_profile__node(p, (uint32_t)i, &node, &ctx);
+		/* Contexts: prog/100 has 900, prog/101 50, other 50. */
+		if (ok && !node.frame) {
+			ctxs++;
+			ok = period[i] == (ctx.tid == 100 ? 900u : 50u) && node.parent == 0;
+		}
+		if (ok && node.frame && !strcmp(node.frame->sym ? node.frame->sym : "", "_start") &&
+		    ctx.tid == 100)
+			ok = period[i] == 900 && samples[i] == 9 && node.depth == 1;
+	}
+	tap_ok(ok && ctxs == 3 && period[0] == 1000 && samples[0] == 11,
+	       "node totals: root 1000, contexts and _start inclusive");
+	free(period);
+	free(samples);
+}
+
 static void test_limits(struct pm_profile *p)
 {
 	struct pm_profile_query q = { .event = 0, .percent_limit = 10 };
@@ -701,6 +728,7 @@ int main(void)
 	test_self(p);
 	test_children(p);
 	test_keys(p);
+	test_totals(p);
 	test_limits(p);
 	test_filters(p);
 	test_graphs(p);
