@@ -38,7 +38,7 @@ struct nslot {
 #define FCACHE 4096		/* slots are the top 12 bits of a hash */
 
 struct fcache {
-	const char *dso, *sym;
+	const char *dso, *dso_id, *sym;
 	uint64_t addr;
 	uint32_t id;		/* id + 1, 0 empty */
 	bool kernel;
@@ -72,7 +72,7 @@ struct ctx {
 
 struct frame {
 	struct pm_profile_frame f;	/* first: results point at it */
-	uint32_t dso, sym;		/* string ids + 1, 0 for NULL */
+	uint32_t dso, dso_id, sym;	/* string ids + 1, 0 for NULL */
 };
 
 struct node {
@@ -220,11 +220,11 @@ static struct frame *frame_at(const struct pm_profile *p, uint32_t id)
 	return &p->frame_blocks[id / FRAME_BLOCK][id % FRAME_BLOCK];
 }
 
-static uint64_t frame_key_hash(const struct pm_profile *p, uint32_t dso, uint32_t sym,
-			       uint64_t addr, bool kernel)
+static uint64_t frame_key_hash(const struct pm_profile *p, uint32_t dso, uint32_t dso_id,
+			       uint32_t sym, uint64_t addr, bool kernel)
 {
 	return hash_words(p->seed, ((uint64_t)dso << 32 | sym) ^ ((uint64_t)kernel << 63),
-			  sym ? 0 : addr);
+			  (sym ? 0 : addr) ^ ((uint64_t)dso_id << 32));
 }
 
 static bool frame_hash(void *arg, uint32_t id, uint64_t *h)
@@ -232,7 +232,7 @@ static bool frame_hash(void *arg, uint32_t id, uint64_t *h)
 	struct pm_profile *p = arg;
 	const struct frame *f = frame_at(p, id);
 
-	*h = frame_key_hash(p, f->dso, f->sym, f->f.addr, f->f.kernel);
+	*h = frame_key_hash(p, f->dso, f->dso_id, f->sym, f->f.addr, f->f.kernel);
 	return true;
 }
 
@@ -432,6 +432,7 @@ static bool same_str(const char *a, const char *interned)
 static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
 {
 	uint32_t dso = str_find(p, f->dso, f->dso ? strlen(f->dso) : 0, err);
+	uint32_t dso_id = str_find(p, f->dso_id, f->dso_id ? strlen(f->dso_id) : 0, err);
 	uint32_t sym = str_find(p, f->sym, f->sym ? strlen(f->sym) : 0, err);
 	uint64_t addr = f->sym ? 0 : f->addr, h;
 	struct frame *nf;
@@ -443,11 +444,14 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 	if ((p->nr_frames + 1) * 2 > p->frame_tab.mask + 1 &&
 	    idtab__grow(&p->frame_tab, frame_hash, p, p->nr_frames))
 		goto nomem;
-	h = frame_key_hash(p, dso, sym, addr, f->kernel);
+	if (dso_id == dso)
+		dso_id = 0;	/* one frame whether the id is given or not */
+	h = frame_key_hash(p, dso, dso_id, sym, addr, f->kernel);
 	for (i = h & p->frame_tab.mask; p->frame_tab.slot[i]; i = (i + 1) & p->frame_tab.mask, n++) {
 		const struct frame *e = frame_at(p, p->frame_tab.slot[i] - 1);
 
-		if (e->dso == dso && e->sym == sym && e->f.addr == addr && e->f.kernel == f->kernel) {
+		if (e->dso == dso && e->dso_id == dso_id && e->sym == sym && e->f.addr == addr &&
+		    e->f.kernel == f->kernel) {
 			probe_len_check(p, n);
 			return p->frame_tab.slot[i] - 1;
 		}
@@ -467,8 +471,11 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 	id = (uint32_t)p->nr_frames++;
 	nf = frame_at(p, id);
 	*nf = (struct frame){
-		.f = { .dso = str_at(p, dso), .sym = str_at(p, sym), .addr = addr, .kernel = f->kernel },
-		.dso = dso, .sym = sym,
+		.f = {
+			.dso = str_at(p, dso), .dso_id = str_at(p, dso_id ? dso_id : dso),
+			.sym = str_at(p, sym), .addr = addr, .kernel = f->kernel,
+		},
+		.dso = dso, .dso_id = dso_id, .sym = sym,
 	};
 	p->frame_tab.slot[i] = id + 1;
 	return id;
@@ -486,16 +493,18 @@ static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *
 	const struct frame *fr;
 	uint32_t id;
 
-	if (c->id && c->dso == f->dso && c->sym == f->sym && c->addr == addr &&
-	    c->kernel == f->kernel) {
+	if (c->id && c->dso == f->dso && c->dso_id == f->dso_id && c->sym == f->sym &&
+	    c->addr == addr && c->kernel == f->kernel) {
 		fr = frame_at(p, c->id - 1);
-		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym))
+		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym) &&
+		    (!f->dso_id || same_str(f->dso_id, fr->f.dso_id)))
 			return c->id - 1;
 	}
 	id = frame_intern(p, f, err);
 	if (id != NONE)
 		*c = (struct fcache){
-			.dso = f->dso, .sym = f->sym, .addr = addr, .kernel = f->kernel, .id = id + 1,
+			.dso = f->dso, .dso_id = f->dso_id, .sym = f->sym, .addr = addr,
+			.kernel = f->kernel, .id = id + 1,
 		};
 	return id;
 }
@@ -886,9 +895,11 @@ const char *pm_profile_key__name(enum pm_profile_key key)
 
 enum { CTX_SKIP, CTX_HIDDEN, CTX_SHOWN };
 
+/* The frame part is by names: perf's rows merge files of one dso name. */
 struct rowkey {
-	uint32_t comm, part;	/* part: frame id with sym, dso id + 1 with dso */
+	uint32_t comm, dso, sym, kernel;
 	int32_t pid, tid, cpu;
+	uint64_t addr;
 };
 
 struct qstate {
@@ -906,9 +917,9 @@ struct qstate {
 
 static uint64_t rowkey_hash(const uint64_t seed[2], const struct rowkey *k)
 {
-	return hash_words(seed, (uint64_t)k->comm << 32 | k->part,
+	return hash_words(seed, ((uint64_t)k->comm << 32 | k->dso) ^ k->addr,
 			  hash_words(seed, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid,
-				     (uint32_t)k->cpu));
+				     ((uint64_t)k->sym << 32 | (uint32_t)k->cpu) ^ k->kernel));
 }
 
 static bool row_hash(void *arg, uint32_t id, uint64_t *h)
@@ -1011,6 +1022,7 @@ static int rows_assign(struct qstate *qs)
 		return -ENOMEM;
 	for (n = 0; n < p->nr_nodes; n++) {
 		const struct node *x = &p->nodes[n];
+		const struct frame *f;
 		const struct ctx *c;
 
 		qs->node_row[n] = NONE;
@@ -1023,12 +1035,14 @@ static int rows_assign(struct qstate *qs)
 		k.pid = qs->has[PM_PROFILE_KEY_PID] ? c->pid : 0;
 		k.tid = qs->has[PM_PROFILE_KEY_TID] ? c->tid : 0;
 		k.cpu = qs->has[PM_PROFILE_KEY_CPU] ? c->cpu : 0;
-		if (qs->has[PM_PROFILE_KEY_SYM])
-			k.part = x->frame;
-		else if (qs->has[PM_PROFILE_KEY_DSO])
-			k.part = frame_at(p, x->frame)->dso;
-		else
-			k.part = 0;
+		f = frame_at(p, x->frame);
+		if (qs->has[PM_PROFILE_KEY_SYM] || qs->has[PM_PROFILE_KEY_DSO])
+			k.dso = f->dso;
+		if (qs->has[PM_PROFILE_KEY_SYM]) {
+			k.sym = f->sym;
+			k.addr = f->f.addr;
+			k.kernel = f->f.kernel;
+		}
 		qs->node_row[n] = row_find(qs, &k, (uint32_t)n);
 		if (qs->node_row[n] == NONE)
 			return -ENOMEM;

@@ -33,6 +33,11 @@ struct pm_profile;
 
 struct pm_profile_frame {
 	const char *dso;	/* NULL: no mapping (shown as [unknown]) */
+	/*
+	 * Tells apart files of one dso name (perf: the dso's long name, its
+	 * path): rows merge them, as perf's do, call graphs do not.  NULL: dso.
+	 */
+	const char *dso_id;
 	const char *sym;	/* NULL: no symbol; the frame is then named by addr */
 	/*
 	 * Identifies and names a frame without a symbol (perf shows the

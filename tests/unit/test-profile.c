@@ -635,6 +635,39 @@ static void test_tree_and_input(void)
 	pm_profile__delete(p);
 }
 
+/* Two builds of one program: one row (perf sorts dso by name), two call paths. */
+static void test_dso_id(void)
+{
+	const struct pm_profile_frame a[] = {
+		{ .dso = "prog", .dso_id = "/a/prog", .sym = "hot" },
+		{ .dso = "prog", .dso_id = "/a/prog", .sym = "main" },
+	};
+	const struct pm_profile_frame b[] = {
+		{ .dso = "prog", .dso_id = "/b/prog", .sym = "hot" },
+		{ .dso = "prog", .dso_id = "/b/prog", .sym = "main" },
+	};
+	struct pm_profile *p = pm_profile__new();
+	struct pm_profile_sample s = { .event = 0, .comm = "prog", .pid = 1, .tid = 1, .nr_frames = 2 };
+	struct pm_profile_query q = { .event = 0, .graph = true };
+	struct pm_profile_result *r;
+	const struct pm_profile_graph *g;
+
+	pm_profile__add_event(p, "e");
+	s.period = 3, s.frames = a;
+	pm_profile__add(p, &s);
+	s.period = 1, s.frames = b;
+	pm_profile__add(p, &s);
+	r = query(p, &q);
+	g = &r->rows[0].graph;
+	tap_ok(r->nr_rows == 1 && r->rows[0].self_period == 4 && g->nr == 5 &&
+	       g->nodes[g->nodes[0].first_child].period == 3 &&
+	       !strcmp(g->nodes[g->nodes[0].first_child].frame->dso_id, "/a/prog") &&
+	       g->nodes[g->nodes[g->nodes[0].first_child].next_sibling].period == 1,
+	       "dso_id: files of one name share a row, not a call path");
+	pm_profile_result__delete(r);
+	pm_profile__delete(p);
+}
+
 static bool graph_sane(const struct pm_profile_graph *g, uint32_t n)
 {
 	uint64_t sum = 0;
@@ -740,5 +773,6 @@ int main(void)
 	test_bounded();
 	test_tree_and_input();
 	test_random();
+	test_dso_id();
 	return tap_done();
 }
