@@ -224,7 +224,7 @@ static uint64_t frame_key_hash(const struct pm_profile *p, uint32_t dso, uint32_
 			       uint32_t sym, uint64_t addr, bool kernel)
 {
 	return hash_words(p->seed, ((uint64_t)dso << 32 | sym) ^ ((uint64_t)kernel << 63),
-			  (sym ? 0 : addr) ^ ((uint64_t)dso_id << 32));
+			  addr ^ ((uint64_t)dso_id << 32));
 }
 
 static bool frame_hash(void *arg, uint32_t id, uint64_t *h)
@@ -434,7 +434,7 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 	uint32_t dso = str_find(p, f->dso, f->dso ? strlen(f->dso) : 0, err);
 	uint32_t dso_id = str_find(p, f->dso_id, f->dso_id ? strlen(f->dso_id) : 0, err);
 	uint32_t sym = str_find(p, f->sym, f->sym ? strlen(f->sym) : 0, err);
-	uint64_t addr = f->sym ? 0 : f->addr, h;
+	uint64_t addr = f->addr, h;
 	struct frame *nf;
 	size_t i, n = 0;
 	uint32_t id;
@@ -486,7 +486,7 @@ nomem:
 
 static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
 {
-	uint64_t addr = f->sym ? 0 : f->addr;
+	uint64_t addr = f->addr;
 	/* A cache slot, not a table key: one seeded multiply is enough. */
 	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^ f->kernel;
 	struct fcache *c = &p->fcache[((k ^ p->seed[0]) * (p->seed[1] | 1)) >> 52];
@@ -1226,9 +1226,8 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 		if (c)
 			return c;
 	}
-	/* perf leaves unnamed symbols in its input tree's order: by address. */
-	if (qs->has[PM_PROFILE_KEY_SYM] && !a->frame->sym && !b->frame->sym &&
-	    a->frame->addr != b->frame->addr)
+	/* perf leaves equal names in its input tree's order: by address. */
+	if (qs->has[PM_PROFILE_KEY_SYM] && a->frame->addr != b->frame->addr)
 		return CMP(a->frame->addr, b->frame->addr);
 	return CMP(a->first_node, b->first_node);
 }

@@ -40,9 +40,12 @@ struct pm_profile_frame {
 	const char *dso_id;
 	const char *sym;	/* NULL: no symbol; the frame is then named by addr */
 	/*
-	 * Identifies and names a frame without a symbol (perf shows the
-	 * map-relative address of the sample's own ip in the Symbol column).
-	 * Ignored when sym is set: frames are functions, not addresses.
+	 * With sym, the symbol's start (0 if unknown): symbols of one name
+	 * at different places stay apart, as perf keeps them (PLT stubs,
+	 * static functions, two builds of one program).  Never the ip: a
+	 * frame is a function, not an address.  Without sym, the address
+	 * that identifies and names the frame (perf shows the map-relative
+	 * address in the Symbol column, the ip in call graphs).
 	 */
 	uint64_t addr;
 	bool kernel;		/* [k] rather than [.] */

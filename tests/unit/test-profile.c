@@ -666,6 +666,25 @@ static void test_dso_id(void)
 	       "dso_id: files of one name share a row, not a call path");
 	pm_profile_result__delete(r);
 	pm_profile__delete(p);
+
+	/* Two PLT stubs: one name, two starts, two rows (perf's _sort__sym_cmp). */
+	{
+		const struct pm_profile_frame plt1[] = { { .dso = "libc.so.6", .sym = "@plt", .addr = 0x1000 } };
+		const struct pm_profile_frame plt2[] = { { .dso = "libc.so.6", .sym = "@plt", .addr = 0x2000 } };
+
+		p = pm_profile__new();
+		pm_profile__add_event(p, "e");
+		s.nr_frames = 1;
+		s.period = 1, s.frames = plt2;
+		pm_profile__add(p, &s);
+		s.period = 1, s.frames = plt1;
+		pm_profile__add(p, &s);
+		r = query(p, &q);
+		tap_ok(r->nr_rows == 2 && r->rows[0].frame->addr == 0x1000 && r->rows[1].frame->addr == 0x2000,
+		       "symbols of one name at two starts: two rows, by address on ties");
+		pm_profile_result__delete(r);
+		pm_profile__delete(p);
+	}
 }
 
 static bool graph_sane(const struct pm_profile_graph *g, uint32_t n)
