@@ -1,0 +1,1554 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "buf.h"
+#include "profile.h"
+
+/*
+ * Every table is open addressing over uint32 ids (slot = id + 1), at most
+ * half full, keyed with a random seed.  Input files are hostile, so a probe
+ * longer than MAX_PROBE (which a random seed makes vanishingly unlikely)
+ * re-seeds and rebuilds all tables before the next sample: the worst case
+ * stays bounded even if a seed were guessed.
+ */
+#define MAX_PROBE 64
+#define NONE UINT32_MAX
+#define FRAME_BLOCK 1024u
+
+struct idtab {
+	uint32_t *slot;
+	size_t mask;		/* slots - 1; 0 with no slots */
+};
+
+struct nslot {
+	uint32_t parent, frame, id;	/* id + 1, 0 free */
+};
+
+/*
+ * The frames of consecutive samples repeat, and callers pass the same
+ * strings (the same pointers) for them: a direct-mapped cache by pointer
+ * skips the hashing of names.  A hit still compares the contents, so a
+ * caller reusing a buffer for another name is safe.
+ */
+#define FCACHE 4096		/* slots are the top 12 bits of a hash */
+
+struct fcache {
+	const char *dso, *dso_id, *sym;
+	uint64_t addr;
+	uint32_t id;		/* id + 1, 0 empty */
+	bool kernel;
+};
+
+/*
+ * Every distinct stack (context and frame ids, innermost first) once, with
+ * its leaf node: a sample whose stack was seen costs one probe here instead
+ * of one tree-table probe per frame.
+ */
+struct sslot {
+	uint64_t hash;
+	uint32_t id;		/* id + 1, 0 free */
+};
+
+struct stack {
+	uint32_t ctx, nr, leaf;
+	size_t off;		/* into stack_ids */
+};
+
+struct str {
+	const char *s;
+	uint32_t len;
+};
+
+struct ctx {
+	uint32_t event, comm, node;
+	int32_t pid, tid, cpu;
+	uint64_t samples, period;
+};
+
+struct frame {
+	struct pm_profile_frame f;	/* first: results point at it */
+	uint32_t dso, dso_id, sym;	/* string ids + 1, 0 for NULL */
+};
+
+struct node {
+	uint32_t parent, frame, ctx, depth;
+	uint64_t self_period, self_samples;
+};
+
+struct event {
+	char *name;
+	uint64_t samples, period;
+};
+
+struct pm_profile {
+	uint64_t seed[2];
+	bool reseed;
+
+	char *arena;		/* current string block */
+	size_t arena_left;
+	char **blocks;
+	size_t nr_blocks, blocks_cap;
+
+	struct str *strs;
+	size_t nr_strs, strs_cap;
+	struct idtab str_tab;
+
+	struct frame **frame_blocks;	/* blocks keep addresses stable for results */
+	size_t nr_frames, frame_blocks_cap;
+	struct idtab frame_tab;
+
+	struct ctx *ctxs;
+	size_t nr_ctxs, ctxs_cap;
+	struct idtab ctx_tab;
+
+	struct node *nodes;
+	size_t nr_nodes, nodes_cap;
+	/* The biggest table: keys in the slots, so a probe touches one cache line. */
+	struct nslot *node_slot;
+	size_t node_mask;
+
+	struct fcache *fcache;	/* FCACHE entries */
+	uint32_t last_ctx;	/* NONE before the first sample */
+
+	struct stack *stacks;
+	size_t nr_stacks, stacks_cap;
+	uint32_t *stack_ids;
+	size_t nr_stack_ids, stack_ids_cap;
+	struct sslot *stack_slot;
+	size_t stack_mask;
+
+	struct event *events;
+	size_t nr_events, events_cap;
+
+	uint64_t (*slices)[2];
+	size_t nr_slices;
+
+	uint32_t path[PM_PROFILE_MAX_FRAMES];	/* scratch for queries */
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	return x;
+}
+
+static uint64_t hash_bytes(const uint64_t seed[2], const char *p, size_t n)
+{
+	uint64_t h = seed[0] ^ (n * 0x9e3779b97f4a7c15ULL), w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = mix64(h ^ w ^ seed[1]);
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	return mix64(h ^ w ^ seed[1]);
+}
+
+static uint64_t hash_words(const uint64_t seed[2], uint64_t a, uint64_t b)
+{
+	return mix64(mix64(a ^ seed[0]) ^ b ^ seed[1]);
+}
+
+static void seed__init(uint64_t seed[2])
+{
+	struct timespec ts;
+
+	if (getrandom(seed, 2 * sizeof(*seed), GRND_NONBLOCK) == 2 * sizeof(*seed))
+		return;
+	/* No entropy yet (early boot): the clock and the heap layout still vary per run. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	seed[0] = mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uintptr_t)seed);
+	seed[1] = mix64(seed[0] ^ (uintptr_t)&ts);
+}
+
+/* Hostile periods saturate rather than wrap. */
+static void add_sat(uint64_t *a, uint64_t b)
+{
+	if (__builtin_add_overflow(*a, b, a))
+		*a = UINT64_MAX;
+}
+
+/* ---- tables ---- */
+
+/* The hash of an id's key; false for ids kept out of the table. */
+typedef bool (*hash_fn)(void *arg, uint32_t id, uint64_t *h);
+
+static int idtab__grow(struct idtab *t, hash_fn hash, void *arg, size_t nr_ids)
+{
+	size_t cap = t->mask ? (t->mask + 1) * 2 : 256, i, s;
+	uint32_t *slot;
+	uint64_t h;
+
+	while (cap < nr_ids * 2)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < nr_ids; i++) {
+		if (!hash(arg, (uint32_t)i, &h))
+			continue;
+		for (s = h & (cap - 1); slot[s]; s = (s + 1) & (cap - 1))
+			;
+		slot[s] = (uint32_t)i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->mask = cap - 1;
+	return 0;
+}
+
+static bool str_hash(void *arg, uint32_t id, uint64_t *h)
+{
+	struct pm_profile *p = arg;
+
+	*h = hash_bytes(p->seed, p->strs[id].s, p->strs[id].len);
+	return true;
+}
+
+static struct frame *frame_at(const struct pm_profile *p, uint32_t id)
+{
+	return &p->frame_blocks[id / FRAME_BLOCK][id % FRAME_BLOCK];
+}
+
+static uint64_t frame_key_hash(const struct pm_profile *p, uint32_t dso, uint32_t dso_id,
+			       uint32_t sym, uint64_t addr, bool kernel)
+{
+	return hash_words(p->seed, ((uint64_t)dso << 32 | sym) ^ ((uint64_t)kernel << 63),
+			  addr ^ ((uint64_t)dso_id << 32));
+}
+
+static bool frame_hash(void *arg, uint32_t id, uint64_t *h)
+{
+	struct pm_profile *p = arg;
+	const struct frame *f = frame_at(p, id);
+
+	*h = frame_key_hash(p, f->dso, f->dso_id, f->sym, f->f.addr, f->f.kernel);
+	return true;
+}
+
+static uint64_t ctx_key_hash(const struct pm_profile *p, uint32_t event, uint32_t comm,
+			     int32_t pid, int32_t tid, int32_t cpu)
+{
+	return hash_words(p->seed, (uint64_t)event << 32 | comm,
+			  hash_words(p->seed, (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid,
+				     (uint32_t)cpu));
+}
+
+static bool ctx_hash(void *arg, uint32_t id, uint64_t *h)
+{
+	struct pm_profile *p = arg;
+	const struct ctx *c = &p->ctxs[id];
+
+	*h = ctx_key_hash(p, c->event, c->comm, c->pid, c->tid, c->cpu);
+	return true;
+}
+
+/*
+ * The root and the context nodes have no frame and are found through
+ * their contexts, not this table.  same: rebuild at the same size (re-seed).
+ */
+static int nodes__grow(struct pm_profile *p, bool same)
+{
+	size_t cap = p->node_slot ? (p->node_mask + 1) * (same ? 1 : 2) : 1024, i, k;
+	struct nslot *slot;
+
+	while (cap < p->nr_nodes * 2)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_nodes; i++) {
+		const struct node *x = &p->nodes[i];
+
+		if (x->frame == NONE)
+			continue;
+		for (k = hash_words(p->seed, x->parent, x->frame) & (cap - 1); slot[k].id;
+		     k = (k + 1) & (cap - 1))
+			;
+		slot[k] = (struct nslot){ .parent = x->parent, .frame = x->frame, .id = (uint32_t)i + 1 };
+	}
+	free(p->node_slot);
+	p->node_slot = slot;
+	p->node_mask = cap - 1;
+	return 0;
+}
+
+static uint64_t stack_hash(const uint64_t seed[2], uint32_t ctx, const uint32_t *ids, uint32_t nr)
+{
+	uint64_t h = seed[0] ^ ((uint64_t)ctx << 32 | nr);
+	uint32_t i;
+
+	for (i = 0; i + 1 < nr; i += 2)
+		h = mix64(h ^ ((uint64_t)ids[i] << 32 | ids[i + 1]) ^ seed[1]);
+	if (i < nr)
+		h = mix64(h ^ ids[i] ^ seed[1]);
+	return mix64(h);
+}
+
+static int stacks__grow(struct pm_profile *p, bool same)
+{
+	size_t cap = p->stack_slot ? (p->stack_mask + 1) * (same ? 1 : 2) : 1024, i, k;
+	struct sslot *slot;
+
+	while (cap < p->nr_stacks * 2)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_stacks; i++) {
+		const struct stack *st = &p->stacks[i];
+		uint64_t h = stack_hash(p->seed, st->ctx, p->stack_ids + st->off, st->nr);
+
+		for (k = h & (cap - 1); slot[k].id; k = (k + 1) & (cap - 1))
+			;
+		slot[k] = (struct sslot){ .hash = h, .id = (uint32_t)i + 1 };
+	}
+	free(p->stack_slot);
+	p->stack_slot = slot;
+	p->stack_mask = cap - 1;
+	return 0;
+}
+
+static void probe_len_check(struct pm_profile *p, size_t len)
+{
+	if (len > MAX_PROBE)
+		p->reseed = true;
+}
+
+static int profile__rebuild(struct pm_profile *p)
+{
+	struct { struct idtab *t; hash_fn hash; size_t nr; } tabs[] = {
+		{ &p->str_tab, str_hash, p->nr_strs },
+		{ &p->frame_tab, frame_hash, p->nr_frames },
+		{ &p->ctx_tab, ctx_hash, p->nr_ctxs },
+	};
+	size_t i;
+
+	seed__init(p->seed);
+	if (nodes__grow(p, true) || stacks__grow(p, true))
+		return -ENOMEM;
+	for (i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
+		/* grow() doubles: halve first so the rebuilt table keeps its size. */
+		if (tabs[i].t->mask)
+			tabs[i].t->mask = (tabs[i].t->mask + 1) / 2 - 1;
+		if (idtab__grow(tabs[i].t, tabs[i].hash, p, tabs[i].nr))
+			return -ENOMEM;
+	}
+	p->reseed = false;
+	return 0;
+}
+
+/* ---- strings ---- */
+
+static char *arena__alloc(struct pm_profile *p, size_t n)
+{
+	size_t sz = n > 65536 ? n : 65536;
+	char *b;
+
+	if (n <= p->arena_left) {
+		b = p->arena;
+		p->arena += n;
+		p->arena_left -= n;
+		return b;
+	}
+	if (pm_array__grow((void **)&p->blocks, &p->blocks_cap, p->nr_blocks, sizeof(*p->blocks)))
+		return NULL;
+	b = malloc(sz);
+	if (!b)
+		return NULL;
+	p->blocks[p->nr_blocks++] = b;
+	if (sz > n) {
+		p->arena = b + n;
+		p->arena_left = sz - n;
+	}
+	return b;
+}
+
+/* Interns s: returns its id + 1, 0 for NULL, or 0 with *err set. */
+static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, int *err)
+{
+	uint64_t h;
+	size_t i, n = 0;
+	uint32_t id;
+	char *copy;
+
+	if (!s)
+		return 0;
+	if (len >= UINT32_MAX || p->nr_strs >= UINT32_MAX / 2 - 1) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	if ((p->nr_strs + 1) * 2 > p->str_tab.mask + 1 &&
+	    idtab__grow(&p->str_tab, str_hash, p, p->nr_strs)) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	h = hash_bytes(p->seed, s, len);
+	for (i = h & p->str_tab.mask; p->str_tab.slot[i];
+	     i = (i + 1) & p->str_tab.mask, n++) {
+		const struct str *e = &p->strs[p->str_tab.slot[i] - 1];
+
+		if (e->len == len && !memcmp(e->s, s, len)) {
+			probe_len_check(p, n);
+			return p->str_tab.slot[i];
+		}
+	}
+	probe_len_check(p, n);
+	if (pm_array__grow((void **)&p->strs, &p->strs_cap, p->nr_strs, sizeof(*p->strs)) ||
+	    !(copy = arena__alloc(p, len + 1))) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	id = (uint32_t)p->nr_strs++;
+	p->strs[id] = (struct str){ .s = copy, .len = (uint32_t)len };
+	p->str_tab.slot[i] = id + 1;
+	return id + 1;
+}
+
+static const char *str_at(const struct pm_profile *p, uint32_t id1)
+{
+	return id1 ? p->strs[id1 - 1].s : NULL;
+}
+
+/* ---- frames, contexts, nodes ---- */
+
+static bool same_str(const char *a, const char *interned)
+{
+	return a == interned || (a && interned && !strcmp(a, interned));
+}
+
+static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
+{
+	uint32_t dso = str_find(p, f->dso, f->dso ? strlen(f->dso) : 0, err);
+	uint32_t dso_id = str_find(p, f->dso_id, f->dso_id ? strlen(f->dso_id) : 0, err);
+	uint32_t sym = str_find(p, f->sym, f->sym ? strlen(f->sym) : 0, err);
+	uint64_t addr = f->addr, h;
+	struct frame *nf;
+	size_t i, n = 0;
+	uint32_t id;
+
+	if (*err)
+		return NONE;
+	if ((p->nr_frames + 1) * 2 > p->frame_tab.mask + 1 &&
+	    idtab__grow(&p->frame_tab, frame_hash, p, p->nr_frames))
+		goto nomem;
+	if (dso_id == dso)
+		dso_id = 0;	/* one frame whether the id is given or not */
+	h = frame_key_hash(p, dso, dso_id, sym, addr, f->kernel);
+	for (i = h & p->frame_tab.mask; p->frame_tab.slot[i]; i = (i + 1) & p->frame_tab.mask, n++) {
+		const struct frame *e = frame_at(p, p->frame_tab.slot[i] - 1);
+
+		if (e->dso == dso && e->dso_id == dso_id && e->sym == sym && e->f.addr == addr &&
+		    e->f.kernel == f->kernel) {
+			probe_len_check(p, n);
+			return p->frame_tab.slot[i] - 1;
+		}
+	}
+	probe_len_check(p, n);
+	if (p->nr_frames >= UINT32_MAX / 2)
+		goto nomem;
+	if (p->nr_frames % FRAME_BLOCK == 0) {
+		if (pm_array__grow((void **)&p->frame_blocks, &p->frame_blocks_cap,
+				   p->nr_frames / FRAME_BLOCK, sizeof(*p->frame_blocks)))
+			goto nomem;
+		nf = malloc(FRAME_BLOCK * sizeof(*nf));
+		if (!nf)
+			goto nomem;
+		p->frame_blocks[p->nr_frames / FRAME_BLOCK] = nf;
+	}
+	id = (uint32_t)p->nr_frames++;
+	nf = frame_at(p, id);
+	*nf = (struct frame){
+		.f = {
+			.dso = str_at(p, dso), .dso_id = str_at(p, dso_id ? dso_id : dso),
+			.sym = str_at(p, sym), .addr = addr, .kernel = f->kernel,
+		},
+		.dso = dso, .dso_id = dso_id, .sym = sym,
+	};
+	p->frame_tab.slot[i] = id + 1;
+	return id;
+nomem:
+	*err = -ENOMEM;
+	return NONE;
+}
+
+static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
+{
+	uint64_t addr = f->addr;
+	/* A cache slot, not a table key: one seeded multiply is enough. */
+	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^ f->kernel;
+	struct fcache *c = &p->fcache[((k ^ p->seed[0]) * (p->seed[1] | 1)) >> 52];
+	const struct frame *fr;
+	uint32_t id;
+
+	if (c->id && c->dso == f->dso && c->dso_id == f->dso_id && c->sym == f->sym &&
+	    c->addr == addr && c->kernel == f->kernel) {
+		fr = frame_at(p, c->id - 1);
+		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym) &&
+		    (!f->dso_id || same_str(f->dso_id, fr->f.dso_id)))
+			return c->id - 1;
+	}
+	id = frame_intern(p, f, err);
+	if (id != NONE)
+		*c = (struct fcache){
+			.dso = f->dso, .dso_id = f->dso_id, .sym = f->sym, .addr = addr,
+			.kernel = f->kernel, .id = id + 1,
+		};
+	return id;
+}
+
+static uint32_t node__new(struct pm_profile *p, uint32_t parent, uint32_t frame, uint32_t ctx)
+{
+	uint32_t id;
+
+	if (p->nr_nodes >= UINT32_MAX / 2 ||
+	    pm_array__grow((void **)&p->nodes, &p->nodes_cap, p->nr_nodes, sizeof(*p->nodes)))
+		return NONE;
+	id = (uint32_t)p->nr_nodes++;
+	p->nodes[id] = (struct node){
+		.parent = parent, .frame = frame, .ctx = ctx,
+		.depth = parent == NONE || frame == NONE ? 0 : p->nodes[parent].depth + 1,
+	};
+	return id;
+}
+
+static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s, int *err)
+{
+	char tidname[16];
+	const char *comm = s->comm;
+	uint32_t cid, id, node;
+	size_t i, n = 0;
+	uint64_t h;
+
+	if (!comm) {
+		/* perf's name for a thread it saw no COMM for. */
+		snprintf(tidname, sizeof(tidname), ":%d", s->tid);
+		comm = tidname;
+	}
+	cid = str_find(p, comm, strlen(comm), err);
+	if (*err)
+		return NONE;
+	if ((p->nr_ctxs + 1) * 2 > p->ctx_tab.mask + 1 &&
+	    idtab__grow(&p->ctx_tab, ctx_hash, p, p->nr_ctxs))
+		goto nomem;
+	h = ctx_key_hash(p, s->event, cid, s->pid, s->tid, s->cpu);
+	for (i = h & p->ctx_tab.mask; p->ctx_tab.slot[i]; i = (i + 1) & p->ctx_tab.mask, n++) {
+		const struct ctx *c = &p->ctxs[p->ctx_tab.slot[i] - 1];
+
+		if (c->event == s->event && c->comm == cid && c->pid == s->pid &&
+		    c->tid == s->tid && c->cpu == s->cpu) {
+			probe_len_check(p, n);
+			return p->ctx_tab.slot[i] - 1;
+		}
+	}
+	probe_len_check(p, n);
+	if (p->nr_ctxs >= UINT32_MAX / 2 ||
+	    pm_array__grow((void **)&p->ctxs, &p->ctxs_cap, p->nr_ctxs, sizeof(*p->ctxs)))
+		goto nomem;
+	id = (uint32_t)p->nr_ctxs;
+	node = node__new(p, 0, NONE, id);
+	if (node == NONE)
+		goto nomem;
+	p->nr_ctxs++;
+	p->ctxs[id] = (struct ctx){
+		.event = s->event, .comm = cid, .node = node,
+		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+	};
+	p->ctx_tab.slot[i] = id + 1;
+	return id;
+nomem:
+	*err = -ENOMEM;
+	return NONE;
+}
+
+static uint32_t child_find(struct pm_profile *p, uint32_t parent, uint32_t frame, uint32_t ctx)
+{
+	struct nslot *e;
+	size_t i, n = 0;
+	uint32_t id;
+
+	if ((p->nr_nodes + 1) * 2 > p->node_mask + 1 && nodes__grow(p, false))
+		return NONE;
+	for (i = hash_words(p->seed, parent, frame) & p->node_mask; (e = &p->node_slot[i])->id;
+	     i = (i + 1) & p->node_mask, n++) {
+		if (e->parent == parent && e->frame == frame) {
+			probe_len_check(p, n);
+			return e->id - 1;
+		}
+	}
+	probe_len_check(p, n);
+	id = node__new(p, parent, frame, ctx);
+	if (id != NONE)
+		*e = (struct nslot){ .parent = parent, .frame = frame, .id = id + 1 };
+	return id;
+}
+
+/* ---- public: building ---- */
+
+struct pm_profile *pm_profile__new(void)
+{
+	struct pm_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	seed__init(p->seed);
+	p->fcache = calloc(FCACHE, sizeof(*p->fcache));
+	p->last_ctx = NONE;
+	/* Node 0: the root of every context. */
+	if (!p->fcache || node__new(p, NONE, NONE, NONE) == NONE) {
+		free(p->fcache);
+		free(p->nodes);
+		free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return p;
+}
+
+void pm_profile__delete(struct pm_profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr_blocks; i++)
+		free(p->blocks[i]);
+	for (i = 0; i < (p->nr_frames + FRAME_BLOCK - 1) / FRAME_BLOCK; i++)
+		free(p->frame_blocks[i]);
+	for (i = 0; i < p->nr_events; i++)
+		free(p->events[i].name);
+	free(p->blocks);
+	free(p->strs);
+	free(p->str_tab.slot);
+	free(p->frame_blocks);
+	free(p->frame_tab.slot);
+	free(p->ctxs);
+	free(p->ctx_tab.slot);
+	free(p->nodes);
+	free(p->node_slot);
+	free(p->fcache);
+	free(p->stacks);
+	free(p->stack_ids);
+	free(p->stack_slot);
+	free(p->events);
+	free(p->slices);
+	free(p);
+}
+
+int pm_profile__add_event(struct pm_profile *p, const char *name)
+{
+	char *copy;
+
+	if (p->nr_events >= INT32_MAX ||
+	    pm_array__grow((void **)&p->events, &p->events_cap, p->nr_events, sizeof(*p->events)))
+		return -ENOMEM;
+	copy = strdup(name ? name : "");
+	if (!copy)
+		return -ENOMEM;
+	p->events[p->nr_events] = (struct event){ .name = copy };
+	return (int)p->nr_events++;
+}
+
+uint32_t pm_profile__nr_events(const struct pm_profile *p)
+{
+	return (uint32_t)p->nr_events;
+}
+
+const char *pm_profile__event_name(const struct pm_profile *p, uint32_t event)
+{
+	return event < p->nr_events ? p->events[event].name : NULL;
+}
+
+int pm_profile__set_time_filter(struct pm_profile *p, const uint64_t (*slices)[2], size_t nr)
+{
+	uint64_t (*copy)[2] = NULL;
+
+	if (nr) {
+		copy = calloc(nr, sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, slices, nr * sizeof(*copy));
+	}
+	free(p->slices);
+	p->slices = copy;
+	p->nr_slices = nr;
+	return 0;
+}
+
+static bool in_time(const struct pm_profile *p, uint64_t t)
+{
+	size_t i;
+
+	if (!p->nr_slices)
+		return true;
+	for (i = 0; i < p->nr_slices; i++)
+		if (t >= p->slices[i][0] && (!p->slices[i][1] || t <= p->slices[i][1]))
+			return true;
+	return false;
+}
+
+/* The leaf of the path of ids[0..nr) (innermost first) under ctx, made as needed. */
+static uint32_t path_find(struct pm_profile *p, uint32_t ctx, const uint32_t *ids, uint32_t nr)
+{
+	uint32_t node = p->ctxs[ctx].node;
+
+	while (node != NONE && nr--)
+		node = child_find(p, node, ids[nr], ctx);
+	return node;
+}
+
+static uint32_t stack_find(struct pm_profile *p, uint32_t ctx, const uint32_t *ids, uint32_t nr)
+{
+	uint64_t h = stack_hash(p->seed, ctx, ids, nr);
+	struct sslot *e;
+	struct stack *st;
+	size_t i, n = 0;
+	uint32_t leaf;
+
+	if ((p->nr_stacks + 1) * 2 > p->stack_mask + 1 && stacks__grow(p, false))
+		return NONE;
+	for (i = h & p->stack_mask; (e = &p->stack_slot[i])->id; i = (i + 1) & p->stack_mask, n++) {
+		st = &p->stacks[e->id - 1];
+		if (e->hash == h && st->ctx == ctx && st->nr == nr &&
+		    !memcmp(p->stack_ids + st->off, ids, nr * sizeof(*ids))) {
+			probe_len_check(p, n);
+			return st->leaf;
+		}
+	}
+	probe_len_check(p, n);
+	leaf = path_find(p, ctx, ids, nr);
+	if (leaf == NONE || p->nr_stacks >= UINT32_MAX / 2 ||
+	    pm_array__grow((void **)&p->stacks, &p->stacks_cap, p->nr_stacks, sizeof(*p->stacks)))
+		return NONE;
+	if (p->nr_stack_ids + nr > p->stack_ids_cap) {
+		size_t cap = p->stack_ids_cap ? p->stack_ids_cap : 4096;
+		uint32_t *a;
+
+		while (cap < p->nr_stack_ids + nr)
+			cap *= 2;
+		a = realloc(p->stack_ids, cap * sizeof(*a));
+		if (!a)
+			return NONE;
+		p->stack_ids = a;
+		p->stack_ids_cap = cap;
+	}
+	memcpy(p->stack_ids + p->nr_stack_ids, ids, nr * sizeof(*ids));
+	p->stacks[p->nr_stacks] = (struct stack){
+		.ctx = ctx, .nr = nr, .leaf = leaf, .off = p->nr_stack_ids,
+	};
+	p->nr_stack_ids += nr;
+	*e = (struct sslot){ .hash = h, .id = (uint32_t)++p->nr_stacks };
+	return leaf;
+}
+
+static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
+		     const struct pm_profile_sample *s)
+{
+	return c->event == s->event && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu &&
+	       s->comm && !strcmp(s->comm, str_at(p, c->comm));
+}
+
+int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
+{
+	uint32_t n, i, ctx, node;
+	struct event *ev;
+	int err = 0;
+
+	if (s->event >= p->nr_events || !s->nr_frames || !s->frames)
+		return -EINVAL;
+	if (!in_time(p, s->time))
+		return 0;
+	if (p->reseed && profile__rebuild(p))
+		return -ENOMEM;
+	ctx = p->last_ctx;
+	/* Consecutive samples mostly come from one thread. */
+	if (ctx == NONE || !same_ctx(p, &p->ctxs[ctx], s)) {
+		ctx = ctx_find(p, s, &err);
+		if (err)
+			return err;
+		p->last_ctx = ctx;
+	}
+	n = s->nr_frames < PM_PROFILE_MAX_FRAMES ? s->nr_frames : PM_PROFILE_MAX_FRAMES;
+	for (i = 0; i < n; i++) {
+		p->path[i] = frame_find(p, &s->frames[i], &err);
+		if (err)
+			return err;
+	}
+	node = stack_find(p, ctx, p->path, n);
+	if (node == NONE)
+		return -ENOMEM;
+	add_sat(&p->nodes[node].self_period, s->period);
+	p->nodes[node].self_samples++;
+	add_sat(&p->ctxs[ctx].period, s->period);
+	p->ctxs[ctx].samples++;
+	ev = &p->events[s->event];
+	add_sat(&ev->period, s->period);
+	ev->samples++;
+	return 0;
+}
+
+uint64_t pm_profile__samples(const struct pm_profile *p, uint32_t event)
+{
+	return event < p->nr_events ? p->events[event].samples : 0;
+}
+
+uint64_t pm_profile__period(const struct pm_profile *p, uint32_t event)
+{
+	return event < p->nr_events ? p->events[event].period : 0;
+}
+
+size_t pm_profile__nr_strings(const struct pm_profile *p)
+{
+	return p->nr_strs;
+}
+
+size_t pm_profile__nr_nodes(const struct pm_profile *p)
+{
+	return p->nr_nodes;
+}
+
+int pm_profile__node(const struct pm_profile *p, uint32_t id, struct pm_profile_node *out,
+		     struct pm_profile_ctx *ctx)
+{
+	const struct node *n;
+
+	if (id >= p->nr_nodes)
+		return -ENOENT;
+	n = &p->nodes[id];
+	*out = (struct pm_profile_node){
+		.parent = n->parent == NONE ? 0 : n->parent,
+		.depth = n->depth,
+		.frame = n->frame == NONE ? NULL : &frame_at(p, n->frame)->f,
+		.self_period = n->self_period,
+		.self_samples = n->self_samples,
+	};
+	if (ctx) {
+		const struct ctx *c = n->ctx == NONE ? NULL : &p->ctxs[n->ctx];
+
+		*ctx = c ? (struct pm_profile_ctx){
+			.event = c->event, .comm = str_at(p, c->comm),
+			.pid = c->pid, .tid = c->tid, .cpu = c->cpu,
+		} : (struct pm_profile_ctx){ .cpu = -1 };
+	}
+	return 0;
+}
+
+void pm_profile__node_totals(const struct pm_profile *p, uint64_t *period, uint64_t *samples)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_nodes; i++) {
+		period[i] = p->nodes[i].self_period;
+		samples[i] = p->nodes[i].self_samples;
+	}
+	/* Parents come before their children. */
+	for (i = p->nr_nodes; --i > 0;) {
+		add_sat(&period[p->nodes[i].parent], period[i]);
+		samples[p->nodes[i].parent] += samples[i];
+	}
+}
+
+/* ---- queries ---- */
+
+static const char *const key_names[PM_PROFILE_KEY__NR] = {
+	[PM_PROFILE_KEY_COMM] = "comm",
+	[PM_PROFILE_KEY_PID] = "pid",
+	[PM_PROFILE_KEY_TID] = "tid",
+	[PM_PROFILE_KEY_CPU] = "cpu",
+	[PM_PROFILE_KEY_DSO] = "dso",
+	[PM_PROFILE_KEY_SYM] = "sym",
+};
+
+int pm_profile_key__parse(const char *name, enum pm_profile_key *key)
+{
+	int k;
+
+	if (!strcmp(name, "symbol")) {
+		*key = PM_PROFILE_KEY_SYM;
+		return 0;
+	}
+	for (k = 0; k < PM_PROFILE_KEY__NR; k++) {
+		if (!strcmp(name, key_names[k])) {
+			*key = (enum pm_profile_key)k;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *pm_profile_key__name(enum pm_profile_key key)
+{
+	return (unsigned)key < PM_PROFILE_KEY__NR ? key_names[key] : NULL;
+}
+
+enum { CTX_SKIP, CTX_HIDDEN, CTX_SHOWN };
+
+/* The frame part is by names: perf's rows merge files of one dso name. */
+struct rowkey {
+	uint32_t comm, dso, sym, kernel;
+	int32_t pid, tid, cpu;
+	uint64_t addr;
+};
+
+struct qstate {
+	struct pm_profile *p;
+	const struct pm_profile_query *q;
+	struct pm_profile_result *r;
+	bool has[PM_PROFILE_KEY__NR];
+	uint8_t *ctx_state;
+	uint32_t *node_row;
+	struct rowkey *keys;
+	size_t keys_cap, rows_cap;
+	size_t nr_all;		/* rows made, before the empty ones are cut */
+	struct idtab row_tab;
+};
+
+static uint64_t rowkey_hash(const uint64_t seed[2], const struct rowkey *k)
+{
+	return hash_words(seed, ((uint64_t)k->comm << 32 | k->dso) ^ k->addr,
+			  hash_words(seed, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid,
+				     ((uint64_t)k->sym << 32 | (uint32_t)k->cpu) ^ k->kernel));
+}
+
+static bool row_hash(void *arg, uint32_t id, uint64_t *h)
+{
+	struct qstate *qs = arg;
+
+	*h = rowkey_hash(qs->p->seed, &qs->keys[id]);
+	return true;
+}
+
+static bool in_list(const int32_t *v, size_t n, int32_t x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static int ctx_classify(struct qstate *qs)
+{
+	const struct pm_profile_filter *f = qs->q->filter;
+	struct pm_profile *p = qs->p;
+	struct pm_profile_result *r = qs->r;
+	size_t c, i;
+
+	qs->ctx_state = calloc(p->nr_ctxs ? p->nr_ctxs : 1, 1);
+	if (!qs->ctx_state)
+		return -ENOMEM;
+	for (c = 0; c < p->nr_ctxs; c++) {
+		const struct ctx *x = &p->ctxs[c];
+		bool shown = true;
+
+		if (x->event != qs->q->event)
+			continue;
+		if (f && f->nr_cpus && !in_list(f->cpus, f->nr_cpus, x->cpu))
+			continue;
+		if (f && f->nr_comms) {
+			shown = false;
+			for (i = 0; i < f->nr_comms && !shown; i++)
+				shown = !strcmp(f->comms[i], str_at(p, x->comm));
+		}
+		if (f && f->nr_pids && !in_list(f->pids, f->nr_pids, x->pid))
+			shown = false;
+		if (f && f->nr_tids && !in_list(f->tids, f->nr_tids, x->tid))
+			shown = false;
+		qs->ctx_state[c] = shown ? CTX_SHOWN : CTX_HIDDEN;
+		r->total_samples += x->samples;
+		add_sat(&r->total_period, x->period);
+		if (shown) {
+			r->shown_samples += x->samples;
+			add_sat(&r->shown_period, x->period);
+		}
+	}
+	return 0;
+}
+
+static uint32_t row_find(struct qstate *qs, const struct rowkey *k, uint32_t node)
+{
+	struct pm_profile *p = qs->p;
+	struct pm_profile_result *r = qs->r;
+	const struct ctx *c = &p->ctxs[p->nodes[node].ctx];
+	size_t i;
+	uint32_t id;
+
+	if ((r->nr_rows + 1) * 2 > qs->row_tab.mask + 1 &&
+	    idtab__grow(&qs->row_tab, row_hash, qs, r->nr_rows))
+		return NONE;
+	for (i = rowkey_hash(p->seed, k) & qs->row_tab.mask; qs->row_tab.slot[i];
+	     i = (i + 1) & qs->row_tab.mask) {
+		const struct rowkey *e = &qs->keys[qs->row_tab.slot[i] - 1];
+
+		if (!memcmp(e, k, sizeof(*k)))
+			return qs->row_tab.slot[i] - 1;
+	}
+	if (pm_array__grow((void **)&qs->keys, &qs->keys_cap, r->nr_rows, sizeof(*qs->keys)) ||
+	    pm_array__grow((void **)&r->rows, &qs->rows_cap, r->nr_rows, sizeof(*r->rows)))
+		return NONE;
+	id = (uint32_t)r->nr_rows++;
+	qs->keys[id] = *k;
+	r->rows[id] = (struct pm_profile_row){
+		.comm = str_at(p, c->comm), .pid = c->pid, .tid = c->tid, .cpu = c->cpu,
+		.frame = &frame_at(p, p->nodes[node].frame)->f,
+		.first_node = node,
+	};
+	qs->row_tab.slot[i] = id + 1;
+	return id;
+}
+
+/* The row of every frame node of a shown context: one lookup per node. */
+static int rows_assign(struct qstate *qs)
+{
+	struct pm_profile *p = qs->p;
+	struct rowkey k;
+	size_t n;
+
+	qs->node_row = malloc(p->nr_nodes * sizeof(*qs->node_row));
+	if (!qs->node_row)
+		return -ENOMEM;
+	for (n = 0; n < p->nr_nodes; n++) {
+		const struct node *x = &p->nodes[n];
+		const struct frame *f;
+		const struct ctx *c;
+
+		qs->node_row[n] = NONE;
+		if (x->frame == NONE || qs->ctx_state[x->ctx] != CTX_SHOWN)
+			continue;
+		c = &p->ctxs[x->ctx];
+		/* memcmp compares keys: no padding may differ. */
+		memset(&k, 0, sizeof(k));
+		k.comm = qs->has[PM_PROFILE_KEY_COMM] ? c->comm : 0;
+		k.pid = qs->has[PM_PROFILE_KEY_PID] ? c->pid : 0;
+		k.tid = qs->has[PM_PROFILE_KEY_TID] ? c->tid : 0;
+		k.cpu = qs->has[PM_PROFILE_KEY_CPU] ? c->cpu : 0;
+		f = frame_at(p, x->frame);
+		if (qs->has[PM_PROFILE_KEY_SYM] || qs->has[PM_PROFILE_KEY_DSO])
+			k.dso = f->dso;
+		if (qs->has[PM_PROFILE_KEY_SYM]) {
+			k.sym = f->sym;
+			k.addr = f->f.addr;
+			k.kernel = f->f.kernel;
+		}
+		qs->node_row[n] = row_find(qs, &k, (uint32_t)n);
+		if (qs->node_row[n] == NONE)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Innermost first into p->path; returns the number of frames. */
+static uint32_t path_of(struct pm_profile *p, uint32_t leaf)
+{
+	uint32_t n = 0, m;
+
+	for (m = leaf; p->nodes[m].frame != NONE; m = p->nodes[m].parent)
+		p->path[n++] = m;
+	return n;
+}
+
+/*
+ * perf's hist_iter_cumulative: a sample adds its period once to each
+ * distinct row along its chain, the row of its own ip first, so recursion
+ * counts once.  The callchain a row keeps starts where the row is first met
+ * walking the chain in the query's order, and its length is what perf
+ * compares (callchain max_depth) to put callers above callees on ties.
+ */
+struct contrib {
+	uint32_t row, from;	/* from: index in p->path where the row's chain starts */
+};
+
+/* stamp and pos are per row: the leaf that last saw the row, and where in out. */
+static uint32_t path_contribs(struct qstate *qs, uint32_t nr, struct contrib *out,
+			      uint32_t *stamp, uint32_t *pos, uint32_t leaf)
+{
+	struct pm_profile *p = qs->p;
+	bool caller = qs->q->order == PM_PROFILE_ORDER_CALLER;
+	uint32_t i, n = 0, row;
+
+	for (i = 0; i < nr; i++) {
+		row = qs->node_row[p->path[i]];
+		if (stamp[row] != leaf) {
+			stamp[row] = leaf;
+			pos[row] = n;
+			out[n++] = (struct contrib){ .row = row, .from = i };
+		} else if (caller && pos[row]) {
+			/* Caller order meets the outermost occurrence first. */
+			out[pos[row]].from = i;
+		}
+	}
+	return n;
+}
+
+/* Scratch for path_contribs(). */
+struct walk {
+	struct contrib *cb;
+	uint32_t *stamp, *pos;
+};
+
+static int walk__init(struct walk *w, size_t nr_rows)
+{
+	size_t n = nr_rows ? nr_rows : 1;
+
+	w->cb = malloc(PM_PROFILE_MAX_FRAMES * sizeof(*w->cb));
+	w->stamp = malloc(n * sizeof(*w->stamp));
+	w->pos = malloc(n * sizeof(*w->pos));
+	if (!w->cb || !w->stamp || !w->pos)
+		return -ENOMEM;
+	memset(w->stamp, 0xff, n * sizeof(*w->stamp));
+	return 0;
+}
+
+static void walk__exit(struct walk *w)
+{
+	free(w->cb);
+	free(w->stamp);
+	free(w->pos);
+}
+
+static int rows_sum(struct qstate *qs)
+{
+	struct pm_profile *p = qs->p;
+	struct pm_profile_result *r = qs->r;
+	bool caller = qs->q->order == PM_PROFILE_ORDER_CALLER;
+	struct walk w = { 0 };
+	size_t n;
+
+	if (qs->q->children && walk__init(&w, r->nr_rows)) {
+		walk__exit(&w);
+		return -ENOMEM;
+	}
+	for (n = 0; n < p->nr_nodes; n++) {
+		const struct node *x = &p->nodes[n];
+		struct pm_profile_row *row;
+		uint32_t nr, i, k, depth;
+
+		if (!x->self_samples || qs->node_row[n] == NONE)
+			continue;
+		row = &r->rows[qs->node_row[n]];
+		add_sat(&row->self_period, x->self_period);
+		row->self_samples += x->self_samples;
+		if (!qs->q->children)
+			continue;
+		nr = path_of(p, (uint32_t)n);
+		k = path_contribs(qs, nr, w.cb, w.stamp, w.pos, (uint32_t)n);
+		for (i = 0; i < k; i++) {
+			row = &r->rows[w.cb[i].row];
+			add_sat(&row->children_period, x->self_period);
+			row->children_samples += x->self_samples;
+			/* The row of the ip keeps the whole chain. */
+			if (!i)
+				depth = nr;
+			else
+				depth = caller ? w.cb[i].from + 1 : nr - w.cb[i].from;
+			if (depth > row->max_depth)
+				row->max_depth = depth;
+		}
+	}
+	walk__exit(&w);
+	return 0;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a - !b;	/* unknown last, as perf's cmp_null */
+	return strcmp(a, b);
+}
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+static bool row_present(const struct qstate *qs, const struct pm_profile_row *row)
+{
+	return qs->q->children ? row->children_samples : row->self_samples;
+}
+
+/* perf's output order (hist_entry__sort over the sort list "overhead_children,overhead,KEYS"). */
+static int row_cmp(const void *va, const void *vb, void *arg)
+{
+	const struct qstate *qs = arg;
+	const struct pm_profile_row *a = va, *b = vb;
+	const struct ctx *ca, *cb;
+	size_t i;
+	int c;
+
+	/* Rows no sample made (the ones of callers, without children) go away at the end. */
+	if (row_present(qs, a) != row_present(qs, b))
+		return row_present(qs, a) ? -1 : 1;
+	if (qs->q->children) {
+		if (a->children_period != b->children_period)
+			return a->children_period > b->children_period ? -1 : 1;
+		ca = &qs->p->ctxs[qs->p->nodes[a->first_node].ctx];
+		cb = &qs->p->ctxs[qs->p->nodes[b->first_node].ctx];
+		/* __hpp__sort_acc: caller above callee within one thread. */
+		if (qs->q->callchain && ca->pid == cb->pid && ca->tid == cb->tid &&
+		    a->max_depth != b->max_depth) {
+			c = CMP(a->max_depth, b->max_depth);
+			return qs->q->order == PM_PROFILE_ORDER_CALLER ? -c : c;
+		}
+	}
+	if (a->self_period != b->self_period)
+		return a->self_period > b->self_period ? -1 : 1;
+	for (i = 0; i < qs->r->nr_keys; i++) {
+		switch (qs->r->keys[i]) {
+		case PM_PROFILE_KEY_COMM:
+			c = strcmp(a->comm, b->comm);
+			break;
+		case PM_PROFILE_KEY_PID:
+			c = CMP(a->pid, b->pid);
+			break;
+		case PM_PROFILE_KEY_TID:
+			c = CMP(a->tid, b->tid);
+			break;
+		case PM_PROFILE_KEY_CPU:
+			c = CMP(a->cpu, b->cpu);
+			break;
+		case PM_PROFILE_KEY_DSO:
+			c = cmp_str(a->frame->dso, b->frame->dso);
+			break;
+		default:
+			c = cmp_str(a->frame->sym, b->frame->sym);
+			break;
+		}
+		if (c)
+			return c;
+	}
+	/* perf leaves equal names in its input tree's order: by address. */
+	if (qs->has[PM_PROFILE_KEY_SYM] && a->frame->addr != b->frame->addr)
+		return CMP(a->frame->addr, b->frame->addr);
+	return CMP(a->first_node, b->first_node);
+}
+
+/* ---- call graphs ---- */
+
+struct gnode {
+	uint32_t frame, parent, first_child, next_sibling, nr_children;
+	uint64_t period, samples, ends;
+};
+
+struct gstate {
+	struct qstate *qs;
+	struct gnode *g;
+	size_t nr, cap;
+	struct idtab tab;
+	uint32_t *roots;	/* per row: its graph's root, NONE when not shown */
+};
+
+static bool gnode_hash(void *arg, uint32_t id, uint64_t *h)
+{
+	struct gstate *gs = arg;
+
+	*h = hash_words(gs->qs->p->seed, gs->g[id].parent, gs->g[id].frame);
+	return gs->g[id].frame != NONE;
+}
+
+static uint32_t gnode__new(struct gstate *gs, uint32_t parent, uint32_t frame)
+{
+	uint32_t id;
+
+	if (gs->nr >= UINT32_MAX / 2 || pm_array__grow((void **)&gs->g, &gs->cap, gs->nr, sizeof(*gs->g)))
+		return NONE;
+	id = (uint32_t)gs->nr++;
+	gs->g[id] = (struct gnode){
+		.frame = frame, .parent = parent, .first_child = NONE, .next_sibling = NONE,
+	};
+	if (parent != NONE) {
+		gs->g[id].next_sibling = gs->g[parent].first_child;
+		gs->g[parent].first_child = id;
+		gs->g[parent].nr_children++;
+	}
+	return id;
+}
+
+static uint32_t gchild(struct gstate *gs, uint32_t parent, uint32_t frame)
+{
+	size_t i;
+	uint32_t id;
+
+	if ((gs->nr + 1) * 2 > gs->tab.mask + 1 && idtab__grow(&gs->tab, gnode_hash, gs, gs->nr))
+		return NONE;
+	for (i = hash_words(gs->qs->p->seed, parent, frame) & gs->tab.mask; gs->tab.slot[i];
+	     i = (i + 1) & gs->tab.mask) {
+		const struct gnode *e = &gs->g[gs->tab.slot[i] - 1];
+
+		if (e->parent == parent && e->frame == frame)
+			return gs->tab.slot[i] - 1;
+	}
+	id = gnode__new(gs, parent, frame);
+	if (id != NONE)
+		gs->tab.slot[i] = id + 1;
+	return id;
+}
+
+/* Adds the chain path[from] towards path[0] (caller order) or path[nr-1] (callee). */
+static int graph_add(struct gstate *gs, uint32_t root, uint32_t from, uint32_t nr,
+		     const struct node *leaf)
+{
+	struct pm_profile *p = gs->qs->p;
+	bool caller = gs->qs->q->order == PM_PROFILE_ORDER_CALLER;
+	uint32_t cur = root, i = from;
+
+	gs->g[root].period += leaf->self_period;
+	gs->g[root].samples += leaf->self_samples;
+	for (;;) {
+		cur = gchild(gs, cur, p->nodes[p->path[i]].frame);
+		if (cur == NONE)
+			return -ENOMEM;
+		add_sat(&gs->g[cur].period, leaf->self_period);
+		gs->g[cur].samples += leaf->self_samples;
+		if (caller ? i == 0 : i == nr - 1)
+			break;
+		i += caller ? -1 : 1;
+	}
+	gs->g[cur].ends += leaf->self_samples;
+	return 0;
+}
+
+static int graphs_collect(struct gstate *gs)
+{
+	struct qstate *qs = gs->qs;
+	struct pm_profile *p = qs->p;
+	bool caller = qs->q->order == PM_PROFILE_ORDER_CALLER;
+	struct contrib *cb;
+	struct walk w = { 0 };
+	size_t n;
+	int err = -ENOMEM;
+
+	if (walk__init(&w, qs->nr_all))
+		goto out;
+	cb = w.cb;
+	for (n = 0; n < p->nr_nodes; n++) {
+		const struct node *x = &p->nodes[n];
+		uint32_t nr, k, i, root;
+
+		if (!x->self_samples || qs->node_row[n] == NONE)
+			continue;
+		nr = path_of(p, (uint32_t)n);
+		if (qs->q->children)
+			k = path_contribs(qs, nr, cb, w.stamp, w.pos, (uint32_t)n);
+		else
+			k = 1, cb[0] = (struct contrib){ .row = qs->node_row[n] };
+		for (i = 0; i < k; i++) {
+			root = gs->roots[cb[i].row];
+			if (root == NONE)
+				continue;
+			/* The ip's row keeps the whole chain: from the root in caller order. */
+			err = graph_add(gs, root, !i && caller ? nr - 1 : cb[i].from, nr, x);
+			if (err)
+				goto out;
+		}
+	}
+	err = 0;
+out:
+	walk__exit(&w);
+	return err;
+}
+
+static const char *gnode_name(const struct gstate *gs, uint32_t id)
+{
+	return frame_at(gs->qs->p, gs->g[id].frame)->f.sym;
+}
+
+static int gnode_cmp(const void *va, const void *vb, void *arg)
+{
+	const struct gstate *gs = arg;
+	uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
+	int c;
+
+	if (gs->g[a].period != gs->g[b].period)
+		return gs->g[a].period > gs->g[b].period ? -1 : 1;
+	c = cmp_str(gnode_name(gs, a), gnode_name(gs, b));
+	return c ? c : CMP(a, b);
+}
+
+/* Appends g's subtree (children at or over min, largest first) to out; returns its index. */
+static uint32_t graph_emit(struct gstate *gs, uint32_t g, uint64_t min,
+			   struct pm_profile_graph *out, size_t *cap)
+{
+	uint32_t idx, *kids, nk = 0, c, i, prev = 0, sub;
+
+	if (pm_array__grow((void **)&out->nodes, cap, out->nr, sizeof(*out->nodes)))
+		return NONE;
+	idx = (uint32_t)out->nr++;
+	out->nodes[idx] = (struct pm_profile_graph_node){
+		.frame = gs->g[g].frame == NONE ? NULL : &frame_at(gs->qs->p, gs->g[g].frame)->f,
+		.period = gs->g[g].period,
+		.samples = gs->g[g].samples,
+		.run = gs->g[g].nr_children == 1 && !gs->g[g].ends,
+	};
+	if (!gs->g[g].nr_children)
+		return idx;
+	kids = malloc(gs->g[g].nr_children * sizeof(*kids));
+	if (!kids)
+		return NONE;
+	for (c = gs->g[g].first_child; c != NONE; c = gs->g[c].next_sibling)
+		if (gs->g[c].period >= min)
+			kids[nk++] = c;
+	qsort_r(kids, nk, sizeof(*kids), gnode_cmp, gs);
+	for (i = 0; i < nk; i++) {
+		sub = graph_emit(gs, kids[i], min, out, cap);
+		if (sub == NONE) {
+			free(kids);
+			return NONE;
+		}
+		if (i)
+			out->nodes[prev].next_sibling = sub;
+		else
+			out->nodes[idx].first_child = sub;
+		prev = sub;
+	}
+	free(kids);
+	return idx;
+}
+
+static int graphs_build(struct qstate *qs)
+{
+	struct pm_profile_result *r = qs->r;
+	struct gstate gs = { .qs = qs };
+	uint64_t base = qs->q->filter && qs->q->filter->relative ? r->shown_period : r->total_period;
+	/* perf: min_callchain_hits = callchain_total * (min_percent / 100), truncated. */
+	uint64_t min = (uint64_t)((double)base * (qs->q->graph_limit / 100.0));
+	size_t i, cap;
+	int err = -ENOMEM;
+
+	gs.roots = malloc((qs->nr_all ? qs->nr_all : 1) * sizeof(*gs.roots));
+	if (!gs.roots)
+		return -ENOMEM;
+	for (i = 0; i < qs->nr_all; i++)
+		gs.roots[i] = NONE;
+	/* Rows are sorted by now: map each shown row back through first_node. */
+	for (i = 0; i < r->nr_shown; i++) {
+		gs.roots[qs->node_row[r->rows[i].first_node]] = gnode__new(&gs, NONE, NONE);
+		if (gs.roots[qs->node_row[r->rows[i].first_node]] == NONE)
+			goto out;
+	}
+	err = graphs_collect(&gs);
+	for (i = 0; !err && i < r->nr_shown; i++) {
+		cap = 0;
+		if (graph_emit(&gs, gs.roots[qs->node_row[r->rows[i].first_node]], min,
+			       &r->rows[i].graph, &cap) == NONE)
+			err = -ENOMEM;
+	}
+out:
+	free(gs.roots);
+	free(gs.g);
+	free(gs.tab.slot);
+	return err;
+}
+
+uint64_t pm_profile_result__base(const struct pm_profile_result *r)
+{
+	return r->relative ? r->shown_period : r->total_period;
+}
+
+double pm_profile_result__percent(const struct pm_profile_result *r,
+				  const struct pm_profile_row *row)
+{
+	uint64_t base = pm_profile_result__base(r);
+
+	if (!base)
+		return 0;
+	return (double)(r->children ? row->children_period : row->self_period) * 100.0 / base;
+}
+
+static void rows_limit(struct pm_profile_result *r, const struct pm_profile_query *q)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		/* perf compares floats (hists__fprintf's percent < min_pcnt). */
+		if ((float)pm_profile_result__percent(r, &r->rows[i]) < (float)q->percent_limit)
+			break;
+		if (q->max_rows && i == q->max_rows)
+			break;
+	}
+	r->nr_shown = i;
+}
+
+void pm_profile_result__delete(struct pm_profile_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_rows; i++)
+		free(r->rows[i].graph.nodes);
+	free(r->rows);
+	free(r->event_name);
+	free(r);
+}
+
+static const enum pm_profile_key default_keys[] = {
+	PM_PROFILE_KEY_COMM, PM_PROFILE_KEY_DSO, PM_PROFILE_KEY_SYM,
+};
+
+int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
+		      struct pm_profile_result **out)
+{
+	const enum pm_profile_key *keys = q->keys ? q->keys : default_keys;
+	size_t nr_keys = q->keys ? q->nr_keys : 3, i;
+	struct qstate qs = { .p = p, .q = q };
+	struct pm_profile_result *r;
+	int err;
+
+	*out = NULL;
+	if (q->event >= p->nr_events || !nr_keys || nr_keys > PM_PROFILE_KEY__NR)
+		return -EINVAL;
+	for (i = 0; i < nr_keys; i++) {
+		if ((unsigned)keys[i] >= PM_PROFILE_KEY__NR || qs.has[keys[i]])
+			return -EINVAL;
+		qs.has[keys[i]] = true;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	qs.r = r;
+	memcpy(r->keys, keys, nr_keys * sizeof(*keys));
+	r->nr_keys = nr_keys;
+	r->children = q->children;
+	r->graph = q->graph;
+	r->order = q->order;
+	r->graph_limit = q->graph_limit;
+	r->relative = q->filter && q->filter->relative;
+	r->elide_comm = q->filter && q->filter->nr_comms == 1;
+	r->event_name = strdup(p->events[q->event].name);
+	err = r->event_name ? 0 : -ENOMEM;
+	if (!err)
+		err = ctx_classify(&qs);
+	if (!err)
+		err = rows_assign(&qs);
+	if (!err)
+		err = rows_sum(&qs);
+	if (!err) {
+		qsort_r(r->rows, r->nr_rows, sizeof(*r->rows), row_cmp, &qs);
+		qs.nr_all = r->nr_rows;
+		while (r->nr_rows && !row_present(&qs, &r->rows[r->nr_rows - 1]))
+			r->nr_rows--;
+		rows_limit(r, q);
+		if (q->graph)
+			err = graphs_build(&qs);
+	}
+	free(qs.ctx_state);
+	free(qs.node_row);
+	free(qs.keys);
+	free(qs.row_tab.slot);
+	if (err) {
+		pm_profile_result__delete(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_PROFILE_H
+#define PMREC_PROFILE_H
+
+/*
+ * A profile: samples weighted by period, per event, keyed by comm, pid,
+ * tid and cpu, with their call stacks merged into a tree (one node per
+ * distinct path from the outermost caller), so that memory grows with the
+ * number of distinct names and stacks, not with the number of samples.
+ * `report`, flame graphs and pprof all read it.
+ *
+ * The profile does not name addresses: callers hand it frames already
+ * resolved to a dso and a symbol.  Strings are copied (once each).
+ *
+ * Queries follow perf report (tools/perf/util/hist.c, sort.c,
+ * ui/hist.c, ui/stdio/hist.c, callchain.c): rows per sort-key tuple with
+ * self and children (inclusive) periods, sorted as perf sorts them, and a
+ * call graph under each row.  Results point into the profile (frames,
+ * names): they stay valid while it lives, samples added or not.
+ *
+ * Memory is bounded by distinct names, contexts and stacks; a stack seen
+ * before costs one hash probe per sample plus a cached look-up per frame.
+ * Not thread-safe.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pm_profile;
+
+/* Frames a sample keeps beyond this are dropped (the outermost ones, as perf's --max-stack). */
+#define PM_PROFILE_MAX_FRAMES 1024
+
+struct pm_profile_frame {
+	const char *dso;	/* NULL: no mapping (shown as [unknown]) */
+	/*
+	 * Tells apart files of one dso name (perf: the dso's long name, its
+	 * path): rows merge them, as perf's do, call graphs do not.  NULL: dso.
+	 */
+	const char *dso_id;
+	const char *sym;	/* NULL: no symbol; the frame is then named by addr */
+	/*
+	 * With sym, the symbol's start (0 if unknown): symbols of one name
+	 * at different places stay apart, as perf keeps them (PLT stubs,
+	 * static functions, two builds of one program).  Never the ip: a
+	 * frame is a function, not an address.  Without sym, the address
+	 * that identifies and names the frame (perf shows the map-relative
+	 * address in the Symbol column, the ip in call graphs).
+	 */
+	uint64_t addr;
+	bool kernel;		/* [k] rather than [.] */
+};
+
+struct pm_profile_sample {
+	uint32_t event;		/* from pm_profile__add_event() */
+	const char *comm;	/* NULL: shown as ":<tid>", as perf does */
+	int32_t pid, tid;
+	int32_t cpu;		/* -1: not recorded */
+	uint64_t time;
+	uint64_t period;
+	/* Innermost first: frames[0] is the sample's own ip. At least one. */
+	const struct pm_profile_frame *frames;
+	uint32_t nr_frames;
+};
+
+struct pm_profile *pm_profile__new(void);
+void pm_profile__delete(struct pm_profile *p);
+
+/* Registers an event (its name is copied); returns its index or -ENOMEM. */
+int pm_profile__add_event(struct pm_profile *p, const char *name);
+uint32_t pm_profile__nr_events(const struct pm_profile *p);
+const char *pm_profile__event_name(const struct pm_profile *p, uint32_t event);
+
+/*
+ * Time slices ([start, end] inclusive, 0 for an open end), as perf
+ * report --time: samples outside every slice are not added at all, so they
+ * count in no total.  Time is the one filter applied when adding, because
+ * the profile keeps no per-sample data.  The array is copied.
+ */
+int pm_profile__set_time_filter(struct pm_profile *p, const uint64_t (*slices)[2],
+				size_t nr);
+
+/* O(frames).  0, -EINVAL (unknown event, no frame) or -ENOMEM. */
+int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s);
+
+/* Samples and period added to an event (after the time filter). */
+uint64_t pm_profile__samples(const struct pm_profile *p, uint32_t event);
+uint64_t pm_profile__period(const struct pm_profile *p, uint32_t event);
+/* Distinct strings and stack-tree nodes (memory is proportional to them). */
+size_t pm_profile__nr_strings(const struct pm_profile *p);
+size_t pm_profile__nr_nodes(const struct pm_profile *p);
+
+/*
+ * The stack tree, for flame graphs and pprof: node 0 is the root of all;
+ * its children are one node per context (event, comm, pid, tid, cpu) with
+ * no frame; below them, one node per frame of a distinct path, outermost
+ * caller first.  Nodes are numbered in creation order, a parent before its
+ * children.
+ */
+struct pm_profile_node {
+	uint32_t parent;
+	uint32_t depth;		/* frames from the context node: 1 for the outermost */
+	const struct pm_profile_frame *frame;	/* NULL for the root and contexts */
+	uint64_t self_period;	/* samples whose innermost frame this is */
+	uint64_t self_samples;
+};
+
+struct pm_profile_ctx {
+	uint32_t event;
+	const char *comm;
+	int32_t pid, tid, cpu;
+};
+
+/* Fills *n for node id; ctx (may be NULL) gets the node's context.  -ENOENT past the end. */
+int pm_profile__node(const struct pm_profile *p, uint32_t id, struct pm_profile_node *n,
+		     struct pm_profile_ctx *ctx);
+/*
+ * Total (inclusive) period and samples of every node, indexed by node id,
+ * in one pass: arrays of pm_profile__nr_nodes() entries.
+ */
+void pm_profile__node_totals(const struct pm_profile *p, uint64_t *period, uint64_t *samples);
+
+enum pm_profile_key {
+	PM_PROFILE_KEY_COMM,
+	PM_PROFILE_KEY_PID,
+	PM_PROFILE_KEY_TID,
+	PM_PROFILE_KEY_CPU,
+	PM_PROFILE_KEY_DSO,
+	PM_PROFILE_KEY_SYM,
+	PM_PROFILE_KEY__NR,
+};
+
+/* "comm", "pid", "tid", "cpu", "dso", "sym" (perf's "symbol" too): 0 or -EINVAL. */
+int pm_profile_key__parse(const char *name, enum pm_profile_key *key);
+const char *pm_profile_key__name(enum pm_profile_key key);
+
+/*
+ * Call-graph order: callee starts each path at the row's function and walks
+ * out to its callers (perf's default with --no-children), caller starts at
+ * the outermost caller (perf's default with --children).
+ */
+enum pm_profile_order {
+	PM_PROFILE_ORDER_CALLEE,
+	PM_PROFILE_ORDER_CALLER,
+};
+
+struct pm_profile_filter {
+	/*
+	 * Hide samples of other threads, as perf's --comms/--pid/--tid: they
+	 * still count in the total unless relative is set.  An empty list
+	 * does not filter.
+	 */
+	const char *const *comms;
+	size_t nr_comms;
+	const int32_t *pids;
+	size_t nr_pids;
+	const int32_t *tids;
+	size_t nr_tids;
+	/* Drop samples of other CPUs, as perf's --cpu: they count nowhere. */
+	const int32_t *cpus;
+	size_t nr_cpus;
+	/* Percentages of the samples shown (perf's --percentage relative). */
+	bool relative;
+};
+
+struct pm_profile_query {
+	uint32_t event;
+	const enum pm_profile_key *keys;	/* NULL: comm,dso,sym */
+	size_t nr_keys;
+	bool children;		/* inclusive periods (perf's --children) */
+	/*
+	 * The file has call chains and the user wants them (perf's
+	 * use_callchain): with children, equal rows of one thread are then
+	 * ordered caller first, as perf does.
+	 */
+	bool callchain;
+	enum pm_profile_order order;
+	double percent_limit;	/* rows under it are not shown */
+	size_t max_rows;	/* 0: no limit */
+	bool graph;		/* build call graphs for the rows shown */
+	double graph_limit;	/* percent of the total under which a path is cut (perf: 0.5) */
+	const struct pm_profile_filter *filter;	/* NULL: none */
+};
+
+struct pm_profile_graph_node {
+	const struct pm_profile_frame *frame;	/* NULL for the root */
+	uint64_t period;	/* this path and its extensions */
+	uint64_t samples;
+	uint32_t first_child;	/* 0: none (node 0 is the root) */
+	uint32_t next_sibling;	/* 0: none; siblings by period, largest first */
+	/*
+	 * The node continues in its only child with no path ending here
+	 * (perf prints such a run as one node of its radix tree); counts
+	 * children before the graph limit cut any.
+	 */
+	bool run;
+};
+
+struct pm_profile_graph {
+	struct pm_profile_graph_node *nodes;	/* nodes[0]: the root */
+	size_t nr;
+};
+
+struct pm_profile_row {
+	/* The row's key values (meaningful for the query's keys only). */
+	const char *comm;
+	int32_t pid, tid, cpu;
+	const struct pm_profile_frame *frame;	/* dso, sym, addr, kernel */
+	uint64_t self_period, self_samples;
+	uint64_t children_period, children_samples;	/* with children only */
+	struct pm_profile_graph graph;	/* with graph, for the rows shown */
+	/* Private: perf's tie-break inputs. */
+	uint32_t first_node, max_depth;
+};
+
+struct pm_profile_result {
+	char *event_name;
+	enum pm_profile_key keys[PM_PROFILE_KEY__NR];
+	size_t nr_keys;
+	bool children;
+	/* Samples and period of the event after the cpu filter (perf's total_period). */
+	uint64_t total_samples, total_period;
+	/* The same for the samples not hidden by the filter. */
+	uint64_t shown_samples, shown_period;
+	/* Sorted rows; the first nr_shown pass the percent limit and max_rows. */
+	struct pm_profile_row *rows;
+	size_t nr_rows, nr_shown;
+	bool graph;
+	enum pm_profile_order order;
+	double graph_limit;
+	bool relative;
+	/* The text omits the command column when a one-name filter fixes it, as perf does. */
+	bool elide_comm;
+};
+
+/* 0, -EINVAL (unknown event or key, repeated key) or -ENOMEM; *out is freed by the caller. */
+int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
+		      struct pm_profile_result **out);
+void pm_profile_result__delete(struct pm_profile_result *r);
+
+/* The denominator of row percentages: the total, or with relative the part shown. */
+uint64_t pm_profile_result__base(const struct pm_profile_result *r);
+/* A row's percentage as perf computes it (children's with children). */
+double pm_profile_result__percent(const struct pm_profile_result *r,
+				  const struct pm_profile_row *row);
+
+#endif
