@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 
 #include "elf.h"
+#include "folded.h"
 #include "naming.h"
 #include "perf_data.h"
 
@@ -184,19 +185,36 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-int pm_frame__name(struct pm_buf *b, const struct pm_frame *f)
+/*
+ * Names come from the recording (a comm is whatever a process calls
+ * itself): in a folded stack they are escaped, so none can add a frame or
+ * a line.
+ */
+static int name__append(struct pm_buf *b, const char *s, bool folded)
+{
+	size_t n = strlen(s);
+
+	return folded ? pm_folded__append_name(b, s, n) : pm_buf__append(b, s, n);
+}
+
+static int frame__name(struct pm_buf *b, const struct pm_frame *f, bool folded)
 {
 	const char *base;
 
 	if (f->sym)
-		return pm_buf__append(b, f->sym, strlen(f->sym));
+		return name__append(b, f->sym, folded);
 	if (!f->dso)
 		return pm_buf__append(b, "[unknown]", 9);
 	base = base_name(f->dso);
 	if (base[0] == '[')
-		return pm_buf__append(b, base, strlen(base));
-	return pm_buf__append(b, "[", 1) ?: pm_buf__append(b, base, strlen(base)) ?:
+		return name__append(b, base, folded);
+	return pm_buf__append(b, "[", 1) ?: name__append(b, base, folded) ?:
 	       pm_buf__append(b, "]", 1);
+}
+
+int pm_frame__name(struct pm_buf *b, const struct pm_frame *f)
+{
+	return frame__name(b, f, false);
 }
 
 void pm_chain_walk__init(struct pm_chain_walk *w, const struct pm_sample *s, uint16_t cpumode)
@@ -272,13 +290,13 @@ int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample 
 		comm = tid;
 	}
 	b->len = 0;
-	err = pm_buf__append(b, comm, strlen(comm));
+	err = name__append(b, comm, true);
 	/* The chain is innermost first: name it backwards. */
 	while (nr-- && !err) {
 		pm_namer__resolve(n, (int32_t)s->pid, n->chain[nr].cpumode, n->chain[nr].addr, &f);
 		err = pm_buf__append(b, ";", 1);
 		if (!err)
-			err = pm_frame__name(b, &f);
+			err = frame__name(b, &f, true);
 	}
 	*stack = (const char *)b->data;
 	*len = b->len;
