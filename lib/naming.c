@@ -10,12 +10,6 @@
 #include "naming.h"
 #include "perf_data.h"
 
-/* A sample's frame, outermost last, kept to be named backwards. */
-struct chain_frame {
-	uint64_t addr;
-	uint16_t cpumode;
-};
-
 struct pm_namer {
 	struct pm_reader *r;
 	struct pm_machine *machine;
@@ -25,7 +19,7 @@ struct pm_namer {
 	unsigned char kernel_id[PM_BUILD_ID_SIZE];
 	size_t kernel_id_len;		/* the recorded kernel's, 0 if unknown */
 	struct pm_buf stack;		/* the folded stack being built */
-	struct chain_frame *chain;
+	struct pm_named_frame *chain;	/* the frames of the last sample asked for */
 	size_t nr_chain;
 };
 
@@ -245,7 +239,7 @@ bool pm_chain_walk__next(struct pm_chain_walk *w, uint64_t *ip, uint64_t *lookup
 	return false;
 }
 
-/* The sample's frames, innermost first, in n->chain; returns how many. */
+/* The sample's frames, innermost first, in n->chain, not yet named. */
 static int namer__collect(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 			  size_t *nr)
 {
@@ -254,7 +248,7 @@ static int namer__collect(struct pm_namer *n, uint16_t cpumode, const struct pm_
 	uint16_t mode;
 
 	if (s->callchain_nr >= n->nr_chain) {
-		struct chain_frame *c = realloc(n->chain, (s->callchain_nr + 1) * sizeof(*c));
+		struct pm_named_frame *c = realloc(n->chain, (s->callchain_nr + 1) * sizeof(*c));
 
 		if (!c)
 			return -ENOMEM;
@@ -265,10 +259,27 @@ static int namer__collect(struct pm_namer *n, uint16_t cpumode, const struct pm_
 	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
 		pm_chain_walk__init(&w, s, cpumode);
 		while (pm_chain_walk__next(&w, &ip, &lookup, &mode))
-			n->chain[(*nr)++] = (struct chain_frame){ .addr = lookup, .cpumode = mode };
+			n->chain[(*nr)++] = (struct pm_named_frame){ .ip = ip, .lookup = lookup,
+								     .cpumode = mode };
 	}
 	if (!*nr && (s->fields & PERF_SAMPLE_IP))
-		n->chain[(*nr)++] = (struct chain_frame){ .addr = s->ip, .cpumode = cpumode };
+		n->chain[(*nr)++] = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip,
+							     .cpumode = cpumode };
+	return 0;
+}
+
+int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
+		     const struct pm_named_frame **frames, size_t *nr)
+{
+	size_t i;
+	int err = namer__collect(n, cpumode, s, nr);
+
+	if (err)
+		return err;
+	for (i = 0; i < *nr; i++)
+		pm_namer__resolve(n, (int32_t)s->pid, n->chain[i].cpumode, n->chain[i].lookup,
+				  &n->chain[i].f);
+	*frames = n->chain;
 	return 0;
 }
 
@@ -277,12 +288,12 @@ int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample 
 {
 	const char *comm = pm_machine__comm(n->machine, (int32_t)s->tid);
 	struct pm_buf *b = &n->stack;
-	struct pm_frame f;
+	const struct pm_named_frame *fr;
 	char tid[16];
 	size_t nr;
 	int err;
 
-	err = namer__collect(n, cpumode, s, &nr);
+	err = pm_namer__frames(n, cpumode, s, &fr, &nr);
 	if (err)
 		return err;
 	if (!comm) {
@@ -293,10 +304,9 @@ int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample 
 	err = name__append(b, comm, true);
 	/* The chain is innermost first: name it backwards. */
 	while (nr-- && !err) {
-		pm_namer__resolve(n, (int32_t)s->pid, n->chain[nr].cpumode, n->chain[nr].addr, &f);
 		err = pm_buf__append(b, ";", 1);
 		if (!err)
-			err = frame__name(b, &f, true);
+			err = frame__name(b, &fr[nr].f, true);
 	}
 	*stack = (const char *)b->data;
 	*len = b->len;

@@ -41,6 +41,21 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 		       struct pm_frame *f);
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
+/* A frame of a sample, named. */
+struct pm_named_frame {
+	uint64_t ip;			/* as recorded */
+	uint64_t lookup;		/* the address named: a return address one byte back */
+	uint16_t cpumode;
+	struct pm_frame f;
+};
+
+/*
+ * The frames of a sample, innermost first: its call chain, or its ip alone,
+ * each named.  cpumode is the record's.  *frames is valid until the next
+ * call.  0 or -ENOMEM.
+ */
+int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
+		     const struct pm_named_frame **frames, size_t *nr);
 /*
  * The folded stack of a sample, "comm;outer;...;inner", in *stack and
  * *len (valid until the next call).  cpumode is the record's.  0 or -ENOMEM.
