@@ -120,10 +120,10 @@ check: deps-test
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
-# Fuzzes the perf.data reader (tests/fuzz/run): FUZZ_TIME seconds for each
-# of the four runs (file and pipe input x libFuzzer and AFL++), 30 minutes
-# in all by default.
-FUZZ_TIME ?= 450
+# Fuzzes the perf.data reader and the symbol loader (tests/fuzz/run):
+# FUZZ_TIME seconds for each of the five runs (file and pipe input x
+# libFuzzer and AFL++, ELF x libFuzzer), 30 minutes in all by default.
+FUZZ_TIME ?= 360
 FUZZ_ENGINE ?= both
 fuzz: deps-test $(PMREC) $(HELPER_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) tests/fuzz/run --time $(FUZZ_TIME) --engine $(FUZZ_ENGINE)
