@@ -23,6 +23,7 @@ enum {
 	OPT_SYNC,
 	OPT_BUILDID_MMAP,
 	OPT_SYNTH,
+	OPT_COMPRESSION,
 };
 
 static const struct argp_option record_options[] = {
@@ -58,6 +59,9 @@ static const struct argp_option record_options[] = {
 		 "executable mappings (all, the default), COMMs only (task), or nothing (no)" },
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
+	{ .name = "compression-level", .key = 'z', .arg = "N", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "compress the data with zstd at level N (1-22, default 1) into "
+		 "COMPRESSED records, as perf record -z does" },
 	{ .name = "sync", .key = OPT_SYNC,
 	  .doc = "fdatasync the file at most once a second, so a power loss keeps the data "
 		 "up to the last second" },
@@ -235,6 +239,13 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SYNC:
 		o->sync = true;
+		break;
+	case 'z':
+		o->comp_level = 1;
+		if (arg && (parse_u64(arg, &v) || v < PM_ZSINK_LEVEL_MIN || v > PM_ZSINK_LEVEL_MAX))
+			argp_error(state, "bad compression level '%s' (1-22)", arg);
+		if (arg)
+			o->comp_level = (int)v;
 		break;
 	case OPT_BUILDID_MMAP:
 		o->buildid_mmap = true;

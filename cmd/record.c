@@ -306,6 +306,7 @@ static void record__teardown(struct record *rec)
 	if (rec->sigfd >= 0)
 		close(rec->sigfd);
 	pm_recfile__exit(&rec->rf);
+	pm_zsink__exit(&rec->zsink);
 	pm_target__exit(&rec->targets);
 	pm_cpumap__exit(&rec->cpus);
 	pm_build_ids__delete(rec->build_ids);
@@ -483,6 +484,24 @@ static int record__prepare_events(struct record *rec)
 	return 0;
 }
 
+/* -z: perf's mmap_len is a ring with its control page. */
+static int record__init_zsink(struct record *rec)
+{
+	const struct record_opts *o = rec->opts;
+	int err;
+
+	if (!o->comp_level)
+		return 0;
+	err = pm_zsink__init(&rec->zsink, o->comp_level,
+			     (uint64_t)(o->mmap_pages + 1) * (uint64_t)sysconf(_SC_PAGESIZE));
+	if (err) {
+		pr_error("cannot set up zstd compression: %s", strerror(-err));
+		return PM_EXIT_FAILURE;
+	}
+	rec->rf.zsink = &rec->zsink;
+	return 0;
+}
+
 /* Lets the held workload exec; 127 (as a shell) when it cannot. */
 static int record__start_workload(struct record *rec)
 {
@@ -530,6 +549,8 @@ static int record__prepare(struct record *rec, int *err)
 	status = record__set_realtime(o);
 	if (!status)
 		status = record__prepare_events(rec);
+	if (!status)
+		status = record__init_zsink(rec);
 	if (status)
 		return status;
 	if (!o->overwrite) {

@@ -20,6 +20,7 @@
 #include "recfile.h"
 #include "target.h"
 #include "workload.h"
+#include "zsink.h"
 
 #define DEFAULT_MMAP_PAGES 128
 
@@ -38,6 +39,7 @@ struct record_opts {
 	bool dwarf;
 	uint32_t dwarf_stack;
 	size_t mmap_pages;
+	int comp_level;			/* -z: zstd level, 0 for none */
 	double duration;
 	int realtime;
 	bool overwrite;
@@ -70,6 +72,7 @@ struct record {
 	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
 	int stop_signals;		/* stop signals received */
 	rlim_t nofile_needed;		/* counted before the events opened */
+	struct pm_zsink zsink;		/* -z */
 };
 
 /* argv[0] as argp rewrote it: "pmrec record". */
