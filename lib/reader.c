@@ -721,13 +721,15 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 		if (ret)
 			return ret;
 		ret = reader__next_raw(r, rec);
-		if (ret <= 0 || rec->header->type == PERF_RECORD_COMPRESSED) {
+		if (ret < 0)
+			return ret;
+		if (!ret || rec->header->type != PERF_RECORD_COMPRESSED) {
 			if (r->unz_end > r->unz_start)
 				return reader__fail(r, r->unz_off, -EBADMSG,
 						    "the compressed data ends inside a record (%zu bytes left)",
 						    r->unz_end - r->unz_start);
 		}
-		if (ret <= 0 || rec->header->type != PERF_RECORD_COMPRESSED)
+		if (!ret || rec->header->type != PERF_RECORD_COMPRESSED)
 			return ret;
 		ret = reader__unpack(r, rec);
 		if (ret)

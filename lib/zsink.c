@@ -10,7 +10,7 @@
 int pm_zsink__init(struct pm_zsink *z, int level, uint64_t mmap_len)
 {
 	memset(z, 0, sizeof(*z));
-	if (level < PM_ZSINK_LEVEL_MIN || level > PM_ZSINK_LEVEL_MAX || mmap_len < 4096)
+	if (level < PM_ZSINK_LEVEL_MIN || level > PM_ZSINK_LEVEL_MAX || mmap_len < 8192)
 		return -EINVAL;
 	z->cctx = ZSTD_createCCtx();
 	if (!z->cctx)
@@ -21,9 +21,10 @@ int pm_zsink__init(struct pm_zsink *z, int level, uint64_t mmap_len)
 		return -EINVAL;
 	}
 	z->level = level;
-	z->mmap_len = mmap_len;
+	/* Readers allocate it per record: a huge ring need not make them. */
+	z->mmap_len = mmap_len < PM_ZSINK_MMAP_LEN_MAX ? mmap_len : PM_ZSINK_MMAP_LEN_MAX;
 	/* A ring's worth, as perf pushes one ring at a time. */
-	z->chunk = mmap_len - 4096;
+	z->chunk = z->mmap_len - 4096;
 	return 0;
 }
 
@@ -137,7 +138,7 @@ int pm_zsink__feature(const struct pm_zsink *z, struct pm_buf *out)
 
 	if (pm_buf__append_u32(out, PM_COMP_VER) || pm_buf__append_u32(out, PM_COMP_ZSTD) ||
 	    pm_buf__append_u32(out, (uint32_t)z->level) || pm_buf__append_u32(out, ratio) ||
-	    pm_buf__append_u64(out, z->mmap_len))
+	    pm_buf__append_u32(out, (uint32_t)z->mmap_len))
 		return -ENOMEM;
 	return 0;
 }

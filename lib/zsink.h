@@ -21,9 +21,12 @@
 
 /* perf's max_record_size: PERF_SAMPLE_MAX_SIZE - sizeof(header) - 1. */
 #define PM_ZSINK_MAX_PAYLOAD (65536 - 8 - 1)
+/* Within the u32 of the feature and pmrec's reader's bound (PM_UNZ_MAX). */
+#define PM_ZSINK_MMAP_LEN_MAX (64u << 20)
 #define PM_ZSINK_LEVEL_MIN 1
 #define PM_ZSINK_LEVEL_MAX 22
-#define PM_COMP_VER 1
+/* perf 6.1 never sets env.comp_ver: its files say 0. */
+#define PM_COMP_VER 0
 #define PM_COMP_ZSTD 1
 
 struct pm_zsink {
@@ -43,7 +46,7 @@ int pm_zsink__init(struct pm_zsink *z, int level, uint64_t mmap_len);
 void pm_zsink__reset(struct pm_zsink *z);
 /* z->out := the COMPRESSED records of the iovecs' bytes, flushed. */
 int pm_zsink__compress(struct pm_zsink *z, const struct iovec *iov, int iovcnt);
-/* The HEADER_COMPRESSED payload: version, type, level, ratio (u32s), mmap_len (u64). */
+/* The HEADER_COMPRESSED payload: u32 version, type, level, ratio, mmap_len (20 bytes). */
 int pm_zsink__feature(const struct pm_zsink *z, struct pm_buf *out);
 /* "libzstd X.Y.Z" */
 const char *pm_zsink__lib_version(void);
