@@ -278,7 +278,7 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad delay '%s' (milliseconds, or -1 to wait for enable)", arg);
 		break;
 	case OPT_CONTROL:
-		if (strncmp(arg, "fifo:", 5) && strncmp(arg, "fd:", 3))
+		if (pm_control__check_spec(arg))
 			argp_error(state, "bad --control '%s' (fifo:CTL[,ACK] or fd:CTL[,ACK])", arg);
 		o->control = arg;
 		break;

@@ -51,6 +51,23 @@ static int control__fail(struct pm_control_error *e, const char *what, const cha
 	return err;
 }
 
+int pm_control__check_spec(const char *spec)
+{
+	bool fifo = !strncmp(spec, "fifo:", 5);
+	const char *ctl = spec + (fifo ? 5 : 3), *comma;
+	size_t i;
+
+	if (!fifo && strncmp(spec, "fd:", 3))
+		return -EINVAL;
+	comma = strchr(ctl, ',');
+	if (!*ctl || comma == ctl || (comma && (!comma[1] || strchr(comma + 1, ','))))
+		return -EINVAL;
+	for (i = 0; !fifo && ctl[i]; i++)
+		if (ctl[i] != ',' && (ctl[i] < '0' || ctl[i] > '9'))
+			return -EINVAL;
+	return 0;
+}
+
 int pm_control__open(struct pm_control *c, const char *spec, struct pm_control_error *e)
 {
 	bool fifo = !strncmp(spec, "fifo:", 5);
@@ -59,7 +76,7 @@ int pm_control__open(struct pm_control *c, const char *spec, struct pm_control_e
 
 	control__init(c);
 	memset(e, 0, sizeof(*e));
-	if (!fifo && strncmp(spec, "fd:", 3))
+	if (pm_control__check_spec(spec))
 		return -EINVAL;
 	ctl = strdup(spec + (fifo ? 5 : 3));
 	if (!ctl)
@@ -67,10 +84,6 @@ int pm_control__open(struct pm_control *c, const char *spec, struct pm_control_e
 	ack = strchr(ctl, ',');
 	if (ack)
 		*ack++ = '\0';
-	if (!*ctl || (ack && (!*ack || strchr(ack, ',')))) {
-		free(ctl);
-		return -EINVAL;
-	}
 	c->own = fifo;
 	if (fifo) {
 		err = control__open_fifo(ctl, &c->ctl_fd);

@@ -37,6 +37,8 @@ struct pm_control_error {
 	int err;
 };
 
+/* 0 when spec is fifo:CTL[,ACK] or fd:CTL[,ACK] with fd numbers; else -EINVAL. */
+int pm_control__check_spec(const char *spec);
 /*
  * fifo:CTL[,ACK] (opened here, without blocking) or fd:CTL[,ACK] (open
  * fds, checked).  -EINVAL: the spec itself is bad (e->what NULL).
