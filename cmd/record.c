@@ -178,6 +178,7 @@ static bool record__control_cmd(struct record *rec, enum pm_control_cmd cmd)
 	char line[128];
 	const char *nak = NULL;
 	bool stop = false;
+	int err;
 
 	switch (cmd) {
 	case PM_CONTROL_ENABLE:
@@ -207,8 +208,9 @@ static bool record__control_cmd(struct record *rec, enum pm_control_cmd cmd)
 	}
 	if (nak)
 		pr_error("control: %s", nak);
-	if (pm_control__reply(&rec->ctl, nak) && rec->ctl.ack_fd >= 0) {
-		pr_error("control: cannot write to the ack channel: %s; no more acks", strerror(errno));
+	err = pm_control__reply(&rec->ctl, nak);
+	if (err) {
+		pr_error("control: cannot write to the ack channel: %s; no more acks", strerror(-err));
 		rec->ctl.ack_fd = -1;
 	}
 	return stop;

@@ -15,7 +15,11 @@ static void control__init(struct pm_control *c)
 	c->ctl_fd = c->ack_fd = -1;
 }
 
-/* A fifo opened read-write: no wait for the other end, no EOF when it closes. */
+/*
+ * A fifo opened read-write: no wait for the other end, no EOF when it
+ * closes; non-blocking, so an ack fifo nobody reads fails (EAGAIN) once
+ * full instead of stopping the recording.
+ */
 static int control__open_fifo(const char *path, int *fd)
 {
 	struct stat st;
@@ -182,7 +186,10 @@ int pm_control__reply(struct pm_control *c, const char *line)
 	len = line ? snprintf(msg, sizeof(msg), "error: %s\n", line) : snprintf(msg, sizeof(msg), "ack\n");
 	if (len >= (int)sizeof(msg))
 		len = sizeof(msg) - 1;
-	return write(c->ack_fd, msg, len) == len ? 0 : -errno;
+	errno = 0;
+	if (write(c->ack_fd, msg, len) != len)
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 void pm_control__exit(struct pm_control *c)

@@ -64,6 +64,18 @@ test_expect_success 'fd:CTL,ACK: unknown words get an error line and are ignored
 	test "$(perf_sample_count fd.data)" -gt 0
 '
 
+test_expect_success 'an ack reader that goes away: said once, the recording goes on' '
+	rm -f c && mkfifo c &&
+	exec 3<>c
+	{ "$PMREC" -a -q -o g.data --control=fd:3,1 2>err; echo $? >rc; } | true &
+	while [ ! -e g.data ]; do sleep 0.01; done
+	echo ping >c && echo ping >c && echo stop >c &&
+	wait &&
+	test_equal 0 "$(cat rc)" "exit status" &&
+	test_equal 1 "$(grep -c "cannot write to the ack channel: Broken pipe; no more acks" err)" &&
+	test "$(perf_sample_count g.data)" -gt 0
+'
+
 test_expect_success 'snapshot with --switch-output starts a new file, as SIGUSR2 does' '
 	rm -f ctl ack && mkfifo ctl ack &&
 	exec 8<>ack
