@@ -25,12 +25,18 @@ ifeq ($(strip $(ELF_LIBS)),)
 ELF_LIBS := -lelf
 endif
 
+ZSTD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
+ZSTD_LIBS := $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
+ifeq ($(strip $(ZSTD_LIBS)),)
+ZSTD_LIBS := -lzstd
+endif
+
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
-	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) -MMD -MP
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(ELF_LIBS) -lpthread
+PM_LIBS := $(ELF_LIBS) $(ZSTD_LIBS) -lpthread
 
 ifneq ($(V),1)
 Q := @

@@ -131,10 +131,6 @@ static int dumper__record(struct pm_dumper *d, const struct pm_record *rec)
 	}
 	if (!filter__type(&d->filter, rec->header->type) || !filter__ids(&d->filter, &in))
 		return 0;
-	if (rec->header->type == PERF_RECORD_COMPRESSED && !d->warned_compressed) {
-		d->warned_compressed = true;
-		dumper__warn(d, (struct pm_warning){ .kind = PM_WARN_COMPRESSED });
-	}
 	err = pm_stats__count(&d->stats, rec, &in);
 	if (err || d->stats_only)
 		return err;

@@ -298,11 +298,22 @@ test_expect_success 'unknown record types: printed raw with their size, exit 0' 
 	"$PMREC" dump --json u.data | python3 -c "import json,sys;[json.loads(l) for l in sys.stdin]"
 '
 
-test_expect_success 'COMPRESSED records: a clear not-supported line, exit 0' '
-	"$GEN" --pipe --variant=compressed -o c.data &&
-	"$PMREC" dump c.data >out 2>err &&
-	test_grep " COMPRESSED data_size=24 note=\"zstd-compressed records are not supported\"$" out &&
-	test_grep "not supported" err
+test_expect_success 'COMPRESSED records: the records they hold, across two of them (file and pipe)' '
+	"$GEN" --variant=compressed -o c.data &&
+	"$GEN" --pipe --variant=compressed -o cp.data &&
+	for f in c.data cp.data; do
+		"$PMREC" dump $f >out 2>err || { cat err; exit 1; }
+		test_grep " 4243/4243 COMM comm=packed " out &&
+		test_grep " 4243/4243 SAMPLE .* ip=0x401150 " out &&
+		! grep -q "COMPRESSED\|not supported" out err || exit 1
+	done
+'
+
+test_expect_success 'a COMPRESSED record that is not zstd: an error with its offset' '
+	"$GEN" --pipe --variant=compressed-bad -o cb.data &&
+	dump_rc cb.data &&
+	test_equal 1 "$rc" &&
+	dump_error_has_offset && test_grep "corrupt zstd data" err
 '
 
 test_expect_success 'AUXTRACE: the payload after the record is skipped (file and pipe)' '
