@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,27 +87,42 @@ static const char *sink__comm(const struct pm_report_sink *k, int32_t tid)
 	return c->key ? c->comm : NULL;
 }
 
-/* A thread takes the name its last COMM gave it (exec or prctl). */
+static int sink__set_comm(struct pm_report_sink *k, int32_t tid, const char *comm, size_t max)
+{
+	struct pm_report_comm *c;
+
+	if ((k->nr_comms + 1) * 4 > k->cap_comms * 3 && comm__grow(k))
+		return -ENOMEM;
+	c = comm__slot(k->comms, k->cap_comms, (int64_t)tid + 1);
+	if (!c->key)
+		k->nr_comms++;
+	c->key = (int64_t)tid + 1;
+	max = strnlen(comm, max < sizeof(c->comm) - 1 ? max : sizeof(c->comm) - 1);
+	memcpy(c->comm, comm, max);
+	c->comm[max] = '\0';
+	return 0;
+}
+
+/*
+ * A thread takes the name its last COMM gave it (exec or prctl); a new
+ * thread or process its parent's, as perf's thread__fork gives it.
+ */
 static int sink__track_comm(struct pm_report_sink *k, const struct pm_record *rec,
 			    size_t body_len)
 {
 	struct pm_comm_body cb;
-	struct pm_report_comm *c;
-	size_t max;
+	struct pm_fork_body fb;
+	const char *parent;
 
+	if (rec->header->type == PERF_RECORD_FORK) {
+		if (pm_fork_body__decode(rec->header, body_len, &fb))
+			return 0;
+		parent = sink__comm(k, fb.ptid);
+		return parent ? sink__set_comm(k, fb.tid, parent, strlen(parent)) : 0;
+	}
 	if (pm_comm_body__decode(rec->header, body_len, &cb))
 		return 0;	/* the namer ignores it too */
-	if ((k->nr_comms + 1) * 4 > k->cap_comms * 3 && comm__grow(k))
-		return -ENOMEM;
-	c = comm__slot(k->comms, k->cap_comms, (int64_t)cb.tid + 1);
-	if (!c->key)
-		k->nr_comms++;
-	c->key = (int64_t)cb.tid + 1;
-	max = cb.comm_max < sizeof(c->comm) - 1 ? cb.comm_max : sizeof(c->comm) - 1;
-	memcpy(c->comm, cb.comm, max);
-	c->comm[max] = '\0';
-	c->comm[strnlen(c->comm, max)] = '\0';
-	return 0;
+	return sink__set_comm(k, cb.tid, cb.comm, cb.comm_max);
 }
 
 /* perf's short dso name: a file's base name; "[kernel.kallsyms]" and the like as they are. */
@@ -123,15 +139,24 @@ static const char *dso__short(const char *dso)
 static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_frame *nf)
 {
 	uint16_t mode = nf->cpumode;
+	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 
 	*pf = (struct pm_profile_frame){
 		.dso = dso__short(nf->f.dso),
 		.dso_id = nf->f.dso,
 		.sym = nf->f.sym,
-		/* A function is its start; an unnamed frame, the address perf shows. */
-		.addr = nf->f.sym ? nf->lookup - nf->f.off : nf->ip,
-		.kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL,
+		.addr = nf->ip,
+		.kernel = kernel,
 	};
+	/*
+	 * A function is its start in its file, as perf keys it.  The frame
+	 * gives the absolute start only, which differs between processes
+	 * that map one library at different places (ASLR): for user code,
+	 * 0 (unknown) keeps them one row; kernel addresses are the same in
+	 * every process.
+	 */
+	if (nf->f.sym)
+		pf->addr = kernel ? nf->lookup - nf->f.off : 0;
 }
 
 static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
@@ -185,6 +210,7 @@ int pm_report_sink__record(void *arg, const struct pm_record *rec, const struct 
 
 	switch (rec->header->type) {
 	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
 		return sink__track_comm(k, rec, in->body_len);
 	case PERF_RECORD_SAMPLE:
 		return sink__sample(k, rec, &in->s);
