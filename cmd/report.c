@@ -550,14 +550,25 @@ static int report__query(struct report *rep, struct pm_profile_result ***res, si
 	return err;
 }
 
-static uint64_t results_samples(struct pm_profile_result *const *res, size_t nr)
+/* An empty table says why: no samples, none the filters keep, none over the limit. */
+static int report__say_empty(struct pm_buf *b, struct pm_profile_result *const *res, size_t nr)
 {
-	uint64_t n = 0;
+	static const char none[] = "#\n# No samples in the file.\n";
+	static const char hidden[] = "#\n# No samples match the filters.\n";
+	static const char limited[] = "#\n# No row reaches --percent-limit.\n";
+	uint64_t total = 0, kept = 0, rows = 0;
 	size_t i;
 
-	for (i = 0; i < nr; i++)
-		n += res[i]->total_samples;
-	return n;
+	for (i = 0; i < nr; i++) {
+		total += res[i]->total_samples;
+		kept += res[i]->shown_samples;
+		rows += res[i]->nr_shown;
+	}
+	if (!total)
+		return pm_buf__append(b, none, sizeof(none) - 1);
+	if (!kept)
+		return pm_buf__append(b, hidden, sizeof(hidden) - 1);
+	return rows ? 0 : pm_buf__append(b, limited, sizeof(limited) - 1);
 }
 
 static int report__print(struct report *rep)
@@ -575,15 +586,15 @@ static int report__print(struct report *rep)
 	if (!err)
 		err = rep->opts.json ? pm_profile__print_json(&b, res, nr, &po) :
 				       pm_profile__print_text(&b, res, nr, &po);
-	if (!err && !rep->opts.json && !results_samples(res, nr))
-		err = pm_buf__append(&b, "#\n# No samples in the file.\n", 28);
+	if (!err && !rep->opts.json)
+		err = report__say_empty(&b, res, nr);
 	if (!err) {
 		if (report__color(&rep->opts))
 			write_colored(stdout, (const char *)b.data, b.len);
 		else
 			fwrite(b.data, 1, b.len, stdout);
 	}
-	if (po.lost_samples)
+	if (!err && po.lost_samples)
 		fprintf(stderr, CMD ": %s: warning: %llu samples were lost while recording; "
 			"the profile misses them\n", rep->name,
 			(unsigned long long)po.lost_samples);
