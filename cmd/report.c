@@ -302,8 +302,6 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		o->graph = arg ? parse_graph(arg) : GRAPH_DEFAULT;
 		if (arg && o->graph == GRAPH_DEFAULT)
 			argp_error(state, "bad --call-graph '%s' (caller, callee or none)", arg);
-		if (!arg)
-			o->graph = o->children == 1 ? GRAPH_CALLER : GRAPH_DEFAULT;
 		break;
 	case OPT_STDIO:
 		o->json = false;
