@@ -641,6 +641,7 @@ static int report__read(struct report *rep)
 	if (err)
 		return err;
 	rep->sink.namer = d->namer;
+	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1;
 	err = pm_dumper__records(d);
 	pm_dumper__summary(d);
 	return err;

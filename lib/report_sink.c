@@ -172,9 +172,16 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		if (err)
 			return err;
 	}
-	err = pm_namer__frames(k->namer, cpumode, s, &nf, &nr);
-	if (err)
-		return err;
+	if (k->ip_only) {
+		k->ip = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip, .cpumode = cpumode };
+		pm_namer__resolve(k->namer, (int32_t)s->pid, cpumode, s->ip, &k->ip.f);
+		nf = &k->ip;
+		nr = s->fields & PERF_SAMPLE_IP ? 1 : 0;
+	} else {
+		err = pm_namer__frames(k->namer, cpumode, s, &nf, &nr);
+		if (err)
+			return err;
+	}
 	if (nr > PM_PROFILE_MAX_FRAMES)
 		nr = PM_PROFILE_MAX_FRAMES;
 	if (!k->cap_frames || nr > k->cap_frames) {

@@ -23,6 +23,11 @@ struct pm_report_sink {
 	struct pm_profile *profile;	/* the caller's */
 	struct pm_reader *r;		/* the caller's */
 	struct pm_namer *namer;		/* the caller's; set before the first record */
+	/*
+	 * Name the sample's ip alone, not its call chain: a table without
+	 * call graphs or children needs no more, and naming is most of the cost.
+	 */
+	bool ip_only;
 	/* Profile event of each evsel (by pm_evsel.idx), registered in attr order. */
 	uint32_t *event_of;
 	size_t nr_events;
@@ -31,6 +36,7 @@ struct pm_report_sink {
 	size_t nr_comms, cap_comms;
 	struct pm_profile_frame *frames;
 	size_t cap_frames;
+	struct pm_named_frame ip;	/* the frame of an ip_only sample */
 };
 
 /* Registers the input's events with the profile, in attr order.  0 or -ENOMEM. */

@@ -101,6 +101,7 @@ test_expect_success 'record the call tree with frame pointers' '
 
 test_expect_success 'call tree: top rows as perf report, self and children' '
 	both_modes "$TMP_ROOT/fp.data" &&
+	same_rows "$TMP_ROOT/fp.data" "--no-children -g none -n --sort comm,dso,sym" "--no-children -g none -n" &&
 	"$PMREC" report --no-children "$TMP_ROOT/fp.data" >t &&
 	test_grep "calltree +\[\.\] hot$" t
 '
