@@ -1562,7 +1562,8 @@ int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
 	if (!err)
 		err = rows_sum(&qs);
 	if (!err) {
-		qsort_r(r->rows, r->nr_rows, sizeof(*r->rows), row_cmp, &qs);
+		if (r->nr_rows)
+			qsort_r(r->rows, r->nr_rows, sizeof(*r->rows), row_cmp, &qs);
 		qs.nr_all = r->nr_rows;
 		while (r->nr_rows && !row_present(&qs, &r->rows[r->nr_rows - 1]))
 			r->nr_rows--;

@@ -113,12 +113,17 @@ static int sink__track_comm(struct pm_report_sink *k, const struct pm_record *re
 	struct pm_comm_body cb;
 	struct pm_fork_body fb;
 	const char *parent;
+	char name[sizeof(((struct pm_report_comm *)0)->comm)];
 
 	if (rec->header->type == PERF_RECORD_FORK) {
 		if (pm_fork_body__decode(rec->header, body_len, &fb))
 			return 0;
 		parent = sink__comm(k, fb.ptid);
-		return parent ? sink__set_comm(k, fb.tid, parent, strlen(parent)) : 0;
+		if (!parent)
+			return 0;
+		/* The table may grow under the parent's entry. */
+		memcpy(name, parent, sizeof(name));
+		return sink__set_comm(k, fb.tid, name, strlen(name));
 	}
 	if (pm_comm_body__decode(rec->header, body_len, &cb))
 		return 0;	/* the namer ignores it too */
