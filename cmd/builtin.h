@@ -2,6 +2,11 @@
 #ifndef PMREC_BUILTIN_H
 #define PMREC_BUILTIN_H
 
+#include <stdbool.h>
+
+#include "reader.h"
+#include "warning.h"
+
 /* Exit status shared by every command (documented in pmrec(1)). */
 enum {
 	PM_EXIT_OK = 0,
@@ -14,5 +19,22 @@ enum {
 /* argv[0] is the command's name ("pmrec record"), as messages show it. */
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/*
+ * Input of the commands that read a recording (cmd/input.c).  cmd is the
+ * message prefix ("pmrec dump"), input the name messages give the input.
+ */
+void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w);
+bool pm_cmd__stdin_is_pipe(void);
+/*
+ * Opens path ("-": stdin) into r; *name is what messages call it, *fd the
+ * descriptor to close (-1 for stdin).  Says why it failed to open, and
+ * that a file is unfinished.  0 or a negative errno (the reader's error).
+ */
+int pm_cmd__open_input(const char *cmd, struct pm_reader *r, const char *path,
+		       const char **name, int *fd);
+/* The reason of a failure to read: the reader's error with its offset, or ENOMEM. */
+void pm_cmd__input_error(const char *cmd, const char *input, struct pm_reader *r, int err);
 
 #endif

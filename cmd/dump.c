@@ -9,14 +9,12 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -177,83 +175,16 @@ static void dump__warn(void *arg, const struct pm_warning *w)
 {
 	const struct dump *d = arg;
 
-	fprintf(stderr, "pmrec dump: %s: ", d->name);
-	switch (w->kind) {
-	case PM_WARN_OTHER_KERNEL:
-		fputs("recorded on another kernel: kernel addresses are not named", stderr);
-		break;
-	case PM_WARN_UNKNOWN_KERNEL:
-		fputs("the file does not say which kernel it was recorded on (no OSRELEASE or "
-		      "build id): kernel addresses are named from the running kernel", stderr);
-		break;
-	case PM_WARN_NO_KALLSYMS:
-		fprintf(stderr, "cannot read kernel symbols from /proc/kallsyms: %s%s",
-			strerror(w->err), w->err == EACCES ? " (addresses hidden by "
-			"kernel.kptr_restrict; run as root or set it to 0)" : "");
-		break;
-	case PM_WARN_DSO_REFUSED:
-		fprintf(stderr, "%s is not used for symbols: %s", w->dso, w->why);
-		break;
-	case PM_WARN_OVERLOADED:
-		fputs("too many mappings for the input's size: addresses after that point are "
-		      "not named", stderr);
-		break;
-	case PM_WARN_QUEUE_FULL:
-		fprintf(stderr, "more than %llu bytes of records between two FINISHED_ROUND "
-			"records (at offset %llu); printing the oldest early, so time order may "
-			"break (see --queue-size)", (unsigned long long)w->size,
-			(unsigned long long)w->offset);
-		break;
-	}
-	fputc('\n', stderr);
-}
-
-static bool stdin_is_pipe(void)
-{
-	struct stat st;
-
-	return !fstat(STDIN_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+	pm_cmd__warn("pmrec dump", d->name, w);
 }
 
 static int dump__open(struct dump *d, int *fd)
 {
 	const char *path = d->opts.input;
-	int err;
 
-	*fd = -1;
 	if (!path)
-		path = stdin_is_pipe() ? "-" : DEFAULT_INPUT;
-	if (!strcmp(path, "-")) {
-		d->name = "<stdin>";
-		err = pm_reader__open_fd(d->r, STDIN_FILENO);
-	} else {
-		d->name = path;
-		*fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (*fd < 0) {
-			fprintf(stderr, "pmrec dump: cannot open '%s': %s\n", path, strerror(errno));
-			return -errno;
-		}
-		err = pm_reader__open_fd(d->r, *fd);
-	}
-	if (!err && pm_reader__is_unfinished(d->r))
-		fprintf(stderr, "pmrec dump: %s: data size is 0, the recording was not finished; "
-			"reading records up to the end of the file\n", d->name);
-	if (!err && pm_reader__features_skipped(d->r))
-		fprintf(stderr, "pmrec dump: %s: file-mode data from a pipe: header features "
-			"(event names, tracepoint formats) are not read\n", d->name);
-	return err;
-}
-
-/* The reason of a failure, once everything else went out. */
-static void dump__report(struct dump *d, int err)
-{
-	const struct pm_reader_error *e = pm_reader__error(d->r);
-
-	if (e)
-		fprintf(stderr, "pmrec dump: %s: offset 0x%llx: %s\n", d->name,
-			(unsigned long long)e->offset, e->reason);
-	else if (err == -ENOMEM)
-		fprintf(stderr, "pmrec dump: out of memory\n");
+		path = pm_cmd__stdin_is_pipe() ? "-" : DEFAULT_INPUT;
+	return pm_cmd__open_input("pmrec dump", d->r, path, &d->name, fd);
 }
 
 static int dump__body(struct dump *d)
@@ -286,7 +217,7 @@ static int dump__run(struct dump *d)
 		err = dump__body(d);
 	pm_out__flush(out);
 	if (err)
-		dump__report(d, err);
+		pm_cmd__input_error("pmrec dump", d->name, d->r, err);
 	if (fd >= 0)
 		close(fd);
 	if (out->err && out->err != EPIPE) {

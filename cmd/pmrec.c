@@ -22,6 +22,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "record samples into a perf.data file (the default)" },
 	{ .name = "dump", .argv0 = "pmrec dump", .fn = cmd_dump,
 	  .summary = "print the records of a perf.data file or stream" },
+	{ .name = "report", .argv0 = "pmrec report", .fn = cmd_report,
+	  .summary = "show the profile: hottest functions and call graphs" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

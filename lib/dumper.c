@@ -136,6 +136,8 @@ static int dumper__record(struct pm_dumper *d, const struct pm_record *rec)
 		return err;
 	if (d->folded)
 		return rec->header->type == PERF_RECORD_SAMPLE ? dumper__fold(d, rec, &in.s) : 0;
+	if (d->consume)
+		return d->consume(d->consume_arg, rec, &in);
 	pm_printer__record(&d->pr, rec, &in);
 	return 0;
 }
@@ -253,7 +255,7 @@ void pm_dumper__summary(struct pm_dumper *d)
 {
 	if (d->folded)
 		dumper__print_folded(d);
-	else if (!d->em.out.err)
+	else if (!d->consume && !d->em.out.err)
 		pm_stats__print(&d->stats, &d->em, d->r);
 	if (d->namer && pm_namer__overloaded(d->namer))
 		dumper__warn(d, (struct pm_warning){ .kind = PM_WARN_OVERLOADED });

@@ -26,6 +26,7 @@
 #include "list.h"
 #include "naming.h"
 #include "print.h"
+#include "rec_info.h"
 #include "reader.h"
 #include "stats.h"
 #include "warning.h"
@@ -52,6 +53,14 @@ enum pm_fold {
 	PM_FOLD_PERIOD,		/* weight: summed period */
 };
 
+/*
+ * Takes each record that passes the filter, in output order, instead of the
+ * printer (report builds its profile so).  in is the record's pm_rec_info.
+ * 0 or a negative errno, which stops the reading.
+ */
+typedef int pm_dumper_consume_fn(void *arg, const struct pm_record *rec,
+				 const struct pm_rec_info *in);
+
 struct pm_dumper {
 	/* Set by the caller. */
 	struct pm_reader *r;
@@ -63,6 +72,8 @@ struct pm_dumper {
 	bool symbols;			/* name addresses */
 	enum pm_fold fold;		/* needs symbols */
 	uint64_t queue_size;		/* bytes held for time order */
+	pm_dumper_consume_fn *consume;	/* NULL: print */
+	void *consume_arg;
 	pm_warn_fn *warn;
 	void *warn_arg;
 	/* State. */
@@ -82,7 +93,7 @@ int pm_dumper__setup(struct pm_dumper *d);
  * from going out.  Stops early when the output fails.
  */
 int pm_dumper__records(struct pm_dumper *d);
-/* What closes the output: the folded stacks, else the stats. */
+/* What closes the output: the folded stacks, else the stats (nothing with consume). */
 void pm_dumper__summary(struct pm_dumper *d);
 void pm_dumper__exit(struct pm_dumper *d);
 

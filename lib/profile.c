@@ -1414,6 +1414,25 @@ static uint32_t graph_emit(struct gstate *gs, uint32_t g, uint64_t min,
 	return idx;
 }
 
+static uint64_t row_period(const struct pm_profile_result *r, const struct pm_profile_row *row)
+{
+	return r->children ? row->children_period : row->self_period;
+}
+
+/* The graph of a row under the limit: its root, with the row's weight. */
+static int graph_root_only(struct pm_profile_row *row, bool children)
+{
+	row->graph.nodes = calloc(1, sizeof(*row->graph.nodes));
+	if (!row->graph.nodes)
+		return -ENOMEM;
+	row->graph.nr = 1;
+	row->graph.nodes[0] = (struct pm_profile_graph_node){
+		.period = children ? row->children_period : row->self_period,
+		.samples = children ? row->children_samples : row->self_samples,
+	};
+	return 0;
+}
+
 static int graphs_build(struct qstate *qs)
 {
 	struct pm_profile_result *r = qs->r;
@@ -1429,17 +1448,27 @@ static int graphs_build(struct qstate *qs)
 		return -ENOMEM;
 	for (i = 0; i < qs->nr_all; i++)
 		gs.roots[i] = NONE;
-	/* Rows are sorted by now: map each shown row back through first_node. */
+	/*
+	 * Rows are sorted by now: map each shown row back through first_node.
+	 * A row under the limit shows no path (none can weigh more than it):
+	 * its graph is its root alone, and its paths are not collected, which
+	 * spares most of the work on a system-wide profile's long tail.
+	 */
 	for (i = 0; i < r->nr_shown; i++) {
+		if (row_period(r, &r->rows[i]) < min)
+			continue;
 		gs.roots[qs->node_row[r->rows[i].first_node]] = gnode__new(&gs, NONE, NONE);
 		if (gs.roots[qs->node_row[r->rows[i].first_node]] == NONE)
 			goto out;
 	}
 	err = graphs_collect(&gs);
 	for (i = 0; !err && i < r->nr_shown; i++) {
+		uint32_t root = gs.roots[qs->node_row[r->rows[i].first_node]];
+
 		cap = 0;
-		if (graph_emit(&gs, gs.roots[qs->node_row[r->rows[i].first_node]], min,
-			       &r->rows[i].graph, &cap) == NONE)
+		if (root == NONE)
+			err = graph_root_only(&r->rows[i], r->children);
+		else if (graph_emit(&gs, root, min, &r->rows[i].graph, &cap) == NONE)
 			err = -ENOMEM;
 	}
 out:
@@ -1533,7 +1562,8 @@ int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
 	if (!err)
 		err = rows_sum(&qs);
 	if (!err) {
-		qsort_r(r->rows, r->nr_rows, sizeof(*r->rows), row_cmp, &qs);
+		if (r->nr_rows)
+			qsort_r(r->rows, r->nr_rows, sizeof(*r->rows), row_cmp, &qs);
 		qs.nr_all = r->nr_rows;
 		while (r->nr_rows && !row_present(&qs, &r->rows[r->nr_rows - 1]))
 			r->nr_rows--;

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the commands that read a recording (dump, report) share: opening
+ * the input, and the wording of the warnings and faults lib/ reports.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+
+void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w)
+{
+	fprintf(stderr, "%s: %s: ", cmd, input);
+	switch (w->kind) {
+	case PM_WARN_OTHER_KERNEL:
+		fputs("recorded on another kernel: kernel addresses are not named", stderr);
+		break;
+	case PM_WARN_UNKNOWN_KERNEL:
+		fputs("the file does not say which kernel it was recorded on (no OSRELEASE or "
+		      "build id): kernel addresses are named from the running kernel", stderr);
+		break;
+	case PM_WARN_NO_KALLSYMS:
+		fprintf(stderr, "cannot read kernel symbols from /proc/kallsyms: %s%s",
+			strerror(w->err), w->err == EACCES ? " (addresses hidden by "
+			"kernel.kptr_restrict; run as root or set it to 0)" : "");
+		break;
+	case PM_WARN_DSO_REFUSED:
+		fprintf(stderr, "%s is not used for symbols: %s", w->dso, w->why);
+		break;
+	case PM_WARN_OVERLOADED:
+		fputs("too many mappings for the input's size: addresses after that point are "
+		      "not named", stderr);
+		break;
+	case PM_WARN_QUEUE_FULL:
+		fprintf(stderr, "more than %llu bytes of records between two FINISHED_ROUND "
+			"records (at offset %llu); printing the oldest early, so time order may "
+			"break (see --queue-size)", (unsigned long long)w->size,
+			(unsigned long long)w->offset);
+		break;
+	}
+	fputc('\n', stderr);
+}
+
+bool pm_cmd__stdin_is_pipe(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+int pm_cmd__open_input(const char *cmd, struct pm_reader *r, const char *path,
+		       const char **name, int *fd)
+{
+	int err;
+
+	*fd = -1;
+	if (!strcmp(path, "-")) {
+		*name = "<stdin>";
+		err = pm_reader__open_fd(r, STDIN_FILENO);
+	} else {
+		*name = path;
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*fd < 0) {
+			err = -errno;
+			fprintf(stderr, "%s: cannot open '%s': %s\n", cmd, path, strerror(errno));
+			return err;
+		}
+		err = pm_reader__open_fd(r, *fd);
+	}
+	if (!err && pm_reader__is_unfinished(r))
+		fprintf(stderr, "%s: %s: data size is 0, the recording was not finished; "
+			"reading records up to the end of the file\n", cmd, *name);
+	if (!err && pm_reader__features_skipped(r))
+		fprintf(stderr, "%s: %s: file-mode data from a pipe: header features "
+			"(event names, tracepoint formats) are not read\n", cmd, *name);
+	return err;
+}
+
+void pm_cmd__input_error(const char *cmd, const char *input, struct pm_reader *r, int err)
+{
+	const struct pm_reader_error *e = pm_reader__error(r);
+
+	if (e)
+		fprintf(stderr, "%s: %s: offset 0x%llx: %s\n", cmd, input,
+			(unsigned long long)e->offset, e->reason);
+	else if (err == -ENOMEM)
+		fprintf(stderr, "%s: out of memory\n", cmd);
+}

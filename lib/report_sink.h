@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_REPORT_SINK_H
+#define PMREC_REPORT_SINK_H
+
+/*
+ * Turns the records of a recording, taken in time order, into profile
+ * samples: each sample's frames named by the namer (innermost first, as
+ * pm_namer__frames gives them, DWARF-unwound ones included), its thread's
+ * command name at that time, its event.  `report` plugs it into the dumper
+ * as its consumer; flame graphs and pprof can do the same.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "naming.h"
+#include "profile.h"
+#include "reader.h"
+#include "rec_info.h"
+
+struct pm_report_comm;
+
+struct pm_report_sink {
+	struct pm_profile *profile;	/* the caller's */
+	struct pm_reader *r;		/* the caller's */
+	struct pm_namer *namer;		/* the caller's; set before the first record */
+	/*
+	 * Name the sample's ip alone, not its call chain: a table without
+	 * call graphs or children needs no more, and naming is most of the cost.
+	 */
+	bool ip_only;
+	/* Profile event of each evsel (by pm_evsel.idx), registered in attr order. */
+	uint32_t *event_of;
+	size_t nr_events;
+	/* Command name of each thread, from COMM records. */
+	struct pm_report_comm *comms;
+	size_t nr_comms, cap_comms;
+	struct pm_profile_frame *frames;
+	size_t cap_frames;
+	struct pm_named_frame ip;	/* the frame of an ip_only sample */
+};
+
+/* Registers the input's events with the profile, in attr order.  0 or -ENOMEM. */
+int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r,
+			 struct pm_profile *p);
+void pm_report_sink__exit(struct pm_report_sink *k);
+
+/* A pm_dumper_consume_fn: arg is the sink.  0, -EINVAL or -ENOMEM. */
+int pm_report_sink__record(void *arg, const struct pm_record *rec,
+			   const struct pm_rec_info *in);
+
+#endif
