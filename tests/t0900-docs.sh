@@ -16,7 +16,7 @@ undocumented() {
 	done
 }
 
-for cmd in record dump; do
+for cmd in record dump report; do
 	test_expect_success "every long option of $cmd is in pmrec-$cmd.1" "
 		long_options $cmd >opts &&
 		test -s opts &&
