@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "demangle.h"
+#include "unwind.h"
+
+/* Live libdw sessions: beyond this many address spaces, all are dropped (RSS bound). */
+#define MAX_SESSIONS 64
+/* Inline cache entries kept before it is emptied (RSS bound). */
+#define MAX_INLINE_ENTRIES (1u << 20)
+
+/* perf's x86 register numbers (arch/x86/include/uapi/asm/perf_regs.h). */
+enum {
+	PERF_X86_AX, PERF_X86_BX, PERF_X86_CX, PERF_X86_DX, PERF_X86_SI, PERF_X86_DI,
+	PERF_X86_BP, PERF_X86_SP, PERF_X86_IP, PERF_X86_R8 = 16,
+};
+/* DWARF x86-64 register n is perf register dwarf_to_perf[n]; 16 is the return address (ip). */
+static const unsigned char dwarf_to_perf[17] = {
+	PERF_X86_AX, PERF_X86_DX, PERF_X86_CX, PERF_X86_BX, PERF_X86_SI, PERF_X86_DI,
+	PERF_X86_BP, PERF_X86_SP, PERF_X86_R8, PERF_X86_R8 + 1, PERF_X86_R8 + 2,
+	PERF_X86_R8 + 3, PERF_X86_R8 + 4, PERF_X86_R8 + 5, PERF_X86_R8 + 6, PERF_X86_R8 + 7,
+	PERF_X86_IP,
+};
+#define DWARF_SP 7
+
+struct session {
+	int32_t pid;
+	Dwfl *dwfl;
+};
+
+struct inline_entry {
+	const struct pm_dso *dso;
+	uint64_t off;			/* file offset of the address */
+	char **names;
+	size_t nr;
+	struct inline_entry *next;
+};
+
+struct pm_unwinder {
+	struct pm_machine *m;
+	Elf *arch_elf;			/* tells libdw the architecture */
+	struct session sessions[MAX_SESSIONS];
+	size_t nr_sessions;
+	/* The sample being unwound, for the callbacks. */
+	const struct pm_sample *s;
+	uint64_t sp, stack_len;
+	struct pm_unwind_frame *frames;
+	size_t nr;
+	uint64_t last_sp;
+	bool stopped;			/* by us: cap, loop, bad pc */
+	bool demangle;
+	/* Inlined names, hashed by (dso, offset). */
+	struct inline_entry **buckets;
+	size_t nr_buckets, nr_entries;
+};
+
+/* An empty x86-64 ELF header: libdw takes the architecture of a session from it. */
+static Elf *arch_elf__new(void)
+{
+	static Elf64_Ehdr eh = {
+		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT },
+		.e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+		.e_ehsize = sizeof(Elf64_Ehdr),
+	};
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	return elf_memory((char *)&eh, sizeof(eh));
+}
+
+struct pm_unwinder *pm_unwinder__new(struct pm_machine *m)
+{
+	struct pm_unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->m = m;
+	u->arch_elf = arch_elf__new();
+	u->nr_buckets = 4096;
+	u->buckets = calloc(u->nr_buckets, sizeof(*u->buckets));
+	if (!u->arch_elf || !u->buckets) {
+		pm_unwinder__delete(u);
+		return NULL;
+	}
+	return u;
+}
+
+static void inline_cache__clear(struct pm_unwinder *u)
+{
+	size_t i, j;
+
+	for (i = 0; i < u->nr_buckets; i++) {
+		while (u->buckets[i]) {
+			struct inline_entry *e = u->buckets[i];
+
+			u->buckets[i] = e->next;
+			for (j = 0; j < e->nr; j++)
+				free(e->names[j]);
+			free(e->names);
+			free(e);
+		}
+	}
+	u->nr_entries = 0;
+}
+
+static void sessions__clear(struct pm_unwinder *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_sessions; i++)
+		dwfl_end(u->sessions[i].dwfl);
+	u->nr_sessions = 0;
+}
+
+void pm_unwinder__delete(struct pm_unwinder *u)
+{
+	if (!u)
+		return;
+	sessions__clear(u);
+	if (u->buckets)
+		inline_cache__clear(u);
+	free(u->buckets);
+	if (u->arch_elf)
+		elf_end(u->arch_elf);
+	free(u);
+}
+
+void pm_unwinder__set_demangle(struct pm_unwinder *u, bool demangle)
+{
+	u->demangle = demangle;
+}
+
+void pm_unwinder__forget(struct pm_unwinder *u, int32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_sessions; i++) {
+		if (u->sessions[i].pid == pid) {
+			dwfl_end(u->sessions[i].dwfl);
+			u->sessions[i] = u->sessions[--u->nr_sessions];
+			return;
+		}
+	}
+}
+
+/* The value of perf register reg in the sample, if it was recorded. */
+static bool sample__reg(const struct pm_sample *s, unsigned int reg, uint64_t *val)
+{
+	uint64_t mask = s->evsel->attr.sample_regs_user;
+	unsigned int idx;
+
+	if (!(mask & (1ULL << reg)))
+		return false;
+	idx = (unsigned int)__builtin_popcountll(mask & ((1ULL << reg) - 1));
+	if (idx >= s->regs_user.nr)
+		return false;
+	*val = s->regs_user.regs[idx];
+	return true;
+}
+
+bool pm_unwind__possible(const struct pm_sample *s)
+{
+	uint64_t v;
+
+	return (s->fields & PERF_SAMPLE_REGS_USER) && (s->fields & PERF_SAMPLE_STACK_USER) &&
+	       s->evsel && s->regs_user.abi == PERF_SAMPLE_REGS_ABI_64 &&
+	       sample__reg(s, PERF_X86_IP, &v) && sample__reg(s, PERF_X86_SP, &v);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* Makes sure the file mapped at addr is known to the session. */
+static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint64_t addr)
+{
+	struct pm_map_info mi;
+
+	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi) ||
+	    mi.path[0] != '/')
+		return;
+	dwfl_report_begin_add(dwfl);
+	/*
+	 * A shared object's first PT_LOAD maps file offset 0 at its base:
+	 * where the mapping starts, less its file offset (perf does the same).
+	 * Executables (ET_EXEC) are loaded at their link address, base unused.
+	 */
+	dwfl_report_elf(dwfl, base_name(mi.path), mi.path, -1, mi.start - mi.pgoff, false);
+	dwfl_report_end(dwfl, NULL, NULL);
+}
+
+static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	struct pm_unwinder *u = dwfl_arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return (pid_t)u->s->tid;
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_argp)
+{
+	*thread_argp = dwfl_arg;
+	return true;
+}
+
+/* Memory is the stack copy: what lies outside it is not known. */
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
+{
+	struct pm_unwinder *u = dwfl_arg;
+
+	if (addr < u->sp || addr - u->sp > u->stack_len || u->stack_len - (addr - u->sp) < 8)
+		return false;
+	memcpy(result, u->s->stack_user + (addr - u->sp), sizeof(*result));
+	return true;
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	struct pm_unwinder *u = thread_arg;
+	Dwarf_Word regs[17];
+	size_t i;
+
+	for (i = 0; i < 17; i++) {
+		uint64_t v = 0;
+
+		sample__reg(u->s, dwarf_to_perf[i], &v);
+		regs[i] = v;
+	}
+	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static const Dwfl_Thread_Callbacks callbacks = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+/* The session of process pid, made on first use. */
+static Dwfl *unwinder__session(struct pm_unwinder *u, int32_t pid)
+{
+	struct session *se;
+	Dwfl *dwfl;
+	size_t i;
+
+	for (i = 0; i < u->nr_sessions; i++)
+		if (u->sessions[i].pid == pid)
+			return u->sessions[i].dwfl;
+	if (u->nr_sessions == MAX_SESSIONS)
+		sessions__clear(u);
+	dwfl = dwfl_begin(&offline_callbacks);
+	if (!dwfl)
+		return NULL;
+	if (!dwfl_attach_state(dwfl, u->arch_elf, pid, &callbacks, u)) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	se = &u->sessions[u->nr_sessions++];
+	se->pid = pid;
+	se->dwfl = dwfl;
+	return dwfl;
+}
+
+static int cb_frame(Dwfl_Frame *state, void *arg)
+{
+	struct pm_unwinder *u = arg;
+	Dwarf_Addr pc;
+	Dwarf_Word sp;
+	bool activation;
+	uint64_t lookup;
+
+	if (!dwfl_frame_pc(state, &pc, &activation) || !pc) {
+		u->stopped = true;
+		return DWARF_CB_ABORT;
+	}
+	/*
+	 * The stack grows down: a caller's frame lies above its callee's.  A
+	 * stack pointer that goes back down means a loop in the copy.
+	 */
+	if (u->nr && dwfl_frame_reg(state, DWARF_SP, &sp) == 0) {
+		if (sp < u->last_sp || (sp == u->last_sp && pc == u->frames[u->nr - 1].ip)) {
+			u->stopped = true;
+			return DWARF_CB_ABORT;
+		}
+		u->last_sp = sp;
+	}
+	lookup = activation ? pc : pc - 1;
+	session__report(u, dwfl_thread_dwfl(dwfl_frame_thread(state)), (int32_t)u->s->pid, lookup);
+	u->frames[u->nr++] = (struct pm_unwind_frame){ .ip = pc, .lookup = lookup };
+	if (u->nr == PM_UNWIND_MAX_FRAMES) {
+		u->stopped = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
+			struct pm_unwind_frame *frames, size_t *nr, bool *partial)
+{
+	uint64_t ip = 0, sp = 0;
+	Dwfl *dwfl;
+	int ret;
+
+	*nr = 0;
+	*partial = true;
+	if (!pm_unwind__possible(s))
+		return 0;
+	sample__reg(s, PERF_X86_IP, &ip);
+	sample__reg(s, PERF_X86_SP, &sp);
+	dwfl = unwinder__session(u, (int32_t)s->pid);
+	if (!dwfl) {
+		frames[(*nr)++] = (struct pm_unwind_frame){ .ip = ip, .lookup = ip };
+		return 0;
+	}
+	u->s = s;
+	u->sp = sp;
+	u->stack_len = s->stack_user_size;
+	if (s->stack_user_dyn_size && s->stack_user_dyn_size < u->stack_len)
+		u->stack_len = s->stack_user_dyn_size;
+	u->frames = frames;
+	u->nr = 0;
+	u->last_sp = sp;
+	u->stopped = false;
+	session__report(u, dwfl, (int32_t)s->pid, ip);
+	ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, cb_frame, u);
+	*nr = u->nr;
+	/* libdw returns 0 when the CFI says the outermost frame was reached. */
+	*partial = ret != 0 || u->stopped;
+	if (!*nr)
+		frames[(*nr)++] = (struct pm_unwind_frame){ .ip = ip, .lookup = ip };
+	u->s = NULL;
+	return 0;
+}
+
+static size_t inline__hash(const struct pm_dso *dso, uint64_t off, size_t nr)
+{
+	return (size_t)((((uintptr_t)dso >> 4) ^ off) * 0x9e3779b97f4a7c15ULL >> 32) & (nr - 1);
+}
+
+/* The name DWARF gives the function a DIE stands for, mangled if it has a linkage name. */
+static const char *die__function_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	return name;
+}
+
+/* Reads the inlined scopes at lookup into a new cache entry e. */
+static int inline_entry__fill(struct inline_entry *e, Dwfl *dwfl, uint64_t lookup,
+			      bool demangle)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, lookup);
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias;
+	int i, n;
+
+	cu = mod ? dwfl_module_addrdie(mod, lookup, &bias) : NULL;
+	n = cu ? dwarf_getscopes(cu, lookup - bias, &scopes) : 0;
+	if (n <= 0)
+		return 0;
+	e->names = calloc((size_t)n, sizeof(*e->names));
+	if (!e->names) {
+		free(scopes);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name;
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		name = die__function_name(&scopes[i]);
+		if (!name)
+			name = "[inlined]";
+		e->names[e->nr] = demangle ? pm_demangle__str(name) : NULL;
+		if (!e->names[e->nr])
+			e->names[e->nr] = strdup(name);
+		if (!e->names[e->nr]) {
+			free(scopes);
+			return -ENOMEM;
+		}
+		e->nr++;
+	}
+	free(scopes);
+	return 0;
+}
+
+int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
+			 const char *const **names, size_t *nr)
+{
+	struct pm_map_info mi;
+	struct inline_entry *e;
+	uint64_t off;
+	size_t h, i;
+	Dwfl *dwfl;
+
+	*nr = 0;
+	if (pm_machine__map(u->m, pid, lookup, &mi))
+		return 0;
+	off = lookup - mi.start + mi.pgoff;
+	h = inline__hash(mi.dso, off, u->nr_buckets);
+	for (e = u->buckets[h]; e; e = e->next)
+		if (e->dso == mi.dso && e->off == off)
+			break;
+	if (!e) {
+		dwfl = unwinder__session(u, pid);
+		if (!dwfl)
+			return 0;
+		if (u->nr_entries >= MAX_INLINE_ENTRIES)
+			inline_cache__clear(u);
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		e->dso = mi.dso;
+		e->off = off;
+		session__report(u, dwfl, pid, lookup);
+		if (inline_entry__fill(e, dwfl, lookup, u->demangle)) {
+			for (i = 0; i < e->nr; i++)
+				free(e->names[i]);
+			free(e->names);
+			free(e);
+			return -ENOMEM;
+		}
+		e->next = u->buckets[h];
+		u->buckets[h] = e;
+		u->nr_entries++;
+	}
+	*names = (const char *const *)e->names;
+	*nr = e->nr;
+	return 0;
+}
