@@ -375,8 +375,21 @@ static int inline_entry__fill(struct inline_entry *e, Dwfl *dwfl, uint64_t looku
 	Dwarf_Addr bias;
 	int i, n;
 
+	Dwarf_Die inner;
+
 	cu = mod ? dwfl_module_addrdie(mod, lookup, &bias) : NULL;
 	n = cu ? dwarf_getscopes(cu, lookup - bias, &scopes) : 0;
+	if (n <= 0)
+		return 0;
+	/*
+	 * Past an inlined instance, dwarf_getscopes goes on with the scopes of
+	 * its abstract definition; the nesting of the concrete instances,
+	 * inlined into one another, comes from the innermost DIE's parents.
+	 */
+	inner = scopes[0];
+	free(scopes);
+	scopes = NULL;
+	n = dwarf_getscopes_die(&inner, &scopes);
 	if (n <= 0)
 		return 0;
 	e->names = calloc((size_t)n, sizeof(*e->names));
