@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dwarf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -180,21 +182,56 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/*
+ * The load bias of the file mapped at mi: where the mapping starts less
+ * the virtual address its file offset has in the segment that holds it.
+ * Segments need not sit at their file offsets (lld lays them out apart).
+ */
+static int map__bias(const struct pm_map_info *mi, uint64_t *bias)
+{
+	int fd = open(mi->path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, nr;
+	int err = -ENOENT;
+
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && gelf_getehdr(elf, &eh) && eh.e_type == ET_EXEC) {
+		*bias = 0;
+		err = 0;
+	} else if (elf && !elf_getphdrnum(elf, &nr)) {
+		/*
+		 * Two segments can share the page at pgoff (the end of one,
+		 * the start of the next): the later one starts in it.
+		 */
+		for (i = 0; i < nr; i++) {
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    mi->pgoff < (ph.p_offset & ~(uint64_t)0xfff) ||
+			    mi->pgoff >= ph.p_offset + ph.p_filesz)
+				continue;
+			*bias = mi->start - (ph.p_vaddr - (ph.p_offset - mi->pgoff));
+			err = 0;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
 /* Makes sure the file mapped at addr is known to the session. */
 static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint64_t addr)
 {
 	struct pm_map_info mi;
+	uint64_t bias = 0;
 
 	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi) ||
-	    mi.path[0] != '/')
+	    mi.path[0] != '/' || map__bias(&mi, &bias))
 		return;
 	dwfl_report_begin_add(dwfl);
-	/*
-	 * A shared object's first PT_LOAD maps file offset 0 at its base:
-	 * where the mapping starts, less its file offset (perf does the same).
-	 * Executables (ET_EXEC) are loaded at their link address, base unused.
-	 */
-	dwfl_report_elf(dwfl, base_name(mi.path), mi.path, -1, mi.start - mi.pgoff, false);
+	dwfl_report_elf(dwfl, base_name(mi.path), mi.path, -1, bias, true);
 	dwfl_report_end(dwfl, NULL, NULL);
 }
 
