@@ -403,6 +403,44 @@ static const char *die__function_name(Dwarf_Die *die)
 	return name;
 }
 
+/*
+ * The innermost DIE with code at pc below parent.  dwarf_getscopes does
+ * not look into namespaces (elfutils 0.188), where Rust defines its
+ * functions.
+ */
+static bool die__innermost(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child))
+		return false;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_enumeration_type:
+			if (die__innermost(&child, pc, out, depth + 1))
+				return true;
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, pc) > 0) {
+				*out = child;
+				die__innermost(&child, pc, out, depth + 1);
+				return true;
+			}
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
 /* Reads the inlined scopes at lookup into a new cache entry e. */
 static int inline_entry__fill(struct inline_entry *e, Dwfl *dwfl, uint64_t lookup,
 			      bool demangle)
@@ -415,17 +453,21 @@ static int inline_entry__fill(struct inline_entry *e, Dwfl *dwfl, uint64_t looku
 	Dwarf_Die inner;
 
 	cu = mod ? dwfl_module_addrdie(mod, lookup, &bias) : NULL;
-	n = cu ? dwarf_getscopes(cu, lookup - bias, &scopes) : 0;
-	if (n <= 0)
+	if (!cu)
 		return 0;
+	n = dwarf_getscopes(cu, lookup - bias, &scopes);
+	if (n > 0) {
+		inner = scopes[0];
+		free(scopes);
+		scopes = NULL;
+	} else if (!die__innermost(cu, lookup - bias, &inner, 0)) {
+		return 0;
+	}
 	/*
 	 * Past an inlined instance, dwarf_getscopes goes on with the scopes of
 	 * its abstract definition; the nesting of the concrete instances,
 	 * inlined into one another, comes from the innermost DIE's parents.
 	 */
-	inner = scopes[0];
-	free(scopes);
-	scopes = NULL;
 	n = dwarf_getscopes_die(&inner, &scopes);
 	if (n <= 0)
 		return 0;
