@@ -371,6 +371,15 @@ static int namer__collect(struct pm_namer *n, uint16_t cpumode, const struct pm_
 	return 0;
 }
 
+int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s)
+{
+	size_t nr;
+
+	if (n->opts.no_unwind || !pm_unwind__possible(s))
+		return 0;
+	return namer__collect(n, cpumode, s, &nr);
+}
+
 int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 		     const struct pm_named_frame **frames, size_t *nr)
 {

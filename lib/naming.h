@@ -54,6 +54,11 @@ struct pm_unwind_stats {
 	uint64_t unwound, partial;
 };
 void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st);
+/*
+ * Unwinds s (when it has a user stack copy) for the stats alone, naming
+ * nothing.  0 or -ENOMEM.
+ */
+int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s);
 
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
