@@ -4,7 +4,8 @@
  * built by tests/t0590 with -O2 -fomit-frame-pointer (with -g, or with -g0
  * so only .eh_frame describes the frames).  With -DWITH_LIB, b lives in a
  * shared library (lib.c) and calls leaf back: the library sits in the
- * middle of the stack.
+ * middle of the stack.  mix is always inlined into leaf: with DWARF it is
+ * a frame of its own (main;a;b;leaf;mix).
  */
 #include <stdlib.h>
 #include <time.h>
@@ -19,6 +20,11 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static inline __attribute__((always_inline)) unsigned long mix(unsigned long x)
+{
+	return x * 2862933555777941757UL + 3037000493UL;
+}
+
 __attribute__((noinline)) unsigned long leaf(double seconds)
 {
 	double end = now() + seconds;
@@ -28,7 +34,7 @@ __attribute__((noinline)) unsigned long leaf(double seconds)
 
 	do {
 		for (i = 0; i < 1000000; i++)
-			x = x * 2862933555777941757UL + 3037000493UL;
+			x = mix(x);
 		rounds++;
 	} while (now() < end);
 	return rounds + (x & 1);
