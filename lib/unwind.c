@@ -56,6 +56,7 @@ struct pm_unwinder {
 	size_t nr;
 	uint64_t last_sp;
 	bool stopped;			/* by us: cap, loop, bad pc */
+	bool read_failed;		/* outside the copy: libdw then ends quietly */
 	bool demangle;
 	/* Inlined names, hashed by (dso, offset). */
 	struct inline_entry **buckets;
@@ -256,8 +257,10 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 {
 	struct pm_unwinder *u = dwfl_arg;
 
-	if (addr < u->sp || addr - u->sp > u->stack_len || u->stack_len - (addr - u->sp) < 8)
+	if (addr < u->sp || addr - u->sp > u->stack_len || u->stack_len - (addr - u->sp) < 8) {
+		u->read_failed = true;
 		return false;
+	}
 	memcpy(result, u->s->stack_user + (addr - u->sp), sizeof(*result));
 	return true;
 }
@@ -374,11 +377,15 @@ int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
 	u->nr = 0;
 	u->last_sp = sp;
 	u->stopped = false;
+	u->read_failed = false;
 	session__report(u, dwfl, (int32_t)s->pid, ip);
 	ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, cb_frame, u);
 	*nr = u->nr;
-	/* libdw returns 0 when the CFI says the outermost frame was reached. */
-	*partial = ret != 0 || u->stopped;
+	/*
+	 * libdw returns 0 when the CFI says the outermost frame was reached,
+	 * and also when a return address could not be read.
+	 */
+	*partial = ret != 0 || u->stopped || u->read_failed;
 	if (!*nr)
 		frames[(*nr)++] = (struct pm_unwind_frame){ .ip = ip, .lookup = ip };
 	u->s = NULL;
