@@ -78,6 +78,20 @@ static int feed_maps(struct pm_machine *m, int32_t pid)
 	return n;
 }
 
+/*
+ * A copy of raw stack memory, as the kernel makes it: AddressSanitizer's
+ * redzones between the frames' variables are part of it.
+ */
+static __attribute__((noinline, no_sanitize_address)) void copy_stack(unsigned char *dst,
+								     uint64_t src, size_t n)
+{
+	const volatile unsigned char *p = (const volatile unsigned char *)(uintptr_t)src;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = p[i];
+}
+
 /* The registers of this point and the stack above it, as the kernel samples them. */
 static __attribute__((noinline)) void capture_here(struct capture *c)
 {
@@ -99,7 +113,7 @@ static __attribute__((noinline)) void capture_here(struct capture *c)
 	sp = r[R_SP];
 	c->size = stack_end > sp && stack_end - sp < sizeof(c->stack) ? stack_end - sp :
 									sizeof(c->stack);
-	memcpy(c->stack, (const void *)(uintptr_t)sp, c->size);
+	copy_stack(c->stack, sp, c->size);
 }
 
 static __attribute__((noinline)) void outer_frame(struct capture *c)
