@@ -12,7 +12,7 @@
 #include "demangle.h"
 #include "unwind.h"
 
-/* Live libdw sessions: beyond this many address spaces, all are dropped (RSS bound). */
+/* Live libdw sessions: beyond this many address spaces, the least recently used goes (RSS bound). */
 #define MAX_SESSIONS 64
 /* Inline cache entries kept before it is emptied (RSS bound). */
 #define MAX_INLINE_ENTRIES (1u << 20)
@@ -34,6 +34,13 @@ static const unsigned char dwarf_to_perf[17] = {
 struct session {
 	int32_t pid;
 	Dwfl *dwfl;
+	uint64_t used;			/* clock of the last use */
+};
+
+/* A file in the inline session, by the machine's DSO. */
+struct inline_file {
+	const struct pm_dso *dso;
+	Dwfl_Module *mod;		/* NULL: not usable */
 };
 
 struct inline_entry {
@@ -49,6 +56,14 @@ struct pm_unwinder {
 	Elf *arch_elf;			/* tells libdw the architecture */
 	struct session sessions[MAX_SESSIONS];
 	size_t nr_sessions;
+	uint64_t clock;
+	/*
+	 * Inlines are a property of a file, not of a process: one offline
+	 * session holds every file once, so each file's DWARF is read once.
+	 */
+	Dwfl *inline_dwfl;
+	struct inline_file *files;
+	size_t nr_files, cap_files;
 	/* The sample being unwound, for the callbacks. */
 	const struct pm_sample *s;
 	uint64_t sp, stack_len;
@@ -126,6 +141,9 @@ void pm_unwinder__delete(struct pm_unwinder *u)
 	if (!u)
 		return;
 	sessions__clear(u);
+	if (u->inline_dwfl)
+		dwfl_end(u->inline_dwfl);
+	free(u->files);
 	if (u->buckets)
 		inline_cache__clear(u);
 	free(u->buckets);
@@ -287,9 +305,37 @@ static const Dwfl_Thread_Callbacks callbacks = {
 	.set_initial_registers = cb_set_initial_registers,
 };
 
+/*
+ * The unwinding sessions read a separate debug file only for files without
+ * .eh_frame: every session would read (and inflate) it again, and
+ * .eh_frame is what the unwinding needs.
+ */
+static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Phdr ph;
+	size_t i, nr;
+
+	if (elf && !elf_getphdrnum(elf, &nr))
+		for (i = 0; i < nr; i++)
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+				return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = cb_find_debuginfo,
+};
+
+static const Dwfl_Callbacks inline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
 };
 
 /* The session of process pid, made on first use. */
@@ -299,11 +345,21 @@ static Dwfl *unwinder__session(struct pm_unwinder *u, int32_t pid)
 	Dwfl *dwfl;
 	size_t i;
 
-	for (i = 0; i < u->nr_sessions; i++)
-		if (u->sessions[i].pid == pid)
+	for (i = 0; i < u->nr_sessions; i++) {
+		if (u->sessions[i].pid == pid) {
+			u->sessions[i].used = ++u->clock;
 			return u->sessions[i].dwfl;
-	if (u->nr_sessions == MAX_SESSIONS)
-		sessions__clear(u);
+		}
+	}
+	if (u->nr_sessions == MAX_SESSIONS) {
+		size_t lru = 0;
+
+		for (i = 1; i < u->nr_sessions; i++)
+			if (u->sessions[i].used < u->sessions[lru].used)
+				lru = i;
+		dwfl_end(u->sessions[lru].dwfl);
+		u->sessions[lru] = u->sessions[--u->nr_sessions];
+	}
 	dwfl = dwfl_begin(&offline_callbacks);
 	if (!dwfl)
 		return NULL;
@@ -314,6 +370,7 @@ static Dwfl *unwinder__session(struct pm_unwinder *u, int32_t pid)
 	se = &u->sessions[u->nr_sessions++];
 	se->pid = pid;
 	se->dwfl = dwfl;
+	se->used = ++u->clock;
 	return dwfl;
 }
 
@@ -448,18 +505,52 @@ static bool die__innermost(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int
 	return false;
 }
 
-/* Reads the inlined scopes at lookup into a new cache entry e. */
-static int inline_entry__fill(struct inline_entry *e, Dwfl *dwfl, uint64_t lookup,
+/* The inline session's module of the file mapped at mi, reported on first use. */
+static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct pm_map_info *mi)
+{
+	Dwfl_Module *mod;
+	size_t i;
+
+	for (i = 0; i < u->nr_files; i++)
+		if (u->files[i].dso == mi->dso)
+			return u->files[i].mod;
+	if (!u->inline_dwfl) {
+		u->inline_dwfl = dwfl_begin(&inline_callbacks);
+		if (!u->inline_dwfl)
+			return NULL;
+	}
+	if (u->nr_files == u->cap_files) {
+		size_t cap = u->cap_files ? u->cap_files * 2 : 16;
+		struct inline_file *f = realloc(u->files, cap * sizeof(*f));
+
+		if (!f)
+			return NULL;
+		u->files = f;
+		u->cap_files = cap;
+	}
+	dwfl_report_begin_add(u->inline_dwfl);
+	mod = dwfl_report_offline(u->inline_dwfl, base_name(mi->path), mi->path, -1);
+	dwfl_report_end(u->inline_dwfl, NULL, NULL);
+	u->files[u->nr_files++] = (struct inline_file){ .dso = mi->dso, .mod = mod };
+	return mod;
+}
+
+/*
+ * Reads the inlined scopes at vaddr (a virtual address of the file of mod)
+ * into a new cache entry e.
+ */
+static int inline_entry__fill(struct inline_entry *e, Dwfl_Module *mod, uint64_t vaddr,
 			      bool demangle)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, lookup);
 	Dwarf_Die *cu, *scopes = NULL;
-	Dwarf_Addr bias;
+	Dwarf_Addr bias, lookup;
+	Dwarf_Die inner;
 	int i, n;
 
-	Dwarf_Die inner;
-
-	cu = mod ? dwfl_module_addrdie(mod, lookup, &bias) : NULL;
+	if (!mod || !dwfl_module_getelf(mod, &bias))
+		return 0;
+	lookup = vaddr + bias;
+	cu = dwfl_module_addrdie(mod, lookup, &bias);
 	if (!cu)
 		return 0;
 	n = dwarf_getscopes(cu, lookup - bias, &scopes);
@@ -525,8 +616,15 @@ int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 		if (e->dso == mi.dso && e->off == off)
 			break;
 	if (!e) {
+		Dwfl_Module *smod;
+		Dwarf_Addr sbias;
+
 		dwfl = unwinder__session(u, pid);
 		if (!dwfl)
+			return 0;
+		session__report(u, dwfl, pid, lookup);
+		smod = dwfl_addrmodule(dwfl, lookup);
+		if (!smod || !dwfl_module_getelf(smod, &sbias))
 			return 0;
 		if (u->nr_entries >= MAX_INLINE_ENTRIES)
 			inline_cache__clear(u);
@@ -535,8 +633,8 @@ int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 			return -ENOMEM;
 		e->dso = mi.dso;
 		e->off = off;
-		session__report(u, dwfl, pid, lookup);
-		if (inline_entry__fill(e, dwfl, lookup, u->demangle)) {
+		if (inline_entry__fill(e, unwinder__inline_module(u, &mi), lookup - sbias,
+				       u->demangle)) {
 			for (i = 0; i < e->nr; i++)
 				free(e->names[i]);
 			free(e->names);

@@ -2,12 +2,12 @@
 /*
  * fuzz-unwind: fuzz harness for the DWARF unwinder (lib/unwind.c through
  * lib/naming.c).  One input is a perf.data file (seeds: --call-graph dwarf
- * recordings, tests/fuzz/run), read from a memfd as `pmrec dump --folded`
- * reads it: every record shapes the address spaces, every sample's frames
- * are unwound, inlined and named.  The registers and stack copies of the
- * samples are the attacker's; the mapped files are the machine's.  A
- * stack that makes the unwinder loop shows as a libFuzzer timeout; a
- * frame list longer than the cap aborts.
+ * recordings, tests/fuzz/run), read from a memfd as `pmrec dump --stats`
+ * reads it: every record shapes the address spaces, every sample's stack
+ * is unwound and its inlined frames looked up.  The registers and stack
+ * copies of the samples are the attacker's; the mapped files are the
+ * machine's.  A stack that makes the unwinder loop shows as a libFuzzer
+ * timeout; counts that do not add up abort.
  *
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
  * -DFUZZ_REPLAY for a main() over files.
@@ -23,7 +23,6 @@
 #include "naming.h"
 #include "reader.h"
 #include "rec_info.h"
-#include "unwind.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -60,15 +59,17 @@ static void fuzz__write(const uint8_t *data, size_t size)
 		abort();
 }
 
-/* Every sample's frames, as dump --folded asks for them. */
-static void fuzz__frames(struct pm_reader *r, struct pm_namer *n)
+/*
+ * Every sample's stack unwound, with its inlined frames, as dump --stats
+ * does it: no names, so no kallsyms read per input (the kernel part is
+ * fuzz-reader's).
+ */
+static void fuzz__unwind(struct pm_reader *r, struct pm_namer *n)
 {
-	/* The chain's kernel part, the unwound frames and their inlines (files on disk). */
-	const size_t max_frames = 1 + (size_t)PM_UNWIND_MAX_FRAMES * 64;
-	const struct pm_named_frame *fr;
+	struct pm_unwind_stats st;
 	struct pm_rec_info in;
 	struct pm_record rec;
-	size_t i, nr;
+	uint64_t samples = 0;
 
 	while (pm_reader__next(r, &rec) > 0) {
 		if (pm_rec_info__compute(&in, r, &rec))
@@ -77,14 +78,14 @@ static void fuzz__frames(struct pm_reader *r, struct pm_namer *n)
 			abort();
 		if (rec.header->type != PERF_RECORD_SAMPLE)
 			continue;
-		if (pm_namer__frames(n, rec.header->misc & PERF_RECORD_MISC_CPUMODE_MASK, &in.s,
-				     &fr, &nr))
+		samples++;
+		if (pm_namer__count_unwind(n, rec.header->misc & PERF_RECORD_MISC_CPUMODE_MASK, &in.s))
 			abort();
-		if (nr > in.s.callchain_nr + max_frames)
-			abort();
-		for (i = 0; i < nr; i++)
-			fuzz_sink += fr[i].f.sym ? (size_t)fr[i].f.sym[0] : fr[i].ip;
 	}
+	pm_namer__unwind_stats(n, &st);
+	if (st.unwound > samples || st.partial > st.unwound)
+		abort();
+	fuzz_sink += st.partial;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -103,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!n)
 			abort();
 		if (!pm_namer__read_build_ids(n))
-			fuzz__frames(r, n);
+			fuzz__unwind(r, n);
 		pm_namer__delete(n);
 	}
 	pm_reader__delete(r);
