@@ -25,6 +25,12 @@ ifeq ($(strip $(ELF_LIBS)),)
 ELF_LIBS := -lelf
 endif
 
+ZSTD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
+ZSTD_LIBS := $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
+ifeq ($(strip $(ZSTD_LIBS)),)
+ZSTD_LIBS := -lzstd
+endif
+
 # DWARF unwinding (libdw, from elfutils) and demangling (libiberty, a static
 # library without a .pc file).
 DW_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
@@ -36,10 +42,10 @@ IBERTY_LIBS ?= -liberty
 
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
-	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(DW_CFLAGS) -MMD -MP
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(DW_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) -lpthread
+PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(IBERTY_LIBS) -lpthread
 
 ifneq ($(V),1)
 Q := @
@@ -129,10 +135,10 @@ check: deps-test
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
-# Fuzzes the perf.data reader (tests/fuzz/run): FUZZ_TIME seconds for each
-# of the four runs (file and pipe input x libFuzzer and AFL++), 30 minutes
-# in all by default.
-FUZZ_TIME ?= 450
+# Fuzzes the perf.data reader and the symbol loader (tests/fuzz/run):
+# FUZZ_TIME seconds for each of the five runs (file and pipe input x
+# libFuzzer and AFL++, ELF x libFuzzer), 30 minutes in all by default.
+FUZZ_TIME ?= 360
 FUZZ_ENGINE ?= both
 fuzz: deps-test $(PMREC) $(HELPER_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) tests/fuzz/run --time $(FUZZ_TIME) --engine $(FUZZ_ENGINE)

@@ -217,10 +217,6 @@ static void dump__warn(void *arg, const struct pm_warning *w)
 		fputs("too many mappings for the input's size: addresses after that point are "
 		      "not named", stderr);
 		break;
-	case PM_WARN_COMPRESSED:
-		fputs("zstd-compressed records (COMPRESSED) are not supported; they are shown "
-		      "undecoded", stderr);
-		break;
 	case PM_WARN_QUEUE_FULL:
 		fprintf(stderr, "more than %llu bytes of records between two FINISHED_ROUND "
 			"records (at offset %llu); printing the oldest early, so time order may "

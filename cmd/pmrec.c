@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "zsink.h"
 
 struct cmd_struct {
 	const char *name;
@@ -41,7 +42,8 @@ static void usage(FILE *out)
 static void version(void)
 {
 	printf("pmrec %s\n", PMREC_VERSION);
-	printf("features: perf-data-file perf-data-pipe libelf overwrite switch-output\n");
+	printf("features: perf-data-file perf-data-pipe libelf overwrite switch-output zstd\n");
+	printf("libraries: %s\n", pm_zsink__lib_version());
 }
 
 static const struct cmd_struct *find_command(const char *name)

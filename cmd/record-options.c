@@ -23,6 +23,7 @@ enum {
 	OPT_SYNC,
 	OPT_BUILDID_MMAP,
 	OPT_SYNTH,
+	OPT_CONTROL,
 };
 
 static const struct argp_option record_options[] = {
@@ -58,9 +59,18 @@ static const struct argp_option record_options[] = {
 		 "executable mappings (all, the default), COMMs only (task), or nothing (no)" },
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
+	{ .name = "compression-level", .key = 'z', .arg = "N", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "compress the data with zstd at level N (1-22, default 1) into "
+		 "COMPRESSED records, as perf record -z does" },
 	{ .name = "sync", .key = OPT_SYNC,
 	  .doc = "fdatasync the file at most once a second, so a power loss keeps the data "
 		 "up to the last second" },
+	{ .name = "delay", .key = 'D', .arg = "MSECS",
+	  .doc = "start with the events disabled, enable them after MSECS; -1: only on "
+		 "the control channel's enable" },
+	{ .name = "control", .key = OPT_CONTROL, .arg = "fifo:CTL[,ACK]|fd:CTL[,ACK]",
+	  .doc = "take enable, disable, snapshot, stop and ping from a fifo or an open fd, "
+		 "one per line, each answered with ack on ACK" },
 	{ .name = "duration", .key = OPT_DURATION, .arg = "SECONDS", .doc = "stop after SECONDS" },
 	{ .name = "realtime", .key = OPT_REALTIME, .arg = "PRIO", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "drain the rings at SCHED_FIFO priority PRIO (default 1), so a busy "
@@ -236,6 +246,13 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SYNC:
 		o->sync = true;
 		break;
+	case 'z':
+		o->comp_level = 1;
+		if (arg && (parse_u64(arg, &v) || v < PM_ZSINK_LEVEL_MIN || v > PM_ZSINK_LEVEL_MAX))
+			argp_error(state, "bad compression level '%s' (1-22)", arg);
+		if (arg)
+			o->comp_level = (int)v;
+		break;
 	case OPT_BUILDID_MMAP:
 		o->buildid_mmap = true;
 		break;
@@ -253,6 +270,17 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 		if (parse_mmap_pages(arg, &o->mmap_pages))
 			argp_error(state, "bad buffer size '%s': a power of two number of pages, "
 				   "or a size like 512K that is one", arg);
+		break;
+	case 'D':
+		errno = 0;
+		o->delay_ms = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || o->delay_ms < -1 || o->delay_ms > 1000000000)
+			argp_error(state, "bad delay '%s' (milliseconds, or -1 to wait for enable)", arg);
+		break;
+	case OPT_CONTROL:
+		if (pm_control__check_spec(arg))
+			argp_error(state, "bad --control '%s' (fifo:CTL[,ACK] or fd:CTL[,ACK])", arg);
+		o->control = arg;
 		break;
 	case OPT_DURATION:
 		errno = 0;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,19 +165,91 @@ static bool loop__expired(void *arg, int *timeout_ms)
 		t = (l->deadline - now) / 1000000 + 1;
 	if (rec->opts->switch_kind == SWITCH_TIME && (rec->next_switch - now) / 1000000 < t)
 		t = (rec->next_switch - now) / 1000000 + 1;
+	if (rec->enable_at && (rec->enable_at - now) / 1000000 < t)
+		t = (rec->enable_at - now) / 1000000 + 1;
 	*timeout_ms = t < 0 ? 0 : (int)t;
 	return false;
 }
 
+/* One control word: done, then answered (an unknown one with an error line). */
+static bool record__control_cmd(struct record *rec, enum pm_control_cmd cmd)
+{
+	const struct record_opts *o = rec->opts;
+	char line[128];
+	const char *nak = NULL;
+	bool stop = false;
+	int err;
+
+	switch (cmd) {
+	case PM_CONTROL_ENABLE:
+		rec->enable_at = 0;
+		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_ENABLE);
+		break;
+	case PM_CONTROL_DISABLE:
+		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_DISABLE);
+		break;
+	case PM_CONTROL_SNAPSHOT:
+		if (!o->overwrite && !o->switch_kind)
+			nak = "snapshot needs --overwrite or --switch-output";
+		else
+			rec->loop_err = record__switch(rec);
+		stop = rec->loop_err != 0;
+		break;
+	case PM_CONTROL_STOP:
+		stop = true;
+		break;
+	case PM_CONTROL_PING:
+	case PM_CONTROL_NONE:
+		break;
+	case PM_CONTROL_UNKNOWN:
+		snprintf(line, sizeof(line), "unknown command '%s' ignored", rec->ctl.word);
+		nak = line;
+		break;
+	}
+	if (nak)
+		pr_error("control: %s", nak);
+	err = pm_control__reply(&rec->ctl, nak);
+	if (err) {
+		pr_error("control: cannot write to the ack channel: %s; no more acks", strerror(-err));
+		rec->ctl.ack_fd = -1;
+	}
+	return stop;
+}
+
+/* Every complete word on the control channel, in order. */
+static bool record__handle_control(struct record *rec)
+{
+	enum pm_control_cmd cmd;
+	bool stop = false;
+	int err;
+
+	while (!stop && !(err = pm_control__next(&rec->ctl, &cmd)) && cmd != PM_CONTROL_NONE)
+		stop = record__control_cmd(rec, cmd);
+	if (!stop && err) {
+		pr_error("control: cannot read the control channel: %s", strerror(-err));
+		stop = true;
+	}
+	return stop;
+}
+
 static bool loop__watched(void *arg)
 {
-	return record__handle_signals(((struct loop *)arg)->rec);
+	struct record *rec = ((struct loop *)arg)->rec;
+	bool stop = record__handle_signals(rec);
+
+	if (!stop && rec->ctl.ctl_fd >= 0)
+		stop = record__handle_control(rec);
+	return stop;
 }
 
 static int loop__tick(void *arg)
 {
 	struct record *rec = ((struct loop *)arg)->rec;
 
+	if (rec->enable_at && now_ns() >= rec->enable_at) {
+		rec->enable_at = 0;
+		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_ENABLE);
+	}
 	return record__switch_due(rec) ? record__switch(rec) : 0;
 }
 
@@ -195,7 +268,9 @@ static int record__loop(struct record *rec)
 		.arg = &l,
 	};
 
-	return pm_drain__loop(&rec->drain, &drv);
+	int err = pm_drain__loop(&rec->drain, &drv);
+
+	return err ? err : rec->loop_err;
 }
 
 struct stop_cut {
@@ -217,6 +292,31 @@ static bool record__stop_cut(void *arg)
 }
 
 /* ---- set-up, teardown, summary --------------------------------------- */
+
+/*
+ * --control: the loop watches one fd, so the signalfd and the control fd
+ * go into an epoll set, readable when either is.
+ */
+static int record__open_control(struct record *rec)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct pm_control_error e;
+	int err = pm_control__open(&rec->ctl, rec->opts->control, &e);
+
+	if (err) {
+		pr_error("cannot open the %s '%s': %s", e.what, e.name, strerror(-err));
+		if (err == -EBADF)
+			pr_hint("fd:CTL[,ACK] names fds pmrec inherits open");
+		return err;
+	}
+	rec->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (rec->epfd < 0 || epoll_ctl(rec->epfd, EPOLL_CTL_ADD, rec->sigfd, &ev) ||
+	    epoll_ctl(rec->epfd, EPOLL_CTL_ADD, rec->ctl.ctl_fd, &ev)) {
+		pr_error("cannot watch the control channel: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
 
 static int record__setup_targets(struct record *rec)
 {
@@ -305,7 +405,11 @@ static void record__teardown(struct record *rec)
 	}
 	if (rec->sigfd >= 0)
 		close(rec->sigfd);
+	if (rec->epfd >= 0)
+		close(rec->epfd);
+	pm_control__exit(&rec->ctl);
 	pm_recfile__exit(&rec->rf);
+	pm_zsink__exit(&rec->zsink);
 	pm_target__exit(&rec->targets);
 	pm_cpumap__exit(&rec->cpus);
 	pm_build_ids__delete(rec->build_ids);
@@ -392,7 +496,7 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 		.commit = pm_recfile__commit,
 		.arg = &rec->rf,
 	};
-	rec->drain.watch_fd = rec->sigfd;
+	rec->drain.watch_fd = rec->epfd >= 0 ? rec->epfd : rec->sigfd;
 	return pm_drain__start(&rec->drain);
 }
 
@@ -466,7 +570,7 @@ static int record__prepare_events(struct record *rec)
 		.dwarf = o->dwarf,
 		.dwarf_stack = o->dwarf_stack,
 		.inherit = !o->no_inherit && !system_wide,
-		.enable_on_exec = o->workload && !system_wide,
+		.enable_on_exec = o->workload && !system_wide && !o->delay_ms,
 		.overwrite = o->overwrite,
 		.lost_format = true,
 		.build_id = o->buildid_mmap,
@@ -478,8 +582,26 @@ static int record__prepare_events(struct record *rec)
 	record__raise_nofile(rec);
 	if (record__open_events(rec, &cfg))
 		return PM_EXIT_FAILURE;
-	if (!cfg.enable_on_exec)
+	if (!cfg.enable_on_exec && !o->delay_ms)
 		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_ENABLE);
+	return 0;
+}
+
+/* -z: perf's mmap_len is a ring with its control page. */
+static int record__init_zsink(struct record *rec)
+{
+	const struct record_opts *o = rec->opts;
+	int err;
+
+	if (!o->comp_level)
+		return 0;
+	err = pm_zsink__init(&rec->zsink, o->comp_level,
+			     (uint64_t)(o->mmap_pages + 1) * (uint64_t)sysconf(_SC_PAGESIZE));
+	if (err) {
+		pr_error("cannot set up zstd compression: %s", strerror(-err));
+		return PM_EXIT_FAILURE;
+	}
+	rec->rf.zsink = &rec->zsink;
 	return 0;
 }
 
@@ -518,6 +640,8 @@ static int record__prepare(struct record *rec, int *err)
 		pr_error("cannot set up signal handling: %s", strerror(errno));
 		return PM_EXIT_FAILURE;
 	}
+	if (o->control && record__open_control(rec))
+		return PM_EXIT_FAILURE;
 	if (o->workload) {
 		status = pm_workload__fork(&rec->work, o->workload, &rec->oldmask);
 		if (status) {
@@ -530,6 +654,8 @@ static int record__prepare(struct record *rec, int *err)
 	status = record__set_realtime(o);
 	if (!status)
 		status = record__prepare_events(rec);
+	if (!status)
+		status = record__init_zsink(rec);
 	if (status)
 		return status;
 	if (!o->overwrite) {
@@ -555,6 +681,8 @@ static int record__record(struct record *rec)
 	const struct record_opts *o = rec->opts;
 
 	pm_snapshot__to(&rec->drain.snap, PM_SNAPSHOT_RUNNING);
+	if (o->delay_ms > 0)
+		rec->enable_at = now_ns() + (int64_t)o->delay_ms * 1000000;
 	if (o->switch_kind == SWITCH_TIME)
 		rec->next_switch = now_ns() + (int64_t)(o->switch_time * 1e9);
 	if (o->verbose)
@@ -641,7 +769,8 @@ int cmd_record(int argc, char **argv)
 		.output = "pmrec.data",
 		.mmap_pages = DEFAULT_MMAP_PAGES,
 	};
-	struct record rec = { .opts = &opts, .sigfd = -1, .work = { .go_fd = -1, .err_fd = -1 } };
+	struct record rec = { .opts = &opts, .sigfd = -1, .epfd = -1,
+			      .ctl = { .ctl_fd = -1, .ack_fd = -1 }, .work = { .go_fd = -1, .err_fd = -1 } };
 	/* Before anything is opened: a closed stdout would be the next fd we get. */
 	int stdout_flags = fcntl(STDOUT_FILENO, F_GETFL);
 	char *bad = NULL;

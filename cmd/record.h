@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "buildid.h"
+#include "control.h"
 #include "cpumap.h"
 #include "drain.h"
 #include "event.h"
@@ -20,6 +21,7 @@
 #include "recfile.h"
 #include "target.h"
 #include "workload.h"
+#include "zsink.h"
 
 #define DEFAULT_MMAP_PAGES 128
 
@@ -38,6 +40,9 @@ struct record_opts {
 	bool dwarf;
 	uint32_t dwarf_stack;
 	size_t mmap_pages;
+	int comp_level;			/* -z: zstd level, 0 for none */
+	const char *control;		/* --control=fifo:CTL[,ACK] or fd:CTL[,ACK] */
+	long delay_ms;			/* -D: 0 none, -1 until "enable" */
 	double duration;
 	int realtime;
 	bool overwrite;
@@ -70,6 +75,11 @@ struct record {
 	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
 	int stop_signals;		/* stop signals received */
 	rlim_t nofile_needed;		/* counted before the events opened */
+	struct pm_zsink zsink;		/* -z */
+	struct pm_control ctl;		/* --control */
+	int epfd;			/* sigfd and the control fd, for the loop; or -1 */
+	int64_t enable_at;		/* -D: CLOCK_MONOTONIC ns of the enable, or 0 */
+	int loop_err;			/* a snapshot asked on the control channel failed */
 };
 
 /* argv[0] as argp rewrote it: "pmrec record". */

@@ -144,10 +144,6 @@ static int dumper__record(struct pm_dumper *d, const struct pm_record *rec)
 	}
 	if (!filter__type(&d->filter, rec->header->type) || !filter__ids(&d->filter, &in))
 		return 0;
-	if (rec->header->type == PERF_RECORD_COMPRESSED && !d->warned_compressed) {
-		d->warned_compressed = true;
-		dumper__warn(d, (struct pm_warning){ .kind = PM_WARN_COMPRESSED });
-	}
 	err = pm_stats__count(&d->stats, rec, &in);
 	if (!err && d->stats_only && d->namer && rec->header->type == PERF_RECORD_SAMPLE)
 		err = pm_namer__count_unwind(d->namer, rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK,

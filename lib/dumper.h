@@ -71,7 +71,6 @@ struct pm_dumper {
 	struct pm_namer *namer;
 	struct pm_folded *folded;
 	struct pm_stats stats;
-	bool warned_compressed;
 	bool warned_queue;
 };
 

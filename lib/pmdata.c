@@ -153,9 +153,18 @@ out:
 	return err;
 }
 
+void pmdata__exit(struct pmdata *d)
+{
+	pm_buf__exit(&d->live);
+}
+
 int pmdata__start(struct pmdata *d, int fd, bool pipe, const struct pm_evlist *l)
 {
+	struct pm_buf live = d->live;	/* reused by the next file */
+
 	memset(d, 0, sizeof(*d));
+	d->live = live;
+	pm_buf__reset(&d->live);
 	d->fd = fd;
 	d->pipe = pipe;
 	return pipe ? start_pipe(d, l) : start_file(d, l);
@@ -213,15 +222,90 @@ int pmdata__finished_round(struct pmdata *d)
 
 void pmdata__hide_written(struct pmdata *d)
 {
-	d->hidden = d->data_size;
+	d->hidden = d->data_size - d->tail;
+}
+
+/* The kept feature's table (one section) and payload for data ending at end. */
+static int live_tail(const struct pmdata *d, uint64_t end, struct pm_buf *b)
+{
+	struct perf_file_section s = {
+		.offset = d->data_offset + end + sizeof(s),
+		.size = d->live.len,
+	};
+
+	if (pm_buf__append(b, &s, sizeof(s)) || pm_buf__append(b, d->live.data, d->live.len) ||
+	    pm_buf__pad(b, 8))
+		return -ENOMEM;
+	return 0;
+}
+
+int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload)
+{
+	struct pm_buf b = { 0 };
+	int err;
+
+	if (d->pipe)
+		return 0;
+	pm_buf__reset(&d->live);
+	if (pm_buf__append(&d->live, payload->data, payload->len))
+		return -ENOMEM;
+	d->live_id = id;
+	err = live_tail(d, d->data_size, &b);
+	if (!err)
+		err = write_all(d->fd, b.data, b.len);
+	if (!err) {
+		d->tail = b.len;
+		d->data_size += b.len;
+		d->header.adds_features[0] = 1ULL << id;
+		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
+	}
+	pm_buf__exit(&b);
+	return err;
+}
+
+/*
+ * The new copy of the kept feature goes after the new data, and only then
+ * the filler over the old copy, so a kill between two writes leaves the
+ * committed size with its copy intact (but for the instant between the
+ * filler and the header).
+ */
+static int commit_with_tail(struct pmdata *d)
+{
+	struct pm_buf b = { 0 }, fill = { 0 };
+	struct perf_event_header h = { .type = PERF_RECORD_FINISHED_ROUND, .size = (uint16_t)d->tail };
+	int err;
+
+	err = live_tail(d, d->data_size, &b);
+	if (!err && (pm_buf__append(&fill, &h, sizeof(h)) || !pm_buf__alloc(&fill, d->tail - sizeof(h))))
+		err = -ENOMEM;
+	if (!err)
+		memset(fill.data + sizeof(h), 0, d->tail - sizeof(h));
+	if (!err)
+		err = pwrite_all(d->fd, b.data, b.len, d->data_offset + d->data_size);
+	if (!err)
+		err = pwrite_all(d->fd, fill.data, fill.len, d->data_offset + d->committed);
+	if (!err)
+		err = pwrite_all(d->fd, &d->data_size, sizeof(d->data_size),
+				 offsetof(struct perf_file_header, data.size));
+	if (!err) {
+		d->committed = d->data_size;
+		d->data_size += d->tail;
+		if (lseek(d->fd, d->data_offset + d->data_size, SEEK_SET) < 0)
+			err = -errno;
+	}
+	pm_buf__exit(&b);
+	pm_buf__exit(&fill);
+	return err;
 }
 
 int pmdata__commit(struct pmdata *d)
 {
 	int err;
 
-	if (d->pipe || d->committed == d->data_size)
+	if (d->pipe || d->committed + d->tail == d->data_size)
 		return 0;
+	if (d->tail)
+		return commit_with_tail(d);
 	err = pwrite_all(d->fd, &d->data_size, sizeof(d->data_size),
 			 offsetof(struct perf_file_header, data.size));
 	if (!err)
@@ -233,7 +317,7 @@ int pmdata__rollback(struct pmdata *d)
 {
 	if (d->pipe)
 		return 0;
-	d->data_size = d->committed;
+	d->data_size = d->committed + d->tail;
 	if (ftruncate(d->fd, d->data_offset + d->data_size) < 0)
 		return -errno;
 	if (lseek(d->fd, d->data_offset + d->data_size, SEEK_SET) < 0)
@@ -332,6 +416,10 @@ int pmdata__finish(struct pmdata *d, const struct pm_features *f)
 
 	if (d->pipe)
 		return 0;
+	/* The kept feature's placeholder: the feature section takes its place. */
+	d->data_size -= d->tail;
+	off -= d->tail;
+	d->tail = 0;
 	for (id = 0; id < HEADER_LAST_FEATURE; id++)
 		nr += !!(f->mask & (1ULL << id));
 	payload_off = off + nr * sizeof(struct perf_file_section);

@@ -31,6 +31,15 @@ struct pmdata {
 	uint64_t data_size;		/* bytes of whole records written */
 	uint64_t committed;		/* data.size last stored in the header */
 	uint64_t hidden;		/* data bytes the final header leaves out */
+	/*
+	 * A feature kept readable in an unfinished file (COMPRESSED: perf
+	 * cannot decompress without it): its table and payload sit right after
+	 * the committed data, in a placeholder of tail bytes counted in
+	 * data_size, which the next commit turns into a filler record.
+	 */
+	int live_id;
+	struct pm_buf live;
+	uint64_t tail;
 	struct perf_file_header header;
 };
 
@@ -38,8 +47,13 @@ struct pmdata {
 struct pm_buf *pm_features__add(struct pm_features *f, int id);
 void pm_features__exit(struct pm_features *f);
 
-/* Writes the file header and attrs (file) or the pipe header and HEADER_ATTRs. */
+/*
+ * Writes the file header and attrs (file) or the pipe header and HEADER_ATTRs;
+ * d is zeroed first or was started before.
+ */
 int pmdata__start(struct pmdata *d, int fd, bool pipe, const struct pm_evlist *l);
+/* Frees what the writer kept between files. */
+void pmdata__exit(struct pmdata *d);
 /* Writes whole records; on failure nothing partial is counted in data_size. */
 int pmdata__writev(struct pmdata *d, const struct iovec *iov, int iovcnt);
 int pmdata__write(struct pmdata *d, const void *buf, size_t len);
@@ -49,7 +63,16 @@ int pmdata__finished_round(struct pmdata *d);
  * file only; the final header's data section starts after it.
  */
 void pmdata__hide_written(struct pmdata *d);
-/* File mode: stores data_size in the header (one pwrite, only if changed). */
+/*
+ * File mode: keeps feature id (payload) after the committed data from now
+ * on, so a killed file still carries it; pmdata__finish replaces it.
+ */
+int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload);
+/*
+ * File mode: stores data_size in the header (one pwrite, only if changed);
+ * with a kept feature, first its new copy after the data, then the filler
+ * over the old one.
+ */
 int pmdata__commit(struct pmdata *d);
 /* Cuts the file back to the last committed data after a failed write. */
 int pmdata__rollback(struct pmdata *d);

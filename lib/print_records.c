@@ -519,10 +519,6 @@ void pm_print__user_record(struct pm_printer *p, const struct pm_record *rec)
 	case PERF_RECORD_HEADER_FEATURE:
 		print_feature(e, b, len);
 		break;
-	case PERF_RECORD_COMPRESSED:
-		pm_emit__u64(e, "data_size", len);
-		pm_emit__cstr(e, "note", "zstd-compressed records are not supported");
-		break;
 	default:
 		break;
 	}

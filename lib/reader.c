@@ -92,6 +92,7 @@ void pm_reader__delete(struct pm_reader *r)
 	for (i = 0; i < HEADER_FEAT_BITS; i++)
 		free(r->feat[i].data);
 	pm_tp_data__exit(&r->tp);
+	reader__exit_unpack(r);
 	free(r->prefix);
 	free(r->rec);
 	free(r);
@@ -524,7 +525,7 @@ static void reader__store_feature(struct pm_reader *r, uint64_t feat, const void
 }
 
 /* State carried by perf's own record types. */
-static int reader__process(struct pm_reader *r, const struct pm_record *rec)
+int reader__process(struct pm_reader *r, const struct pm_record *rec)
 {
 	const unsigned char *p = rec->data;
 	size_t len = rec->header->size;
@@ -636,7 +637,7 @@ static bool reader__bounded(const struct pm_reader *r)
 	return !r->pipe && !r->unfinished;
 }
 
-int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
+static int reader__next_raw(struct pm_reader *r, struct pm_record *rec)
 {
 	/* A copy: the record may start off 8-alignment (see below). */
 	struct perf_event_header hdr, *h = &hdr;
@@ -708,4 +709,30 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 	if (reader__process(r, rec))
 		return r->status;
 	return 1;
+}
+
+/* COMPRESSED records never come out: the records they hold do. */
+int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
+{
+	int ret;
+
+	for (;;) {
+		ret = reader__next_unpacked(r, rec);
+		if (ret)
+			return ret;
+		ret = reader__next_raw(r, rec);
+		if (ret < 0)
+			return ret;
+		if (!ret || rec->header->type != PERF_RECORD_COMPRESSED) {
+			if (r->unz_end > r->unz_start)
+				return reader__fail(r, r->unz_off, -EBADMSG,
+						    "the compressed data ends inside a record (%zu bytes left)",
+						    r->unz_end - r->unz_start);
+		}
+		if (!ret || rec->header->type != PERF_RECORD_COMPRESSED)
+			return ret;
+		ret = reader__unpack(r, rec);
+		if (ret)
+			return ret;
+	}
 }

@@ -71,6 +71,16 @@ struct pm_reader {
 	struct pm_tp_data tp;
 	bool has_tp;
 
+	/*
+	 * PERF_RECORD_COMPRESSED: one zstd stream through the file; what it
+	 * gave and was not returned yet is unz[unz_start..unz_end), from the
+	 * record at unz_off.
+	 */
+	void *dstream;
+	unsigned char *unz;
+	size_t unz_cap, unz_start, unz_end;
+	uint64_t unz_off;
+
 	int status;		/* sticky fault, 0 if none */
 	struct pm_reader_error err;
 	/* File-mode metadata faults, reported after the last record. */
@@ -100,6 +110,22 @@ int reader__set_tracing(struct pm_reader *r, const void *blob, size_t size,
 int reader__apply_event_desc(struct pm_reader *r, const void *p, size_t len,
 			     uint64_t offset);
 int reader__set_name(struct pm_evsel *e, const char *name, size_t len);
+
+/* reader.c: what a record tells the reader (attrs, features, names). */
+int reader__process(struct pm_reader *r, const struct pm_record *rec);
+
+/* reader_zstd.c */
+/*
+ * Most bytes one COMPRESSED record may give (with what the previous left):
+ * more is taken for a decompression bomb.  perf's own records give at most
+ * a ring's worth.
+ */
+#define PM_UNZ_MAX (64u << 20)
+/* A record of the decompressed data: 1, or 0 when none is complete. */
+int reader__next_unpacked(struct pm_reader *r, struct pm_record *rec);
+/* Decompresses a COMPRESSED record after what is left. */
+int reader__unpack(struct pm_reader *r, const struct pm_record *rec);
+void reader__exit_unpack(struct pm_reader *r);
 
 /* reader_sample.c */
 int reader__check_record(struct pm_reader *r, const struct pm_record *rec);

@@ -130,6 +130,8 @@ static int recfile__features(const struct pm_recfile *f, struct pm_features *fea
 		err = pm_features__event_desc(pm_features__add(feat, HEADER_EVENT_DESC), f->evlist);
 	if (!err && pm_evlist__has_tracepoints(f->evlist))
 		err = recfile__tracing_blob(f, pm_features__add(feat, HEADER_TRACING_DATA));
+	if (!err && f->zsink)
+		err = pm_zsink__feature(f->zsink, pm_features__add(feat, HEADER_COMPRESSED));
 	if (!err && final)
 		err = final_features(f, feat);
 	return err;
@@ -282,6 +284,22 @@ static int recfile__synthesize(struct pm_recfile *f)
 	return err;
 }
 
+/* A new stream; a file carries its COMPRESSED feature from the start. */
+static int recfile__start_compressed(struct pm_recfile *f)
+{
+	struct pm_buf feat = { 0 };
+	int err;
+
+	pm_zsink__reset(f->zsink);
+	if (f->out.pipe)
+		return 0;
+	err = pm_zsink__feature(f->zsink, &feat);
+	if (!err)
+		err = pmdata__keep_feature(&f->out, HEADER_COMPRESSED, &feat);
+	pm_buf__exit(&feat);
+	return err;
+}
+
 int pm_recfile__start(struct pm_recfile *f, bool *created)
 {
 	int err;
@@ -292,6 +310,8 @@ int pm_recfile__start(struct pm_recfile *f, bool *created)
 		return err;
 	*created = true;
 	err = pmdata__start(&f->out, f->file.fd, !strcmp(f->path, "-"), f->evlist);
+	if (!err && f->zsink)
+		err = recfile__start_compressed(f);
 	if (!err && f->out.pipe)
 		err = recfile__pipe_prologue(f);
 	else if (!err && pm_evlist__has_tracepoints(f->evlist))
@@ -336,8 +356,12 @@ static int recfile__sync(struct pm_recfile *f, bool now)
 int pm_recfile__writev(void *arg, const struct iovec *iov, int iovcnt)
 {
 	struct pm_recfile *f = arg;
+	int err;
 
-	return pmdata__writev(&f->out, iov, iovcnt);
+	if (!f->zsink)
+		return pmdata__writev(&f->out, iov, iovcnt);
+	err = pm_zsink__compress(f->zsink, iov, iovcnt);
+	return err ? err : pmdata__write(&f->out, f->zsink->out.data, f->zsink->out.len);
 }
 
 int pm_recfile__commit(void *arg)
@@ -452,8 +476,11 @@ int pm_recfile__snapshot(struct pm_recfile *f, const struct pm_buf *recs, uint64
 	err = pm_recfile__start(f, &created);
 	if (!err && f->build_ids)
 		err = pm_build_ids__add_events(f->build_ids, recs->data, recs->len);
-	if (!err)
-		err = pmdata__write(&f->out, recs->data, recs->len);
+	if (!err) {
+		struct iovec iov = { .iov_base = recs->data, .iov_len = recs->len };
+
+		err = pm_recfile__writev(f, &iov, 1);
+	}
 	if (!err && dropped)
 		err = pm_buf__append(&tail, &ls, sizeof(ls));
 	if (!err)
@@ -474,6 +501,7 @@ int pm_recfile__snapshot(struct pm_recfile *f, const struct pm_buf *recs, uint64
 
 void pm_recfile__exit(struct pm_recfile *f)
 {
+	pmdata__exit(&f->out);
 	pm_output__discard(&f->file);
 	while (f->nr_kept)
 		free(f->kept[--f->nr_kept]);

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "pmdata.h"
 #include "target.h"
+#include "zsink.h"
 
 struct pm_build_ids;
 
@@ -53,6 +54,7 @@ struct pm_recfile {
 	int argc;			/* pmrec's command line, for CMDLINE */
 	char **argv;
 	bool sync;			/* fdatasync at most once a second */
+	struct pm_zsink *zsink;		/* -z: the data compressed; NULL for none */
 	unsigned int max_files;		/* timestamped files kept; 0: all */
 	void (*note)(void *arg, enum pm_recfile_note what, const char *path, int err);
 	void *note_arg;

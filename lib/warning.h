@@ -14,7 +14,6 @@ enum pm_warning_kind {
 	PM_WARN_NO_KALLSYMS,	/* err: errno of reading /proc/kallsyms */
 	PM_WARN_DSO_REFUSED,	/* dso not used for symbols, because of why */
 	PM_WARN_OVERLOADED,	/* too many mappings: later addresses unnamed */
-	PM_WARN_COMPRESSED,	/* zstd-compressed records, shown undecoded */
 	PM_WARN_QUEUE_FULL,	/* over size bytes between two rounds, at offset */
 };
 

@@ -69,10 +69,11 @@ replay_build() {
 		san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 	fi
 	elf=$(pkg-config --libs libelf 2>/dev/null || echo -lelf)
+	zstd=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
 	# shellcheck disable=SC2086
 	"$cc" -std=gnu11 -D_GNU_SOURCE -DFUZZ_REPLAY -iquote "$SRC_DIR/lib" -g -O1 $san \
 		-o "$TMP_ROOT/fuzz-reader-replay" "$SRC_DIR/tests/fuzz/fuzz-reader.c" \
-		"$BUILD/libpmrec.a" ${elf:--lelf} -lpthread 2>&1
+		"$BUILD/libpmrec.a" ${elf:--lelf} ${zstd:--lzstd} -lpthread 2>&1
 }
 
 if out=$(replay_build); then

@@ -40,7 +40,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/dump-hashes.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/in"
 
-variants="good minimal unknown compressed auxtrace zero-size oversize garbage
+variants="good minimal unknown compressed compressed-bad auxtrace zero-size oversize garbage
 unfinished unfinished-torn short-sample cut-sample unknown-id bad-attr
 bad-tracing bad-feature"
 

@@ -705,6 +705,40 @@ static void gen_minimal_data(struct gbuf *b, const struct gen *g)
 	put_sample(b, g, &s2);
 }
 
+/*
+ * A COMM and a SAMPLE in one zstd frame of one raw block (zstd's stored
+ * form: no libzstd needed here), cut into two COMPRESSED records in the
+ * middle of the COMM, as perf's records may be cut.
+ */
+static void put_compressed(struct gbuf *b, const struct gen *g)
+{
+	const struct gsample smp = {
+		.ev = EV_CLOCK, .misc = PERF_RECORD_MISC_USER, .pid = 4243, .tid = 4243,
+		.time = 5000, .ip = 0x401150, .period = 1000000,
+	};
+	struct gbuf in = { 0 }, z = { 0 };
+	size_t start, cut;
+
+	put_comm(&in, g, 4243, 4243, "packed", 0);
+	put_sample(&in, g, &smp);
+	put_u32(&z, 0xFD2FB528);	/* magic */
+	put_u8(&z, 0);			/* no content size, no checksum */
+	put_u8(&z, 0x38);		/* window 128 KiB */
+	put_u8(&z, (uint8_t)((in.len << 3) | 1));	/* raw block, the last */
+	put_u8(&z, (uint8_t)(in.len >> 5));
+	put_u8(&z, (uint8_t)(in.len >> 13));
+	put(&z, in.p, in.len);
+	cut = z.len - in.len + 12;
+	start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
+	put(b, z.p, cut);
+	rec_end_nopad(b, start);
+	start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
+	put(b, z.p + cut, z.len - cut);
+	rec_end_nopad(b, start);
+	free(in.p);
+	free(z.p);
+}
+
 /* Records that make the data malformed or unusual, by variant. */
 static void gen_variant_data(struct gbuf *b, const struct gen *g, size_t data_start)
 {
@@ -721,6 +755,8 @@ static void gen_variant_data(struct gbuf *b, const struct gen *g, size_t data_st
 		put_u64(b, 0xdeadbeef);
 		rec_end(b, start);
 	} else if (variant(g, "compressed")) {
+		put_compressed(b, g);
+	} else if (variant(g, "compressed-bad")) {
 		start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
 		put(b, "\x28\xb5\x2f\xfd not really zstd", sizeof("\x28\xb5\x2f\xfd not really zstd"));
 		rec_end(b, start);
@@ -925,7 +961,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: gen-perfdata [--pipe] [--variant=NAME] [--no-names] [--truncate=N]\n"
 		   "                    [--repeat=N] [-o FILE]\n"
-		   "variants: good minimal unknown compressed auxtrace zero-size oversize garbage\n"
+		   "variants: good minimal unknown compressed compressed-bad auxtrace zero-size oversize garbage\n"
 		   "          unfinished unfinished-torn short-sample cut-sample unknown-id\n"
 		   "          bad-attr bad-tracing bad-feature\n");
 }

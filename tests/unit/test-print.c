@@ -359,14 +359,6 @@ static void test_user_header(void)
 	check("FINISHED_ROUND",
 	      "0x1a0 - - - FINISHED_ROUND\n",
 	      "{\"offset\":416,\"type\":\"FINISHED_ROUND\",\"size\":8,\"misc\":0}\n");
-
-	start(PERF_RECORD_COMPRESSED, 0);
-	u64(0xfd2fb528);
-	check("COMPRESSED",
-	      "0x1a0 - - - COMPRESSED data_size=8 note=\"zstd-compressed records are not "
-	      "supported\"\n",
-	      "{\"offset\":416,\"type\":\"COMPRESSED\",\"size\":16,\"misc\":0,\"data_size\":8,"
-	      "\"note\":\"zstd-compressed records are not supported\"}\n");
 }
 
 static void test_user_maps(void)
