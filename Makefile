@@ -31,12 +31,21 @@ ifeq ($(strip $(ZSTD_LIBS)),)
 ZSTD_LIBS := -lzstd
 endif
 
+# DWARF unwinding (libdw, from elfutils) and demangling (libiberty, a static
+# library without a .pc file).
+DW_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
+DW_LIBS := $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null)
+ifeq ($(strip $(DW_LIBS)),)
+DW_LIBS := -ldw
+endif
+IBERTY_LIBS ?= -liberty
+
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
-	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) -MMD -MP
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(DW_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(ELF_LIBS) $(ZSTD_LIBS) -lpthread
+PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(IBERTY_LIBS) -lpthread
 
 ifneq ($(V),1)
 Q := @

@@ -33,6 +33,7 @@ struct dump_opts {
 	bool raw;
 	bool ordered;
 	bool no_symbols;
+	struct pm_namer_opts naming;
 	enum pm_fold folded;
 	uint64_t queue_size;	/* bytes of records held for time order */
 	struct pm_dump_filter filter;
@@ -53,6 +54,9 @@ enum {
 	OPT_NO_SYMBOLS,
 	OPT_FOLDED,
 	OPT_QUEUE_SIZE,
+	OPT_NO_DEMANGLE,
+	OPT_NO_INLINE,
+	OPT_NO_UNWIND,
 };
 
 static const struct argp_option dump_options[] = {
@@ -75,6 +79,12 @@ static const struct argp_option dump_options[] = {
 	{ .name = "symbols", .key = OPT_SYMBOLS,
 	  .doc = "Name sample and call-chain addresses: sym, symoff, dso, frames (default)" },
 	{ .name = "no-symbols", .key = OPT_NO_SYMBOLS, .doc = "Do not name addresses" },
+	{ .name = "no-demangle", .key = OPT_NO_DEMANGLE,
+	  .doc = "Print C++ and Rust symbol names as recorded (mangled)" },
+	{ .name = "no-inline", .key = OPT_NO_INLINE,
+	  .doc = "Do not show functions inlined at a frame as frames of their own" },
+	{ .name = "no-unwind", .key = OPT_NO_UNWIND,
+	  .doc = "Do not unwind --call-graph dwarf stack copies: show the call chain only" },
 	{ .name = "folded", .key = OPT_FOLDED, .arg = "count|period", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "Print one 'comm;outer;...;inner N' line per distinct stack instead of records, "
 		 "N = samples (default) or summed period: FlameGraph's input" },
@@ -124,6 +134,15 @@ static error_t dump_parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NO_SYMBOLS:
 		o->no_symbols = true;
+		break;
+	case OPT_NO_DEMANGLE:
+		o->naming.no_demangle = true;
+		break;
+	case OPT_NO_INLINE:
+		o->naming.no_inline = true;
+		break;
+	case OPT_NO_UNWIND:
+		o->naming.no_unwind = true;
 		break;
 	case OPT_QUEUE_SIZE: {
 		bool suffixed;
@@ -242,6 +261,7 @@ static void dump__configure(struct dump *d)
 		/* Symbols only where addresses are printed. */
 		.symbols = !o->no_symbols && !o->header && !(o->stats_only && !o->folded),
 		.fold = o->folded,
+		.naming = o->naming,
 		.queue_size = o->queue_size,
 		.warn = dump__warn,
 		.warn_arg = d,

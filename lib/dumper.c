@@ -68,10 +68,22 @@ static void dumper__warn(struct pm_dumper *d, struct pm_warning w)
 		d->warn(d->warn_arg, &w);
 }
 
+/* Does any event record user stack copies (--call-graph dwarf)? */
+static bool dumper__has_stacks(const struct pm_dumper *d)
+{
+	size_t i;
+
+	for (i = 0; i < pm_reader__nr_evsels(d->r); i++)
+		if (pm_reader__evsel(d->r, i)->attr.sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	return false;
+}
+
 int pm_dumper__setup(struct pm_dumper *d)
 {
 	d->pr = (struct pm_printer){ .em = &d->em, .r = d->r, .raw = d->raw };
-	if (!d->symbols)
+	/* --stats counts the stacks that could not be unwound all the way. */
+	if (!d->symbols && !(d->stats_only && !d->naming.no_unwind && dumper__has_stacks(d)))
 		return 0;
 	/*
 	 * A sample is named through the mappings that precede it in time, and
@@ -82,6 +94,7 @@ int pm_dumper__setup(struct pm_dumper *d)
 	d->namer = pm_namer__new(d->r, d->warn, d->warn_arg);
 	if (!d->namer)
 		return -ENOMEM;
+	pm_namer__set_opts(d->namer, &d->naming);
 	d->pr.namer = d->namer;
 	if (d->fold) {
 		d->folded = pm_folded__new();
@@ -132,6 +145,9 @@ static int dumper__record(struct pm_dumper *d, const struct pm_record *rec)
 	if (!filter__type(&d->filter, rec->header->type) || !filter__ids(&d->filter, &in))
 		return 0;
 	err = pm_stats__count(&d->stats, rec, &in);
+	if (!err && d->stats_only && d->namer && rec->header->type == PERF_RECORD_SAMPLE)
+		err = pm_namer__count_unwind(d->namer, rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+					     &in.s);
 	if (err || d->stats_only)
 		return err;
 	if (d->folded)
@@ -251,12 +267,33 @@ static void dumper__print_folded(struct pm_dumper *d)
 	}
 }
 
+/* How many user stacks were unwound, and how many of those only in part. */
+static void dumper__print_unwind(struct pm_dumper *d)
+{
+	struct pm_unwind_stats us;
+	struct pm_out *o = &d->em.out;
+
+	pm_namer__unwind_stats(d->namer, &us);
+	if (!us.unwound)
+		return;
+	if (d->em.json)
+		pm_out__printf(o, "{\"type\":\"UNWIND\",\"samples\":%llu,\"partial\":%llu}\n",
+			       (unsigned long long)us.unwound, (unsigned long long)us.partial);
+	else
+		pm_out__printf(o, "%-6s %-25s %12llu\n%-6s %-25s %12llu\n", "unwind", "samples",
+			       (unsigned long long)us.unwound, "unwind", "partial",
+			       (unsigned long long)us.partial);
+}
+
 void pm_dumper__summary(struct pm_dumper *d)
 {
-	if (d->folded)
+	if (d->folded) {
 		dumper__print_folded(d);
-	else if (!d->consume && !d->em.out.err)
+	} else if (!d->consume && !d->em.out.err) {
 		pm_stats__print(&d->stats, &d->em, d->r);
+		if (d->stats_only && d->namer)
+			dumper__print_unwind(d);
+	}
 	if (d->namer && pm_namer__overloaded(d->namer))
 		dumper__warn(d, (struct pm_warning){ .kind = PM_WARN_OVERLOADED });
 }

@@ -71,6 +71,7 @@ struct pm_dumper {
 	bool ordered;			/* time order (forced by symbols) */
 	bool symbols;			/* name addresses */
 	enum pm_fold fold;		/* needs symbols */
+	struct pm_namer_opts naming;	/* unwinding, inlines, demangling */
 	uint64_t queue_size;		/* bytes held for time order */
 	pm_dumper_consume_fn *consume;	/* NULL: print */
 	void *consume_arg;

@@ -543,3 +543,23 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 	if (err)
 		f->sym = NULL;
 }
+
+int pm_machine__map(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_map_info *mi)
+{
+	struct pm_proc *p = m->overloaded ? NULL : machine__proc(m, pid, false);
+	const struct pm_map *map;
+	uint32_t i;
+
+	if (!p)
+		return -ENOENT;
+	i = proc__first_after(p, addr);
+	if (i == p->nr || p->maps[i].start > addr)
+		return -ENOENT;
+	map = &p->maps[i];
+	/* An unchecked file is checked, and refused with a warning, when it is named. */
+	if (map->state == MAP_REFUSED)
+		return -ENOENT;
+	*mi = (struct pm_map_info){ .start = map->start, .end = map->end, .pgoff = map->pgoff,
+				    .dso = map->dso, .path = pm_dso__path(map->dso) };
+	return 0;
+}

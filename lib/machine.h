@@ -57,6 +57,19 @@ struct pm_frame {
  */
 void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
 			 struct pm_frame *f);
+/* A file mapping of a process, as the unwinder needs it. */
+struct pm_map_info {
+	uint64_t start, end, pgoff;
+	struct pm_dso *dso;
+	const char *path;
+};
+
+/*
+ * The file mapping of process pid that covers user address addr.  Returns
+ * 0, or -ENOENT when there is none or its file was refused (another build
+ * id than recorded).
+ */
+int pm_machine__map(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_map_info *mi);
 /* The last command name of thread tid, or NULL. */
 const char *pm_machine__comm(const struct pm_machine *m, int32_t tid);
 /* True once the input's mappings exceeded the work bound (symbols stopped). */

@@ -5,10 +5,12 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "demangle.h"
 #include "elf.h"
 #include "folded.h"
 #include "naming.h"
 #include "perf_data.h"
+#include "unwind.h"
 
 struct pm_namer {
 	struct pm_reader *r;
@@ -21,6 +23,11 @@ struct pm_namer {
 	struct pm_buf stack;		/* the folded stack being built */
 	struct pm_named_frame *chain;	/* the frames of the last sample asked for */
 	size_t nr_chain;
+	struct pm_namer_opts opts;
+	struct pm_demangler *dm;	/* NULL: names as recorded */
+	struct pm_unwinder *uw;		/* made on the first dwarf sample */
+	struct pm_unwind_frame uf[PM_UNWIND_MAX_FRAMES];
+	struct pm_unwind_stats ustats;
 };
 
 struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn_arg)
@@ -34,16 +41,39 @@ struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn
 		free(n);
 		return NULL;
 	}
+	n->dm = pm_demangler__new();
+	if (!n->dm) {
+		pm_namer__delete(n);
+		return NULL;
+	}
 	n->r = r;
 	n->warn = warn;
 	n->warn_arg = warn_arg;
 	return n;
 }
 
+void pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o)
+{
+	n->opts = *o;
+	if (o->no_demangle) {
+		pm_demangler__delete(n->dm);
+		n->dm = NULL;
+	}
+	if (n->uw)
+		pm_unwinder__set_demangle(n->uw, n->dm);
+}
+
+void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st)
+{
+	*st = n->ustats;
+}
+
 void pm_namer__delete(struct pm_namer *n)
 {
 	if (!n)
 		return;
+	pm_unwinder__delete(n->uw);
+	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
 	pm_buf__exit(&n->stack);
 	free(n->chain);
@@ -92,6 +122,10 @@ int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body
 	if (type == PERF_RECORD_HEADER_BUILD_ID)
 		return pm_build_id_entry__decode(rec->data, rec->header->size, &e) ? 0 :
 										 namer__expect(n, &e);
+	/* exec: the process's old files are gone from its address space. */
+	if (n->uw && type == PERF_RECORD_COMM && (rec->header->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+	    body_len >= 4)
+		pm_unwinder__forget(n->uw, *(const int32_t *)rec->data);
 	if (type < PERF_RECORD_USER_TYPE_START)
 		return pm_machine__event(n->machine, rec->header, body_len);
 	return 0;
@@ -162,6 +196,8 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 	if (cpumode == PERF_RECORD_MISC_KERNEL && !n->kernel_syms)
 		namer__load_kallsyms(n);
 	pm_machine__resolve(n->machine, pid, cpumode, ip, f);
+	if (f->sym && n->dm)
+		f->sym = pm_demangler__name(n->dm, f->sym);
 	if (f->refused_now)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_DSO_REFUSED, .dso = f->dso,
 						    .why = f->refusal });
@@ -239,33 +275,109 @@ bool pm_chain_walk__next(struct pm_chain_walk *w, uint64_t *ip, uint64_t *lookup
 	return false;
 }
 
-/* The sample's frames, innermost first, in n->chain, not yet named. */
+static int namer__reserve(struct pm_namer *n, size_t nr)
+{
+	struct pm_named_frame *c;
+
+	if (nr <= n->nr_chain)
+		return 0;
+	c = realloc(n->chain, nr * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	n->chain = c;
+	n->nr_chain = nr;
+	return 0;
+}
+
+static int namer__push(struct pm_namer *n, size_t *nr, struct pm_named_frame fr)
+{
+	if (*nr == n->nr_chain && namer__reserve(n, n->nr_chain * 2 + 16))
+		return -ENOMEM;
+	n->chain[(*nr)++] = fr;
+	return 0;
+}
+
+/* The unwound user frames of s, after the *nr frames already in n->chain. */
+static int namer__unwind(struct pm_namer *n, const struct pm_sample *s, size_t *nr)
+{
+	const char *const *inl;
+	size_t i, j, nr_uf, nr_inl;
+	bool partial;
+	int err;
+
+	if (!n->uw) {
+		n->uw = pm_unwinder__new(n->machine);
+		if (!n->uw)
+			return -ENOMEM;
+		pm_unwinder__set_demangle(n->uw, n->dm);
+	}
+	err = pm_unwinder__unwind(n->uw, s, n->uf, &nr_uf, &partial);
+	if (err)
+		return err;
+	n->ustats.unwound++;
+	n->ustats.partial += partial;
+	for (i = 0; i < nr_uf && !err; i++) {
+		struct pm_named_frame fr = { .ip = n->uf[i].ip, .lookup = n->uf[i].lookup,
+					     .cpumode = PERF_RECORD_MISC_USER, .unwound = true };
+
+		nr_inl = 0;
+		if (!n->opts.no_inline)
+			err = pm_unwinder__inlined(n->uw, (int32_t)s->pid, fr.lookup, &inl, &nr_inl);
+		for (j = 0; j < nr_inl && !err; j++) {
+			struct pm_named_frame in = fr;
+
+			in.inlined = true;
+			in.f.sym = inl[j];
+			err = namer__push(n, nr, in);
+		}
+		if (!err)
+			err = namer__push(n, nr, fr);
+	}
+	return err;
+}
+
+/*
+ * The sample's frames, innermost first, in n->chain, not yet named
+ * (inlined frames have their name).
+ */
 static int namer__collect(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 			  size_t *nr)
 {
+	bool unwind = !n->opts.no_unwind && pm_unwind__possible(s);
 	struct pm_chain_walk w;
 	uint64_t ip, lookup;
 	uint16_t mode;
+	int err;
 
-	if (s->callchain_nr >= n->nr_chain) {
-		struct pm_named_frame *c = realloc(n->chain, (s->callchain_nr + 1) * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		n->chain = c;
-		n->nr_chain = s->callchain_nr + 1;
-	}
 	*nr = 0;
+	if (namer__reserve(n, s->callchain_nr + 1))
+		return -ENOMEM;
 	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
 		pm_chain_walk__init(&w, s, cpumode);
+		/* With a stack copy, the chain gives the kernel frames only. */
 		while (pm_chain_walk__next(&w, &ip, &lookup, &mode))
-			n->chain[(*nr)++] = (struct pm_named_frame){ .ip = ip, .lookup = lookup,
-								     .cpumode = mode };
+			if (!unwind || mode != PERF_RECORD_MISC_USER)
+				n->chain[(*nr)++] = (struct pm_named_frame){
+					.ip = ip, .lookup = lookup, .cpumode = mode };
+	}
+	if (unwind) {
+		err = namer__unwind(n, s, nr);
+		if (err)
+			return err;
 	}
 	if (!*nr && (s->fields & PERF_SAMPLE_IP))
 		n->chain[(*nr)++] = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip,
 							     .cpumode = cpumode };
 	return 0;
+}
+
+int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s)
+{
+	size_t nr;
+
+	if (n->opts.no_unwind || !pm_unwind__possible(s))
+		return 0;
+	return namer__collect(n, cpumode, s, &nr);
 }
 
 int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
@@ -276,9 +388,16 @@ int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sampl
 
 	if (err)
 		return err;
-	for (i = 0; i < *nr; i++)
-		pm_namer__resolve(n, (int32_t)s->pid, n->chain[i].cpumode, n->chain[i].lookup,
-				  &n->chain[i].f);
+	for (i = 0; i < *nr; i++) {
+		struct pm_named_frame *fr = &n->chain[i];
+		const char *inl = fr->f.sym;
+
+		pm_namer__resolve(n, (int32_t)s->pid, fr->cpumode, fr->lookup, &fr->f);
+		if (fr->inlined) {
+			fr->f.sym = inl;
+			fr->f.off = 0;
+		}
+	}
 	*frames = n->chain;
 	return 0;
 }

@@ -39,6 +39,27 @@ int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body
 /* Names ip of process pid in cpumode (see pm_machine__resolve). */
 void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
 		       struct pm_frame *f);
+/*
+ * How samples are named.  By default user stacks recorded with
+ * --call-graph dwarf are unwound (lib/unwind), inlined functions are
+ * frames, and C++ and Rust names are demangled.
+ */
+struct pm_namer_opts {
+	bool no_unwind, no_inline, no_demangle;
+};
+void pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o);
+
+/* DWARF unwinding so far: samples unwound, and of those stopped early. */
+struct pm_unwind_stats {
+	uint64_t unwound, partial;
+};
+void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st);
+/*
+ * Unwinds s (when it has a user stack copy) for the stats alone, naming
+ * nothing.  0 or -ENOMEM.
+ */
+int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s);
+
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
 /* A frame of a sample, named. */
@@ -47,11 +68,16 @@ struct pm_named_frame {
 	uint64_t lookup;		/* the address named: a return address one byte back */
 	uint16_t cpumode;
 	struct pm_frame f;
+	bool unwound;			/* from the stack copy, not the call chain */
+	bool inlined;			/* a function inlined into the next frame */
 };
 
 /*
- * The frames of a sample, innermost first: its call chain, or its ip alone,
- * each named.  cpumode is the record's.  *frames is valid until the next
+ * The frames of a sample, innermost first, each named: its call chain, or
+ * its ip alone; with a user stack copy (--call-graph dwarf), the kernel
+ * part of the chain then the unwound user frames, with the functions
+ * inlined at each.  A stack that cannot be unwound keeps its leaf.
+ * cpumode is the record's.  *frames is valid until the next
  * call.  0 or -ENOMEM.
  */
 int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,

@@ -5,6 +5,7 @@
 
 #include "print_int.h"
 #include "tpformat.h"
+#include "unwind.h"
 
 const char *const pm_cpumode_names[8] = {
 	"unknown", "kernel", "user", "hypervisor", "guest_kernel", "guest_user", "6", "7",
@@ -230,38 +231,61 @@ static void print_frame_fields(struct pm_emit *e, const struct pm_frame *f, cons
 }
 
 
-static void print_frames(struct pm_printer *p, const struct pm_sample *s, uint16_t cpumode)
+static void print_frame(struct pm_printer *p, const struct pm_named_frame *fr)
 {
 	struct pm_emit *e = p->em;
+	struct pm_frame f = fr->f;
+
+	if (f.sym && !fr->inlined)
+		f.off += fr->ip - fr->lookup;
+	if (e->json) {
+		pm_emit__obj_begin(e, NULL);
+		pm_emit__hex(e, "ip", fr->ip);
+		if (fr->inlined) {
+			pm_emit__cstr(e, "sym", f.sym);
+			pm_emit__bool(e, "inlined", true);
+			if (f.dso)
+				pm_emit__cstr(e, "dso", f.dso);
+		} else {
+			print_frame_fields(e, &f, "sym", "off");
+		}
+		pm_emit__obj_end(e);
+	} else if (fr->inlined) {
+		pm_emit__item(e);
+		pm_emit__vstr(e, f.sym, strlen(f.sym));
+		pm_out__str(&e->out, "(inlined)");
+	} else if (f.sym) {
+		pm_emit__item(e);
+		pm_emit__vstr(e, f.sym, strlen(f.sym));
+		pm_out__ch(&e->out, '+');
+		pm_out__hex(&e->out, f.off);
+	} else {
+		pm_emit__item(e);
+		p->name.len = 0;
+		if (!pm_frame__name(&p->name, &f))
+			pm_emit__vstr(e, (const char *)p->name.data, p->name.len);
+	}
+}
+
+/*
+ * The frames of the call chain, or of the unwound stack copy.  A sample
+ * with neither has no frames here, though the namer falls back to its ip.
+ */
+static void print_frames(struct pm_printer *p, const struct pm_sample *s, uint16_t cpumode)
+{
+	const struct pm_named_frame *fr;
 	struct pm_chain_walk w;
-	struct pm_frame f;
 	uint64_t ip, lookup;
 	uint16_t mode;
+	size_t i, nr;
 
 	pm_chain_walk__init(&w, s, cpumode);
-	pm_emit__list_begin(e, "frames");
-	while (pm_chain_walk__next(&w, &ip, &lookup, &mode)) {
-		pm_namer__resolve(p->namer, (int32_t)s->pid, mode, lookup, &f);
-		if (f.sym)
-			f.off += ip - lookup;
-		if (e->json) {
-			pm_emit__obj_begin(e, NULL);
-			pm_emit__hex(e, "ip", ip);
-			print_frame_fields(e, &f, "sym", "off");
-			pm_emit__obj_end(e);
-		} else if (f.sym) {
-			pm_emit__item(e);
-			pm_emit__vstr(e, f.sym, strlen(f.sym));
-			pm_out__ch(&e->out, '+');
-			pm_out__hex(&e->out, f.off);
-		} else {
-			pm_emit__item(e);
-			p->name.len = 0;
-			if (!pm_frame__name(&p->name, &f))
-				pm_emit__vstr(e, (const char *)p->name.data, p->name.len);
-		}
-	}
-	pm_emit__list_end(e);
+	pm_emit__list_begin(p->em, "frames");
+	if (!pm_namer__frames(p->namer, cpumode, s, &fr, &nr) &&
+	    (pm_chain_walk__next(&w, &ip, &lookup, &mode) || (nr && fr[nr - 1].unwound)))
+		for (i = 0; i < nr; i++)
+			print_frame(p, &fr[i]);
+	pm_emit__list_end(p->em);
 }
 
 
@@ -295,11 +319,10 @@ void pm_print__sample(struct pm_printer *p, const struct pm_record *rec,
 		pm_emit__hex(e, "addr", s->addr);
 	if (t & PERF_SAMPLE_READ)
 		pm_emit__u64_list(e, "read", s->read, s->read_nr);
-	if (t & PERF_SAMPLE_CALLCHAIN) {
+	if (t & PERF_SAMPLE_CALLCHAIN)
 		pm_emit__hex_list(e, "callchain", s->callchain, s->callchain_nr);
-		if (p->namer)
-			print_frames(p, s, cpumode);
-	}
+	if (p->namer && ((t & PERF_SAMPLE_CALLCHAIN) || pm_unwind__possible(s)))
+		print_frames(p, s, cpumode);
 	if (t & PERF_SAMPLE_RAW) {
 		pm_emit__u64(e, "raw_size", s->raw_size);
 		if (ev->tp)

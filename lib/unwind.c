@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "demangle.h"
+#include "unwind.h"
+
+/* Live libdw sessions: beyond this many address spaces, the least recently used goes (RSS bound). */
+#define MAX_SESSIONS 64
+/* Inline cache entries kept before it is emptied (RSS bound). */
+#define MAX_INLINE_ENTRIES (1u << 20)
+
+/* perf's x86 register numbers (arch/x86/include/uapi/asm/perf_regs.h). */
+enum {
+	PERF_X86_AX, PERF_X86_BX, PERF_X86_CX, PERF_X86_DX, PERF_X86_SI, PERF_X86_DI,
+	PERF_X86_BP, PERF_X86_SP, PERF_X86_IP, PERF_X86_R8 = 16,
+};
+/* DWARF x86-64 register n is perf register dwarf_to_perf[n]; 16 is the return address (ip). */
+static const unsigned char dwarf_to_perf[17] = {
+	PERF_X86_AX, PERF_X86_DX, PERF_X86_CX, PERF_X86_BX, PERF_X86_SI, PERF_X86_DI,
+	PERF_X86_BP, PERF_X86_SP, PERF_X86_R8, PERF_X86_R8 + 1, PERF_X86_R8 + 2,
+	PERF_X86_R8 + 3, PERF_X86_R8 + 4, PERF_X86_R8 + 5, PERF_X86_R8 + 6, PERF_X86_R8 + 7,
+	PERF_X86_IP,
+};
+#define DWARF_SP 7
+
+struct session {
+	int32_t pid;
+	Dwfl *dwfl;
+	uint64_t used;			/* clock of the last use */
+};
+
+/* A file in the inline session, by the machine's DSO. */
+struct inline_file {
+	const struct pm_dso *dso;
+	Dwfl_Module *mod;		/* NULL: not usable */
+};
+
+struct inline_entry {
+	const struct pm_dso *dso;
+	uint64_t off;			/* file offset of the address */
+	char **names;
+	size_t nr;
+	struct inline_entry *next;
+};
+
+struct pm_unwinder {
+	struct pm_machine *m;
+	Elf *arch_elf;			/* tells libdw the architecture */
+	struct session sessions[MAX_SESSIONS];
+	size_t nr_sessions;
+	uint64_t clock;
+	/*
+	 * Inlines are a property of a file, not of a process: one offline
+	 * session holds every file once, so each file's DWARF is read once.
+	 */
+	Dwfl *inline_dwfl;
+	struct inline_file *files;
+	size_t nr_files, cap_files;
+	/* The sample being unwound, for the callbacks. */
+	const struct pm_sample *s;
+	uint64_t sp, stack_len;
+	struct pm_unwind_frame *frames;
+	size_t nr;
+	uint64_t last_sp;
+	bool stopped;			/* by us: cap, loop, bad pc */
+	bool read_failed;		/* outside the copy: libdw then ends quietly */
+	bool demangle;
+	/* Inlined names, hashed by (dso, offset). */
+	struct inline_entry **buckets;
+	size_t nr_buckets, nr_entries;
+};
+
+/* An empty x86-64 ELF header: libdw takes the architecture of a session from it. */
+static Elf *arch_elf__new(void)
+{
+	static Elf64_Ehdr eh = {
+		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT },
+		.e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+		.e_ehsize = sizeof(Elf64_Ehdr),
+	};
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	return elf_memory((char *)&eh, sizeof(eh));
+}
+
+struct pm_unwinder *pm_unwinder__new(struct pm_machine *m)
+{
+	struct pm_unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->m = m;
+	u->arch_elf = arch_elf__new();
+	u->nr_buckets = 4096;
+	u->buckets = calloc(u->nr_buckets, sizeof(*u->buckets));
+	if (!u->arch_elf || !u->buckets) {
+		pm_unwinder__delete(u);
+		return NULL;
+	}
+	return u;
+}
+
+static void inline_cache__clear(struct pm_unwinder *u)
+{
+	size_t i, j;
+
+	for (i = 0; i < u->nr_buckets; i++) {
+		while (u->buckets[i]) {
+			struct inline_entry *e = u->buckets[i];
+
+			u->buckets[i] = e->next;
+			for (j = 0; j < e->nr; j++)
+				free(e->names[j]);
+			free(e->names);
+			free(e);
+		}
+	}
+	u->nr_entries = 0;
+}
+
+static void sessions__clear(struct pm_unwinder *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_sessions; i++)
+		dwfl_end(u->sessions[i].dwfl);
+	u->nr_sessions = 0;
+}
+
+void pm_unwinder__delete(struct pm_unwinder *u)
+{
+	if (!u)
+		return;
+	sessions__clear(u);
+	if (u->inline_dwfl)
+		dwfl_end(u->inline_dwfl);
+	free(u->files);
+	if (u->buckets)
+		inline_cache__clear(u);
+	free(u->buckets);
+	if (u->arch_elf)
+		elf_end(u->arch_elf);
+	free(u);
+}
+
+void pm_unwinder__set_demangle(struct pm_unwinder *u, bool demangle)
+{
+	u->demangle = demangle;
+}
+
+void pm_unwinder__forget(struct pm_unwinder *u, int32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_sessions; i++) {
+		if (u->sessions[i].pid == pid) {
+			dwfl_end(u->sessions[i].dwfl);
+			u->sessions[i] = u->sessions[--u->nr_sessions];
+			return;
+		}
+	}
+}
+
+/* The value of perf register reg in the sample, if it was recorded. */
+static bool sample__reg(const struct pm_sample *s, unsigned int reg, uint64_t *val)
+{
+	uint64_t mask = s->evsel->attr.sample_regs_user;
+	unsigned int idx;
+
+	if (!(mask & (1ULL << reg)))
+		return false;
+	idx = (unsigned int)__builtin_popcountll(mask & ((1ULL << reg) - 1));
+	if (idx >= s->regs_user.nr)
+		return false;
+	*val = s->regs_user.regs[idx];
+	return true;
+}
+
+bool pm_unwind__possible(const struct pm_sample *s)
+{
+	uint64_t v;
+
+	return (s->fields & PERF_SAMPLE_REGS_USER) && (s->fields & PERF_SAMPLE_STACK_USER) &&
+	       s->evsel && s->regs_user.abi == PERF_SAMPLE_REGS_ABI_64 &&
+	       sample__reg(s, PERF_X86_IP, &v) && sample__reg(s, PERF_X86_SP, &v);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/*
+ * The load bias of the file mapped at mi: where the mapping starts less
+ * the virtual address its file offset has in the segment that holds it.
+ * Segments need not sit at their file offsets (lld lays them out apart).
+ */
+static int map__bias(const struct pm_map_info *mi, uint64_t *bias)
+{
+	int fd = open(mi->path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, nr;
+	int err = -ENOENT;
+
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && gelf_getehdr(elf, &eh) && eh.e_type == ET_EXEC) {
+		*bias = 0;
+		err = 0;
+	} else if (elf && !elf_getphdrnum(elf, &nr)) {
+		/*
+		 * Two segments can share the page at pgoff (the end of one,
+		 * the start of the next): the later one starts in it.
+		 */
+		for (i = 0; i < nr; i++) {
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    mi->pgoff < (ph.p_offset & ~(uint64_t)0xfff) ||
+			    mi->pgoff >= ph.p_offset + ph.p_filesz)
+				continue;
+			*bias = mi->start - (ph.p_vaddr - (ph.p_offset - mi->pgoff));
+			err = 0;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/* Makes sure the file mapped at addr is known to the session. */
+static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint64_t addr)
+{
+	struct pm_map_info mi;
+	uint64_t bias = 0;
+
+	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi) ||
+	    mi.path[0] != '/' || map__bias(&mi, &bias))
+		return;
+	dwfl_report_begin_add(dwfl);
+	dwfl_report_elf(dwfl, base_name(mi.path), mi.path, -1, bias, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+}
+
+static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	struct pm_unwinder *u = dwfl_arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return (pid_t)u->s->tid;
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_argp)
+{
+	*thread_argp = dwfl_arg;
+	return true;
+}
+
+/* Memory is the stack copy: what lies outside it is not known. */
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
+{
+	struct pm_unwinder *u = dwfl_arg;
+
+	if (addr < u->sp || addr - u->sp > u->stack_len || u->stack_len - (addr - u->sp) < 8) {
+		u->read_failed = true;
+		return false;
+	}
+	memcpy(result, u->s->stack_user + (addr - u->sp), sizeof(*result));
+	return true;
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	struct pm_unwinder *u = thread_arg;
+	Dwarf_Word regs[17];
+	size_t i;
+
+	for (i = 0; i < 17; i++) {
+		uint64_t v = 0;
+
+		sample__reg(u->s, dwarf_to_perf[i], &v);
+		regs[i] = v;
+	}
+	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static const Dwfl_Thread_Callbacks callbacks = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+/*
+ * The unwinding sessions read a separate debug file only for files without
+ * .eh_frame: every session would read (and inflate) it again, and
+ * .eh_frame is what the unwinding needs.
+ */
+static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Phdr ph;
+	size_t i, nr;
+
+	if (elf && !elf_getphdrnum(elf, &nr))
+		for (i = 0; i < nr; i++)
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+				return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = cb_find_debuginfo,
+};
+
+static const Dwfl_Callbacks inline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* The session of process pid, made on first use. */
+static Dwfl *unwinder__session(struct pm_unwinder *u, int32_t pid)
+{
+	struct session *se;
+	Dwfl *dwfl;
+	size_t i;
+
+	for (i = 0; i < u->nr_sessions; i++) {
+		if (u->sessions[i].pid == pid) {
+			u->sessions[i].used = ++u->clock;
+			return u->sessions[i].dwfl;
+		}
+	}
+	if (u->nr_sessions == MAX_SESSIONS) {
+		size_t lru = 0;
+
+		for (i = 1; i < u->nr_sessions; i++)
+			if (u->sessions[i].used < u->sessions[lru].used)
+				lru = i;
+		dwfl_end(u->sessions[lru].dwfl);
+		u->sessions[lru] = u->sessions[--u->nr_sessions];
+	}
+	dwfl = dwfl_begin(&offline_callbacks);
+	if (!dwfl)
+		return NULL;
+	if (!dwfl_attach_state(dwfl, u->arch_elf, pid, &callbacks, u)) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	se = &u->sessions[u->nr_sessions++];
+	se->pid = pid;
+	se->dwfl = dwfl;
+	se->used = ++u->clock;
+	return dwfl;
+}
+
+static int cb_frame(Dwfl_Frame *state, void *arg)
+{
+	struct pm_unwinder *u = arg;
+	Dwarf_Addr pc;
+	Dwarf_Word sp;
+	bool activation;
+	uint64_t lookup;
+
+	if (!dwfl_frame_pc(state, &pc, &activation) || !pc) {
+		u->stopped = true;
+		return DWARF_CB_ABORT;
+	}
+	/*
+	 * The stack grows down: a caller's frame lies above its callee's.  A
+	 * stack pointer that goes back down means a loop in the copy.
+	 */
+	if (u->nr && dwfl_frame_reg(state, DWARF_SP, &sp) == 0) {
+		if (sp < u->last_sp || (sp == u->last_sp && pc == u->frames[u->nr - 1].ip)) {
+			u->stopped = true;
+			return DWARF_CB_ABORT;
+		}
+		u->last_sp = sp;
+	}
+	lookup = activation ? pc : pc - 1;
+	session__report(u, dwfl_thread_dwfl(dwfl_frame_thread(state)), (int32_t)u->s->pid, lookup);
+	u->frames[u->nr++] = (struct pm_unwind_frame){ .ip = pc, .lookup = lookup };
+	if (u->nr == PM_UNWIND_MAX_FRAMES) {
+		u->stopped = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
+			struct pm_unwind_frame *frames, size_t *nr, bool *partial)
+{
+	uint64_t ip = 0, sp = 0;
+	Dwfl *dwfl;
+	int ret;
+
+	*nr = 0;
+	*partial = true;
+	if (!pm_unwind__possible(s))
+		return 0;
+	sample__reg(s, PERF_X86_IP, &ip);
+	sample__reg(s, PERF_X86_SP, &sp);
+	dwfl = unwinder__session(u, (int32_t)s->pid);
+	if (!dwfl) {
+		frames[(*nr)++] = (struct pm_unwind_frame){ .ip = ip, .lookup = ip };
+		return 0;
+	}
+	u->s = s;
+	u->sp = sp;
+	u->stack_len = s->stack_user_size;
+	if (s->stack_user_dyn_size && s->stack_user_dyn_size < u->stack_len)
+		u->stack_len = s->stack_user_dyn_size;
+	u->frames = frames;
+	u->nr = 0;
+	u->last_sp = sp;
+	u->stopped = false;
+	u->read_failed = false;
+	session__report(u, dwfl, (int32_t)s->pid, ip);
+	ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, cb_frame, u);
+	*nr = u->nr;
+	/*
+	 * libdw returns 0 when the CFI says the outermost frame was reached,
+	 * and also when a return address could not be read.
+	 */
+	*partial = ret != 0 || u->stopped || u->read_failed;
+	if (!*nr)
+		frames[(*nr)++] = (struct pm_unwind_frame){ .ip = ip, .lookup = ip };
+	u->s = NULL;
+	return 0;
+}
+
+static size_t inline__hash(const struct pm_dso *dso, uint64_t off, size_t nr)
+{
+	return (size_t)((((uintptr_t)dso >> 4) ^ off) * 0x9e3779b97f4a7c15ULL >> 32) & (nr - 1);
+}
+
+/* The name DWARF gives the function a DIE stands for, mangled if it has a linkage name. */
+static const char *die__function_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	return name;
+}
+
+/*
+ * The innermost DIE with code at pc below parent.  dwarf_getscopes does
+ * not look into namespaces (elfutils 0.188), where Rust defines its
+ * functions.
+ */
+static bool die__innermost(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child))
+		return false;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_enumeration_type:
+			if (die__innermost(&child, pc, out, depth + 1))
+				return true;
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, pc) > 0) {
+				*out = child;
+				die__innermost(&child, pc, out, depth + 1);
+				return true;
+			}
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* The inline session's module of the file mapped at mi, reported on first use. */
+static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct pm_map_info *mi)
+{
+	Dwfl_Module *mod;
+	size_t i;
+
+	for (i = 0; i < u->nr_files; i++)
+		if (u->files[i].dso == mi->dso)
+			return u->files[i].mod;
+	if (!u->inline_dwfl) {
+		u->inline_dwfl = dwfl_begin(&inline_callbacks);
+		if (!u->inline_dwfl)
+			return NULL;
+	}
+	if (u->nr_files == u->cap_files) {
+		size_t cap = u->cap_files ? u->cap_files * 2 : 16;
+		struct inline_file *f = realloc(u->files, cap * sizeof(*f));
+
+		if (!f)
+			return NULL;
+		u->files = f;
+		u->cap_files = cap;
+	}
+	dwfl_report_begin_add(u->inline_dwfl);
+	mod = dwfl_report_offline(u->inline_dwfl, base_name(mi->path), mi->path, -1);
+	dwfl_report_end(u->inline_dwfl, NULL, NULL);
+	u->files[u->nr_files++] = (struct inline_file){ .dso = mi->dso, .mod = mod };
+	return mod;
+}
+
+/*
+ * Reads the inlined scopes at vaddr (a virtual address of the file of mod)
+ * into a new cache entry e.
+ */
+static int inline_entry__fill(struct inline_entry *e, Dwfl_Module *mod, uint64_t vaddr,
+			      bool demangle)
+{
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias, lookup;
+	Dwarf_Die inner;
+	int i, n;
+
+	if (!mod || !dwfl_module_getelf(mod, &bias))
+		return 0;
+	lookup = vaddr + bias;
+	cu = dwfl_module_addrdie(mod, lookup, &bias);
+	if (!cu)
+		return 0;
+	n = dwarf_getscopes(cu, lookup - bias, &scopes);
+	if (n > 0) {
+		inner = scopes[0];
+		free(scopes);
+		scopes = NULL;
+	} else if (!die__innermost(cu, lookup - bias, &inner, 0)) {
+		return 0;
+	}
+	/*
+	 * Past an inlined instance, dwarf_getscopes goes on with the scopes of
+	 * its abstract definition; the nesting of the concrete instances,
+	 * inlined into one another, comes from the innermost DIE's parents.
+	 */
+	n = dwarf_getscopes_die(&inner, &scopes);
+	if (n <= 0)
+		return 0;
+	e->names = calloc((size_t)n, sizeof(*e->names));
+	if (!e->names) {
+		free(scopes);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name;
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		name = die__function_name(&scopes[i]);
+		if (!name)
+			name = "[inlined]";
+		e->names[e->nr] = demangle ? pm_demangle__str(name) : NULL;
+		if (!e->names[e->nr])
+			e->names[e->nr] = strdup(name);
+		if (!e->names[e->nr]) {
+			free(scopes);
+			return -ENOMEM;
+		}
+		e->nr++;
+	}
+	free(scopes);
+	return 0;
+}
+
+int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
+			 const char *const **names, size_t *nr)
+{
+	struct pm_map_info mi;
+	struct inline_entry *e;
+	uint64_t off;
+	size_t h, i;
+	Dwfl *dwfl;
+
+	*nr = 0;
+	if (pm_machine__map(u->m, pid, lookup, &mi))
+		return 0;
+	off = lookup - mi.start + mi.pgoff;
+	h = inline__hash(mi.dso, off, u->nr_buckets);
+	for (e = u->buckets[h]; e; e = e->next)
+		if (e->dso == mi.dso && e->off == off)
+			break;
+	if (!e) {
+		Dwfl_Module *smod;
+		Dwarf_Addr sbias;
+
+		dwfl = unwinder__session(u, pid);
+		if (!dwfl)
+			return 0;
+		session__report(u, dwfl, pid, lookup);
+		smod = dwfl_addrmodule(dwfl, lookup);
+		if (!smod || !dwfl_module_getelf(smod, &sbias))
+			return 0;
+		if (u->nr_entries >= MAX_INLINE_ENTRIES)
+			inline_cache__clear(u);
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		e->dso = mi.dso;
+		e->off = off;
+		if (inline_entry__fill(e, unwinder__inline_module(u, &mi), lookup - sbias,
+				       u->demangle)) {
+			for (i = 0; i < e->nr; i++)
+				free(e->names[i]);
+			free(e->names);
+			free(e);
+			return -ENOMEM;
+		}
+		e->next = u->buckets[h];
+		u->buckets[h] = e;
+		u->nr_entries++;
+	}
+	*names = (const char *const *)e->names;
+	*nr = e->nr;
+	return 0;
+}
