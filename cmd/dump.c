@@ -89,7 +89,7 @@ static const struct argp_option dump_options[] = {
 	  .doc = "Print one 'comm;outer;...;inner N' line per distinct stack instead of records, "
 		 "N = samples (default) or summed period: FlameGraph's input" },
 	{ .name = "queue-size", .key = OPT_QUEUE_SIZE, .arg = "SIZE",
-	  .doc = "Memory for records waiting to be put in time order (default 256M); "
+	  .doc = "Memory for records waiting to be put in time order (default 128M); "
 		 "beyond it the oldest are printed early" },
 	{ 0 },
 };
@@ -270,7 +270,7 @@ static void dump__configure(struct dump *d)
 
 int cmd_dump(int argc, char **argv)
 {
-	struct dump d = { .opts.queue_size = 256 << 20 };
+	struct dump d = { .opts.queue_size = 128 << 20 };
 	int ret;
 
 	if (argp_parse(&dump_argp, argc, argv, 0, NULL, &d.opts))

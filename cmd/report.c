@@ -30,7 +30,7 @@
 #include "report_sink.h"
 
 #define CMD "pmrec report"
-#define QUEUE_SIZE (256u << 20)
+#define QUEUE_SIZE (128u << 20)
 /* A pid or CPU list is expanded; more ids than this is not a filter anyone means. */
 #define MAX_FILTER_IDS (1u << 22)
 
