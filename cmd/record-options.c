@@ -23,6 +23,7 @@ enum {
 	OPT_SYNC,
 	OPT_BUILDID_MMAP,
 	OPT_SYNTH,
+	OPT_BUFFER_SIZE,
 };
 
 static const struct argp_option record_options[] = {
@@ -58,6 +59,10 @@ static const struct argp_option record_options[] = {
 		 "executable mappings (all, the default), COMMs only (task), or nothing (no)" },
 	{ .name = "mmap-pages", .key = 'm', .arg = "PAGES",
 	  .doc = "ring buffer size per CPU: pages (a power of two) or a size like 512K, 4M" },
+	{ .name = "buffer-size", .key = OPT_BUFFER_SIZE, .arg = "SIZE",
+	  .doc = "memory that holds the data while the output is slow (default 64M): a "
+		 "writer thread empties it, so a stalled disk or pipe costs memory, not "
+		 "samples; 0 writes from the drain itself" },
 	{ .name = "sync", .key = OPT_SYNC,
 	  .doc = "fdatasync the file at most once a second, so a power loss keeps the data "
 		 "up to the last second" },
@@ -253,6 +258,12 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 		if (parse_mmap_pages(arg, &o->mmap_pages))
 			argp_error(state, "bad buffer size '%s': a power of two number of pages, "
 				   "or a size like 512K that is one", arg);
+		break;
+	case OPT_BUFFER_SIZE:
+		if (pm_units__parse_size(arg, &o->buffer_size, &(bool){ false }) ||
+		    o->buffer_size > (16ULL << 30))
+			argp_error(state, "bad --buffer-size '%s' (a size like 64M, at most 16G; "
+				   "0 for none)", arg);
 		break;
 	case OPT_DURATION:
 		errno = 0;

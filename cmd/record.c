@@ -25,6 +25,7 @@
 #include "output.h"
 #include "record.h"
 #include "snapshot.h"
+#include "stage.h"
 
 #define POLL_TIMEOUT_MS 100
 
@@ -372,7 +373,14 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 		.arg = &rec->rf,
 	};
 	rec->drain.watch_fd = rec->sigfd;
-	return pm_drain__start(&rec->drain);
+	err = pm_drain__start(&rec->drain);
+	/* Rotations and snapshots write between passes: no writer thread for them. */
+	if (!err && o->buffer_size && !o->overwrite && !o->switch_kind) {
+		err = pm_drain__stage(&rec->drain, o->buffer_size, true);
+		if (err)
+			pr_error("cannot set up the staging buffer: %s", strerror(-err));
+	}
+	return err;
 }
 
 static int record__init_build_ids(struct record *rec)
@@ -554,6 +562,11 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 	if (o->overwrite)
 		return record__snapshot(rec);
 	err = pm_drain__stop(&rec->drain, record__stop_cut, &cut);
+	if (o->verbose && rec->drain.stage)
+		fprintf(stderr, "%s: staging buffer: %.1f of %.1f MB used at most, %llu passes "
+			"waited for room\n", record_prog, (double)rec->drain.stage->stats.peak / 1e6,
+			(double)rec->drain.stage->cap / 1e6,
+			(unsigned long long)rec->drain.stage->stats.deferred);
 	if (!err)
 		err = pm_drain__lost_samples(&rec->drain, &lost, lost_samples);
 	if (!err)
@@ -619,6 +632,7 @@ int cmd_record(int argc, char **argv)
 	struct record_opts opts = {
 		.output = "pmrec.data",
 		.mmap_pages = DEFAULT_MMAP_PAGES,
+		.buffer_size = DEFAULT_BUFFER_SIZE,
 	};
 	struct record rec = { .opts = &opts, .sigfd = -1, .work = { .go_fd = -1, .err_fd = -1 } };
 	char *bad = NULL;

@@ -22,6 +22,7 @@
 #include "workload.h"
 
 #define DEFAULT_MMAP_PAGES 128
+#define DEFAULT_BUFFER_SIZE (64ULL << 20)
 
 struct record_opts {
 	const char *output;
@@ -38,6 +39,7 @@ struct record_opts {
 	bool dwarf;
 	uint32_t dwarf_stack;
 	size_t mmap_pages;
+	uint64_t buffer_size;		/* staging buffer bytes; 0: the drain writes */
 	double duration;
 	int realtime;
 	bool overwrite;
