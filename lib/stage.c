@@ -91,7 +91,7 @@ void pm_stage__clear_room(struct pm_stage *s)
 /* Copies len bytes to stage position pos, across the end if need be. */
 static void stage__copy_in(struct pm_stage *s, uint64_t pos, const void *p, size_t len)
 {
-	size_t off = pos % s->cap, first = s->cap - off;
+	size_t off = (pos - s->base) % s->cap, first = s->cap - off;
 
 	if (first >= len) {
 		memcpy(s->buf + off, p, len);
@@ -133,6 +133,12 @@ int pm_stage__append(struct pm_stage *s, const struct iovec *iov, int iovcnt, ui
 	err = s->err;
 	if (!err && len > s->cap - (s->head - s->tail))
 		err = -ENOSPC;
+	/*
+	 * An empty buffer starts over at buf[0]: the pages in use are then as
+	 * many as the most ever staged, not all of them as it went round.
+	 */
+	if (s->head == s->tail)
+		s->base = s->head;
 	pos = s->head;
 	pthread_mutex_unlock(&s->lock);
 	if (!err) {
@@ -174,7 +180,7 @@ static void stage__wake_drain(struct pm_stage *s)
 
 int pm_stage__write(struct pm_stage *s)
 {
-	uint64_t start, end, samples = 0;
+	uint64_t start, end, base, samples = 0;
 	struct iovec iov[2];
 	size_t n = 0, off, first;
 	int err, cnt = 1;
@@ -186,6 +192,7 @@ int pm_stage__write(struct pm_stage *s)
 		return err;
 	}
 	start = s->tail;
+	base = s->base;
 	/* Whole passes, one at least: every commit ends on a FINISHED_ROUND. */
 	do {
 		const struct pm_stage_pass *p = &s->passes[(s->first + n) % s->cap_passes];
@@ -197,8 +204,8 @@ int pm_stage__write(struct pm_stage *s)
 		 s->passes[(s->first + n) % s->cap_passes].end - start <= s->batch);
 	pthread_mutex_unlock(&s->lock);
 
-	/* [tail, head) is the writer's: the drain never writes it. */
-	off = start % s->cap;
+	/* [tail, head) is the writer's: the drain never writes it, nor rebases. */
+	off = (start - base) % s->cap;
 	first = s->cap - off;
 	iov[0] = (struct iovec){ .iov_base = s->buf + off, .iov_len = end - start };
 	if (first < end - start) {

@@ -55,6 +55,7 @@ struct pm_stage {
 	pthread_cond_t cond;		/* writer: passes or stop; flush: all written */
 	uint64_t head;			/* bytes ever staged */
 	uint64_t tail;			/* bytes ever written */
+	uint64_t base;			/* byte at buf[0]: rebased when empty */
 	struct pm_stage_pass *passes;	/* queue of staged passes, oldest at first */
 	size_t nr_passes, first, cap_passes;
 	bool waiting;			/* the drain wants room_fd written */

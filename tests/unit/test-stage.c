@@ -185,6 +185,26 @@ static void test_full(void)
 	pm_buf__exit(&s.got);
 }
 
+static void test_rebase(void)
+{
+	struct sink s = { 0 };
+	struct pm_drain_sink ds = { s_writev, s_commit, &s };
+	struct pm_stage st;
+	uint64_t seq = 1, v;
+	int i;
+
+	pm_stage__init(&st, 1000, &ds);
+	for (i = 0; i < 30; i++) {
+		append_pass(&st, &seq, 5);
+		pm_stage__write(&st);
+	}
+	memcpy(&v, st.buf + 8, 8);
+	tap_ok(v == seq - 5 && st.stats.peak == 88,
+	       "an emptied buffer starts over at its first byte: only the pages of the peak are used");
+	pm_stage__exit(&st);
+	pm_buf__exit(&s.got);
+}
+
 static void test_write_error(void)
 {
 	struct sink s = { .fail_at = 2, .err = -EIO };
@@ -444,6 +464,7 @@ int main(void)
 {
 	test_whole_passes();
 	test_full();
+	test_rebase();
 	test_write_error();
 	test_drain_full();
 	test_drain_error();
