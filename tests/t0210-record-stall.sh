@@ -33,8 +33,9 @@ hwm_of() {
 # data from a file, so the lost count is the sum of its LOST_SAMPLES records.
 seq_check_pipe() {
 	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2")" \
-	     "lost=$("$PMREC" dump "$1" | awk '/ LOST_SAMPLES lost=/ { sub("lost=", "", $NF); n += $NF }
-						END { print n + 0 }')"
+	     "lost=$("$PMREC" dump "$1" | awk '/ LOST_SAMPLES lost=/ && match($0, / lost=[0-9]+/) {
+						n += substr($0, RSTART + 6, RLENGTH - 6) }
+					  END { print n + 0 }')"
 }
 
 # exact R: every seq once or counted lost, the last one present unless lost.
