@@ -392,7 +392,6 @@ static uint64_t drain__peek(struct pm_drain *d)
 
 int pm_drain__pass(struct pm_drain *d, bool *busy)
 {
-	struct perf_event_header round;
 	size_t i, nr_iov = 0;
 	uint64_t bytes = 0, samples = 0, pending;
 	bool retire = false;
@@ -400,9 +399,9 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 
 	*busy = false;
 	pending = drain__peek(d);
-	/* All or nothing: a pass split across rounds would break their order. */
+	/* All of it and its round, or nothing: a pass split across rounds breaks their order. */
 	d->blocked = d->stage && pending &&
-		     pm_stage__reserve(d->stage, pending + sizeof(round)) == -ENOSPC;
+		     pm_stage__reserve(d->stage, pending + sizeof(struct perf_event_header)) == -ENOSPC;
 	if (d->blocked)
 		return 0;
 	for (i = 0; i < d->nr_rings; i++) {
