@@ -43,9 +43,9 @@ static void *stage__thread(void *arg)
 
 	for (;;) {
 		pthread_mutex_lock(&s->lock);
-		while (!s->nr_passes && !s->stop && !s->abandon && !s->err)
+		while (!s->nr_passes && !s->stop && !s->err)
 			pthread_cond_wait(&s->cond, &s->lock);
-		if (s->abandon || s->err || !s->nr_passes) {
+		if (s->stop || s->err) {
 			pthread_mutex_unlock(&s->lock);
 			return NULL;
 		}
@@ -259,26 +259,6 @@ int pm_stage__flush(struct pm_stage *s)
 	return err;
 }
 
-static void stage__join(struct pm_stage *s, bool abandon)
-{
-	if (!s->running)
-		return;
-	pthread_mutex_lock(&s->lock);
-	s->stop = true;
-	s->abandon = abandon;
-	pthread_cond_broadcast(&s->cond);
-	pthread_mutex_unlock(&s->lock);
-	pthread_join(s->thread, NULL);
-	s->running = false;
-}
-
-int pm_stage__stop(struct pm_stage *s)
-{
-	int err = pm_stage__flush(s);
-
-	stage__join(s, false);
-	return err;
-}
 
 void pm_stage__stats(struct pm_stage *s, struct pm_stage_stats *out)
 {
@@ -291,7 +271,13 @@ void pm_stage__exit(struct pm_stage *s)
 {
 	if (!s->buf)
 		return;
-	stage__join(s, true);
+	if (s->running) {
+		pthread_mutex_lock(&s->lock);
+		s->stop = true;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->thread, NULL);
+	}
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->lock);
 	close(s->room_fd);

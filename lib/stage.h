@@ -59,8 +59,7 @@ struct pm_stage {
 	struct pm_stage_pass *passes;	/* queue of staged passes, oldest at first */
 	size_t nr_passes, first, cap_passes;
 	bool waiting;			/* the drain wants room_fd written */
-	bool stop;			/* the writer writes what is staged, then ends */
-	bool abandon;			/* the writer ends at once */
+	bool stop;			/* the writer ends (after its current write) */
 	int err;			/* the sink's first error; nothing is written after it */
 	struct pm_stage_stats stats;
 };
@@ -94,11 +93,9 @@ int pm_stage__append(struct pm_stage *s, const struct iovec *iov, int iovcnt, ui
 int pm_stage__write(struct pm_stage *s);
 /* Waits until every staged pass is written (or the writer failed); its error. */
 int pm_stage__flush(struct pm_stage *s);
-/* Flushes, stops and joins the writer; its error. */
-int pm_stage__stop(struct pm_stage *s);
 /* The stats, read consistently. */
 void pm_stage__stats(struct pm_stage *s, struct pm_stage_stats *out);
-/* Stops the writer without flushing, frees everything. */
+/* Ends the writer after its current write (flush first to write it all), frees all. */
 void pm_stage__exit(struct pm_stage *s);
 
 #endif
