@@ -24,6 +24,7 @@ enum {
 	OPT_BUILDID_MMAP,
 	OPT_SYNTH,
 	OPT_CONTROL,
+	OPT_BUFFER_SIZE,
 };
 
 static const struct argp_option record_options[] = {
@@ -62,6 +63,10 @@ static const struct argp_option record_options[] = {
 	{ .name = "compression-level", .key = 'z', .arg = "N", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "compress the data with zstd at level N (1-22, default 1) into "
 		 "COMPRESSED records, as perf record -z does" },
+	{ .name = "buffer-size", .key = OPT_BUFFER_SIZE, .arg = "SIZE",
+	  .doc = "memory that holds the data while the output is slow (default 64M): a "
+		 "writer thread empties it, so a stalled disk or pipe costs memory, not "
+		 "samples; 0 writes from the drain itself" },
 	{ .name = "sync", .key = OPT_SYNC,
 	  .doc = "fdatasync the file at most once a second, so a power loss keeps the data "
 		 "up to the last second" },
@@ -281,6 +286,12 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 		if (pm_control__check_spec(arg))
 			argp_error(state, "bad --control '%s' (fifo:CTL[,ACK] or fd:CTL[,ACK])", arg);
 		o->control = arg;
+		break;
+	case OPT_BUFFER_SIZE:
+		if (pm_units__parse_size(arg, &o->buffer_size, &(bool){ false }) ||
+		    o->buffer_size > (16ULL << 30))
+			argp_error(state, "bad --buffer-size '%s' (a size like 64M, at most 16G; "
+				   "0 for none)", arg);
 		break;
 	case OPT_DURATION:
 		errno = 0;

@@ -17,8 +17,11 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/capability.h>
 
 #include "buf.h"
 #include "buildid.h"
@@ -27,6 +30,7 @@
 #include "output.h"
 #include "record.h"
 #include "snapshot.h"
+#include "stage.h"
 
 #define POLL_TIMEOUT_MS 100
 
@@ -497,7 +501,14 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 		.arg = &rec->rf,
 	};
 	rec->drain.watch_fd = rec->epfd >= 0 ? rec->epfd : rec->sigfd;
-	return pm_drain__start(&rec->drain);
+	err = pm_drain__start(&rec->drain);
+	/* Rotations and snapshots write between passes: no writer thread for them. */
+	if (!err && o->buffer_size && !o->overwrite && !o->switch_kind) {
+		err = pm_drain__stage(&rec->drain, o->buffer_size, true);
+		if (err)
+			pr_error("cannot set up the staging buffer: %s", strerror(-err));
+	}
+	return err;
 }
 
 static int record__init_build_ids(struct record *rec)
@@ -703,6 +714,11 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 	if (o->overwrite)
 		return record__snapshot(rec);
 	err = pm_drain__stop(&rec->drain, record__stop_cut, &cut);
+	if (o->verbose && rec->drain.stage)
+		fprintf(stderr, "%s: staging buffer: %.1f of %.1f MB used at most, %llu passes "
+			"waited for room\n", record_prog, (double)rec->drain.stage->stats.peak / 1e6,
+			(double)rec->drain.stage->cap / 1e6,
+			(unsigned long long)rec->drain.stage->stats.deferred);
 	if (!err)
 		err = pm_drain__lost_samples(&rec->drain, &lost, lost_samples);
 	if (!err)
@@ -763,11 +779,33 @@ static int record__run(struct record *rec)
 	return record__end(rec, err, lost_samples);
 }
 
+/*
+ * 512 KiB rings hold about 4 ms of an unpaced tracepoint storm: a drain
+ * delayed longer by a busy machine loses samples, and 4 MiB rings lost
+ * none where 512 KiB lost some in every run.  Who may lock memory at will
+ * (CAP_IPC_LOCK: root) gets up to 4 MiB per CPU within 32 MiB in all; the
+ * others keep 512 KiB, what kernel.perf_event_mlock_kb allows by default.
+ */
+static size_t record__default_pages(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct caps[2] = { { 0 } };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
+	size_t pages = DEFAULT_MMAP_PAGES;
+
+	if (syscall(SYS_capget, &h, caps) || !(caps[0].effective & (1u << CAP_IPC_LOCK)) ||
+	    cpus <= 0 || page <= 0)
+		return pages;
+	while (pages < 1024 && 2 * pages * page * cpus <= (32L << 20))
+		pages *= 2;
+	return pages;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts opts = {
 		.output = "pmrec.data",
-		.mmap_pages = DEFAULT_MMAP_PAGES,
+		.buffer_size = DEFAULT_BUFFER_SIZE,
 	};
 	struct record rec = { .opts = &opts, .sigfd = -1, .epfd = -1,
 			      .ctl = { .ctl_fd = -1, .ack_fd = -1 }, .work = { .go_fd = -1, .err_fd = -1 } };
@@ -781,6 +819,8 @@ int cmd_record(int argc, char **argv)
 		return PM_EXIT_USAGE;
 	if (!strcmp(opts.output, "-") && record__check_stdout(stdout_flags))
 		return PM_EXIT_FAILURE;
+	if (!opts.mmap_pages)
+		opts.mmap_pages = record__default_pages();
 	if (!opts.evlist.nr && pm_evlist__add(&opts.evlist, "cpu-clock", &bad)) {
 		pr_error("cannot set up the default event cpu-clock");
 		free(bad);

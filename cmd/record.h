@@ -24,6 +24,7 @@
 #include "zsink.h"
 
 #define DEFAULT_MMAP_PAGES 128
+#define DEFAULT_BUFFER_SIZE (64ULL << 20)
 
 struct record_opts {
 	const char *output;
@@ -43,6 +44,7 @@ struct record_opts {
 	int comp_level;			/* -z: zstd level, 0 for none */
 	const char *control;		/* --control=fifo:CTL[,ACK] or fd:CTL[,ACK] */
 	long delay_ms;			/* -D: 0 none, -1 until "enable" */
+	uint64_t buffer_size;		/* staging buffer bytes; 0: the drain writes */
 	double duration;
 	int realtime;
 	bool overwrite;

@@ -6,6 +6,7 @@
 #include "buildid.h"
 #include "drain.h"
 #include "perf_data.h"
+#include "stage.h"
 
 int pm_drain__init(struct pm_drain *d, const struct pm_perf_ops *ops, const int *cpus,
 		   size_t nr_cpus)
@@ -82,13 +83,16 @@ static int drain__build_pollfds(struct pm_drain *d)
 	size_t i, n = 0;
 
 	if (!d->pfds) {
-		d->pfds = calloc(d->nr_fds + 1, sizeof(*d->pfds));
-		d->pfd_fd = calloc(d->nr_fds + 1, sizeof(*d->pfd_fd));
+		d->pfds = calloc(d->nr_fds + 2, sizeof(*d->pfds));
+		d->pfd_fd = calloc(d->nr_fds + 2, sizeof(*d->pfd_fd));
 		if (!d->pfds || !d->pfd_fd)
 			return -ENOMEM;
 	}
 	if (d->watch_fd >= 0)
 		d->pfds[n++] = (struct pollfd){ .fd = d->watch_fd, .events = POLLIN };
+	if (d->stage)
+		d->pfds[n++] = (struct pollfd){ .fd = d->stage->room_fd, .events = POLLIN };
+	d->nr_fixed = n;
 	for (i = 0; i < d->nr_fds; i++) {
 		if (d->fds[i].dead)
 			continue;
@@ -131,15 +135,20 @@ static void drain__hang_up(struct pm_drain *d, struct pm_drain_fd *f)
 
 int pm_drain__poll(struct pm_drain *d, int timeout_ms, bool *watched)
 {
-	size_t i, first = d->watch_fd >= 0 ? 1 : 0;
+	size_t i, first = d->nr_fixed;
 	bool changed = false;
 	int n;
 
 	*watched = false;
-	n = d->ops->poll(d->ops->arg, d->pfds, d->nr_pfds, timeout_ms);
+	/* Waiting for room in the stage, the rings' wake-ups cannot be served. */
+	n = d->ops->poll(d->ops->arg, d->pfds, d->blocked ? first : d->nr_pfds, timeout_ms);
 	if (n < 0)
 		return n == -EINTR ? 0 : n;
-	*watched = first && (d->pfds[0].revents & POLLIN);
+	*watched = d->watch_fd >= 0 && (d->pfds[0].revents & POLLIN);
+	if (d->stage && (d->pfds[first - 1].revents & POLLIN))
+		pm_stage__clear_room(d->stage);
+	if (d->blocked)
+		return 0;
 	for (i = first; i < d->nr_pfds; i++) {
 		if (!(d->pfds[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			continue;
@@ -272,15 +281,15 @@ static void drain__note_times(struct pm_drain_stats *st, uint64_t first, uint64_
 		st->last_time = last;
 }
 
-/* Peeks one ring into its span; returns the bytes to write, its samples in *samples. */
-static int drain__peek_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_t *len,
+/*
+ * Scans one ring's peeked span of *len bytes; *len becomes the bytes to
+ * write, *samples their samples.
+ */
+static int drain__scan_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_t *len,
 			    uint64_t *samples)
 {
 	struct pm_ring_scan sc;
 
-	*len = pm_ring__peek(&r->ring, &r->span);
-	if (!*len)
-		return 0;
 	if (pm_ring__scan(&r->ring, &r->span, d->time_off, &sc)) {
 		/* Keep the valid prefix; the rest cannot be parsed by anyone. */
 		d->stats.corrupt++;
@@ -308,15 +317,50 @@ static int drain__peek_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_
 	return 0;
 }
 
-/* The gathered spans and a FINISHED_ROUND to the sink, then the tails. */
+/* The pass is out of the rings: the tails move. */
+static void drain__release(struct pm_drain *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct pm_drain_ring *r = &d->rings[i];
+
+		if (r->state != PM_DRAIN_RETIRED && r->span.end != r->ring.tail)
+			pm_ring__release(&r->ring, &r->span);
+	}
+}
+
+/* What the stage wrote or dropped since the last look, into stats. */
+static void drain__sync_stage(struct pm_drain *d)
+{
+	struct pm_stage_stats st;
+
+	pm_stage__stats(d->stage, &st);
+	d->stats.samples += st.samples - d->staged.samples;
+	d->stats.dropped_samples += st.dropped_samples - d->staged.dropped_samples;
+	d->stats.dropped_bytes += st.dropped_bytes - d->staged.dropped_bytes;
+	d->staged.samples = st.samples;
+	d->staged.dropped_samples = st.dropped_samples;
+	d->staged.dropped_bytes = st.dropped_bytes;
+}
+
+/* The gathered spans and a FINISHED_ROUND to the sink (or the stage), then the tails. */
 static int drain__write(struct pm_drain *d, size_t nr_iov, uint64_t bytes, uint64_t samples)
 {
 	struct perf_event_header round = { .type = PERF_RECORD_FINISHED_ROUND, .size = 8 };
-	size_t i;
 	int err;
 
 	d->iov[nr_iov].iov_base = &round;
 	d->iov[nr_iov++].iov_len = sizeof(round);
+	if (d->stage) {
+		/* The stage counts what it drops. */
+		err = pm_stage__append(d->stage, d->iov, (int)nr_iov, samples);
+		drain__sync_stage(d);
+		if (err)
+			return err;
+		drain__release(d);
+		return 0;
+	}
 	err = d->sink.writev(d->sink.arg, d->iov, (int)nr_iov);
 	if (err) {
 		/* The whole pass is dropped: the file ends at the last commit. */
@@ -325,34 +369,53 @@ static int drain__write(struct pm_drain *d, size_t nr_iov, uint64_t bytes, uint6
 		return err;
 	}
 	d->stats.samples += samples;
+	drain__release(d);
+	return d->sink.commit(d->sink.arg);
+}
+
+/* One head load per ring; the pending bytes of all. */
+static uint64_t drain__peek(struct pm_drain *d)
+{
+	uint64_t pending = 0;
+	size_t i;
+
 	for (i = 0; i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
 
-		if (r->state != PM_DRAIN_RETIRED && r->span.end != r->ring.tail)
-			pm_ring__release(&r->ring, &r->span);
+		r->span.iovcnt = 0;
+		r->span.start = r->span.end = r->ring.tail;
+		if (r->state != PM_DRAIN_RETIRED)
+			pending += pm_ring__peek(&r->ring, &r->span);
 	}
-	return d->sink.commit(d->sink.arg);
+	return pending;
 }
 
 int pm_drain__pass(struct pm_drain *d, bool *busy)
 {
 	size_t i, nr_iov = 0;
-	uint64_t bytes = 0, samples = 0;
+	uint64_t bytes = 0, samples = 0, pending;
 	bool retire = false;
 	int err;
 
 	*busy = false;
+	pending = drain__peek(d);
+	/* All of it and its round, or nothing: a pass split across rounds breaks their order. */
+	d->blocked = d->stage && pending &&
+		     pm_stage__reserve(d->stage, pending + sizeof(struct perf_event_header)) == -ENOSPC;
+	if (d->blocked)
+		return 0;
 	for (i = 0; i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
-		uint64_t len, n = 0;
+		uint64_t len = r->span.end - r->span.start, n = 0;
 		int j;
 
-		r->span.iovcnt = 0;
 		if (r->state == PM_DRAIN_RETIRED)
 			continue;
-		err = drain__peek_ring(d, r, &len, &n);
-		if (err)
-			return err;
+		if (len) {
+			err = drain__scan_ring(d, r, &len, &n);
+			if (err)
+				return err;
+		}
 		if (!len) {
 			retire |= r->state == PM_DRAIN_DRAINING;
 			continue;
@@ -427,6 +490,50 @@ int pm_drain__loop(struct pm_drain *d, const struct pm_drain_driver *drv)
 	}
 }
 
+int pm_drain__stage(struct pm_drain *d, size_t cap, bool writer)
+{
+	size_t i, min = sizeof(struct perf_event_header);
+	int err;
+
+	/* An empty stage takes any pass: each ring's data and the round. */
+	for (i = 0; i < d->nr_rings; i++)
+		min += d->rings[i].ring.size;
+	d->stage = calloc(1, sizeof(*d->stage));
+	if (!d->stage)
+		return -ENOMEM;
+	err = pm_stage__init(d->stage, cap > min ? cap : min, &d->sink);
+	if (!err && writer)
+		err = pm_stage__start(d->stage);
+	if (!err)
+		err = drain__build_pollfds(d);
+	if (err) {
+		pm_stage__exit(d->stage);
+		free(d->stage);
+		d->stage = NULL;
+	}
+	return err;
+}
+
+int pm_drain__flush(struct pm_drain *d)
+{
+	int err;
+
+	if (!d->stage)
+		return 0;
+	err = pm_stage__flush(d->stage);
+	drain__sync_stage(d);
+	return err;
+}
+
+/* The stage has no room for a pass: the writer wakes room_fd when it has made some. */
+static void drain__wait_room(struct pm_drain *d, int timeout_ms)
+{
+	struct pollfd p = { .fd = d->stage->room_fd, .events = POLLIN };
+
+	if (d->ops->poll(d->ops->arg, &p, 1, timeout_ms) > 0)
+		pm_stage__clear_room(d->stage);
+}
+
 int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 {
 	bool busy;
@@ -438,7 +545,9 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 		if (d->rings[i].state == PM_DRAIN_ACTIVE)
 			d->rings[i].state = PM_DRAIN_DRAINING;
 	/* Each pass empties every ring; a second one retires the emptied rings. */
-	for (pass = 0; pass < 64 && !pm_drain__all_retired(d); pass++) {
+	for (pass = 0; pass < 64 && !pm_drain__all_retired(d); pass += !d->blocked) {
+		if (d->blocked)
+			drain__wait_room(d, 100);
 		if (cut && cut(arg)) {
 			for (i = 0; i < d->nr_rings; i++)
 				if (d->rings[i].state != PM_DRAIN_RETIRED)
@@ -450,7 +559,7 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 		if (err)
 			return err;
 	}
-	return 0;
+	return pm_drain__flush(d);
 }
 
 int pm_drain__lost_samples(struct pm_drain *d, struct pm_buf *out, uint64_t *total)
@@ -583,6 +692,13 @@ void pm_drain__close(struct pm_drain *d)
 			d->ops->close(d->ops->arg, d->fds[i].fd);
 			d->fds[i].fd = -1;
 		}
+	if (d->stage) {
+		drain__sync_stage(d);
+		pm_stage__exit(d->stage);
+		free(d->stage);
+		d->stage = NULL;
+		d->blocked = false;
+	}
 }
 
 void pm_drain__reset(struct pm_drain *d)

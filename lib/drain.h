@@ -31,6 +31,7 @@
 #include "snapshot.h"
 
 struct pm_build_ids;
+struct pm_stage;
 
 struct pm_drain_sink {
 	/* Writes whole records; on failure none of them counts as written. */
@@ -83,9 +84,10 @@ struct pm_drain {
 	size_t nr_rings;
 	struct pm_drain_fd *fds;
 	size_t nr_fds;
-	struct pollfd *pfds;		/* [0]: watch_fd; then the live fds */
+	struct pollfd *pfds;		/* watch_fd, the stage's room_fd, the live fds */
 	size_t *pfd_fd;			/* pfds[i] watches fds[pfd_fd[i]] */
 	size_t nr_pfds;
+	size_t nr_fixed;		/* pfds before the live fds */
 	struct iovec *iov;
 	int watch_fd;			/* the caller's fd polled with the rings, or -1 */
 	bool overwrite;			/* backward rings: copied by snapshots only */
@@ -95,6 +97,9 @@ struct pm_drain {
 	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
 	enum pm_snapshot_state snap;
 	struct pm_drain_stats stats;
+	struct pm_stage *stage;		/* NULL: passes write to the sink themselves */
+	bool blocked;			/* the last pass found no room in the stage */
+	struct pm_drain_stats staged;	/* the stage's counts already in stats */
 };
 
 /* One ring (unmapped yet) per CPU; ops NULL means the kernel's. */
@@ -108,6 +113,16 @@ int pm_drain__map(struct pm_drain *d, size_t ring, int fd, size_t pages);
 int pm_drain__redirect(struct pm_drain *d, size_t ring, int fd);
 /* Every fd is open: the poll set and the pass's iovec. */
 int pm_drain__start(struct pm_drain *d);
+/*
+ * After pm_drain__start: passes copy into a staging buffer of cap bytes (at
+ * least the rings' total) that a writer thread empties into the sink; see
+ * stage.h.  A pass that does not fit leaves the rings as they are and the
+ * loop waits for room instead of polling the rings.  Without writer (the
+ * unit tests), only pm_stage__write() empties the stage.
+ */
+int pm_drain__stage(struct pm_drain *d, size_t cap, bool writer);
+/* Waits until the stage is written (no-op without one); the writer's error. */
+int pm_drain__flush(struct pm_drain *d);
 /* The same ioctl on every open fd (ENABLE, DISABLE). */
 void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req);
 
@@ -122,13 +137,15 @@ int pm_drain__poll(struct pm_drain *d, int timeout_ms, bool *watched);
  * one writev straight from the mappings plus a FINISHED_ROUND, then the
  * tails and a commit; then the emptied draining rings retire.  *busy: a
  * ring was more than half full, pass again before sleeping.  When the sink
- * fails, no tail moves and the pass counts as dropped.
+ * fails, no tail moves and the pass counts as dropped.  With a stage, the
+ * pass is copied there instead, whole or (no room: d->blocked) not at all.
  */
 int pm_drain__pass(struct pm_drain *d, bool *busy);
 /*
- * Disables every event and drains every ring to empty.  cut() is asked
- * before each pass; when it says so (a second Ctrl-C), what the rings still
- * hold is counted in skipped_bytes and left out.
+ * Disables every event and drains every ring to empty, then flushes the
+ * stage.  cut() is asked before each pass; when it says so (a second
+ * Ctrl-C), what the rings still hold is counted in skipped_bytes and left
+ * out.
  */
 int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg);
 
@@ -166,7 +183,8 @@ int pm_drain__snapshot(struct pm_drain *d, struct pm_buf *out, uint64_t *samples
 
 /*
  * The one teardown path: disables and retires every ring (lost counts read,
- * redirected fds closed before the owner is unmapped), closes any fd left.
+ * redirected fds closed before the owner is unmapped), closes any fd left,
+ * ends the stage's writer without flushing.
  */
 void pm_drain__close(struct pm_drain *d);
 /* pm_drain__close, then forgets the fds, for another attempt at opening. */

@@ -52,6 +52,22 @@ int pm_output__publish(struct pm_output *o, const char *final)
 	if (!lstat(final, &st)) {
 		if (asprintf(&old, "%s.old", final) < 0)
 			return -ENOMEM;
+		/*
+		 * The events already run: nothing here may take long.  A
+		 * rename() over old would free old's blocks and make ext4
+		 * flush final's delayed allocations (auto_da_alloc), each half
+		 * a second for a few hundred MB.  So old is unlinked first,
+		 * while an O_PATH fd (which opens nothing) keeps its blocks
+		 * until discard, or until exit if pmrec is killed.
+		 */
+		if (!o->pinned) {
+			o->pin = open(old, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			o->pinned = o->pin >= 0;
+		}
+		if (unlink(old) && errno != ENOENT) {
+			free(old);
+			return -errno;
+		}
 		err = rename(final, old) ? -errno : 0;
 		free(old);
 		if (err)
@@ -81,6 +97,10 @@ int pm_output__rename_unique(const char *from, const char *to, char *used, size_
 
 void pm_output__discard(struct pm_output *o)
 {
+	if (o->pinned) {
+		close(o->pin);
+		o->pinned = false;
+	}
 	if (!o->tmp)
 		return;
 	unlink(o->tmp);

@@ -15,20 +15,27 @@
 struct pm_output {
 	char *tmp;		/* the temporary name until published */
 	int fd;
+	bool pinned;		/* pin holds the file that publishing displaced */
+	int pin;
 };
 
 /* 0 when path may be (re)placed: absent, a regular file or a symlink. */
 int pm_output__check(const char *path);
 /* Creates path.tmpXXXXXX; the fd stays open for writing. */
 int pm_output__create(struct pm_output *o, const char *path);
-/* Renames the temporary file to final; an existing final becomes final.old. */
+/*
+ * Renames the temporary file to final; an existing final becomes final.old.
+ * The final.old that this replaces is freed only by pm_output__discard():
+ * freeing a large file takes long, and publishing happens while the rings
+ * fill.
+ */
 int pm_output__publish(struct pm_output *o, const char *final);
 /*
  * Renames from to `to`, or to `to`.1, .2 ... when that exists: timestamped
  * names must never replace an earlier file.  The name used goes to used.
  */
 int pm_output__rename_unique(const char *from, const char *to, char *used, size_t len);
-/* Removes an unpublished temporary file. */
+/* Removes an unpublished temporary file; frees the file publishing displaced. */
 void pm_output__discard(struct pm_output *o);
 /* "path.YYYYmmddHHMMSScc" for t (centiseconds), as perf names its rotations. */
 int pm_output__timestamp_name(char *buf, size_t len, const char *path, const struct timespec *t);
