@@ -63,8 +63,8 @@ test_expect_success '-z9 and --compression-level=22 are stated in the header' '
 '
 
 test_expect_success 'pmrec dump reads perf record -z files with the counts perf has' '
-	perf record -q -z -a -g -o pz.data -- "$HELPERS/spin" 1 2>/dev/null &&
-	perf record -q -z $SYS -o ps.data -- "$HELPERS/seqcall" 50000 2>/dev/null &&
+	perf record -q -B -z -a -g -o pz.data -- "$HELPERS/spin" 1 2>/dev/null &&
+	perf record -q -B -z $SYS -o ps.data -- "$HELPERS/seqcall" 50000 2>/dev/null &&
 	for f in pz ps; do
 		"$PMREC" dump --stats $f.data >d$f || exit 1
 		grep -q -E "^total +samples +$(perf_sample_count $f.data)$" d$f ||
