@@ -4,31 +4,8 @@
 #include <string.h>
 
 #include "perf_data.h"
+#include "unaligned.h"
 #include "print_int.h"
-
-static inline uint64_t rd64(const unsigned char *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
-
-static inline uint32_t rd32(const unsigned char *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
-
-static inline uint16_t rd16(const unsigned char *p, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
 
 /* --- kernel records ------------------------------------------------------ */
 

@@ -4,33 +4,10 @@
 
 #include "elf.h"
 #include "perf_data.h"
+#include "unaligned.h"
 #include "record_body.h"
 
 #define BID_NAME_ALIGN 64
-
-static inline uint16_t rd16(const unsigned char *p, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
-
-static inline uint32_t rd32(const unsigned char *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
-
-static inline uint64_t rd64(const unsigned char *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
 
 int pm_mmap_body__decode(const struct perf_event_header *h, size_t body_len,
 			 struct pm_mmap_body *m)
