@@ -64,13 +64,15 @@ test_expect_success '-z9 and --compression-level=22 are stated in the header' '
 
 test_expect_success 'pmrec dump reads perf record -z files with the counts perf has' '
 	perf record -q -B -z -a -g -o pz.data -- "$HELPERS/spin" 1 2>/dev/null &&
-	perf record -q -B -z $SYS -o ps.data -- "$HELPERS/seqcall" 50000 2>/dev/null &&
+	perf record -q -B -z -m 1024 $SYS -o ps.data -- "$HELPERS/seqcall" 50000 2>/dev/null &&
 	for f in pz ps; do
+		n=$(perf_sample_count $f.data) &&
+		test "$n" -gt 0 &&
 		"$PMREC" dump --stats $f.data >d$f || exit 1
-		grep -q -E "^total +samples +$(perf_sample_count $f.data)$" d$f ||
-			{ cat d$f; exit 1; }
+		grep -q -E "^total +samples +$n$" d$f || { cat d$f; exit 1; }
 	done &&
-	test_equal 50000 "$(perf_sample_count ps.data)"
+	# perf may lose some of the storm on a loaded machine; what it kept, we read.
+	test "$(perf_sample_count ps.data)" -gt 25000
 '
 
 test_expect_success 'a -z recording SIGKILLed 10 times at random moments reads in perf and pmrec' '
