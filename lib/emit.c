@@ -84,9 +84,31 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
-void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
+/* The escape of byte c in a quoted string: JSON's \u00XX or text's \xXX for the unnamed ones. */
+static void out__escape(struct pm_out *o, unsigned char c, bool json)
 {
 	static const char hex[] = "0123456789abcdef";
+
+	if (c == '"' || c == '\\') {
+		pm_out__ch(o, '\\');
+		pm_out__ch(o, (char)c);
+	} else if (c == '\n') {
+		pm_out__str(o, "\\n");
+	} else if (c == '\t') {
+		pm_out__str(o, "\\t");
+	} else if (json) {
+		char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+		pm_out__mem(o, esc, sizeof(esc));
+	} else {
+		char esc[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+		pm_out__mem(o, esc, sizeof(esc));
+	}
+}
+
+void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
+{
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, start = 0, len;
 
@@ -103,18 +125,7 @@ void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
 			continue;
 		}
 		pm_out__mem(o, p + start, i - start);
-		if (c == '"' || c == '\\') {
-			pm_out__ch(o, '\\');
-			pm_out__ch(o, (char)c);
-		} else if (c == '\n') {
-			pm_out__str(o, "\\n");
-		} else if (c == '\t') {
-			pm_out__str(o, "\\t");
-		} else {
-			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			pm_out__mem(o, esc, sizeof(esc));
-		}
+		out__escape(o, c, true);
 		start = ++i;
 	}
 	pm_out__mem(o, p + start, i - start);
@@ -135,7 +146,6 @@ static bool text_bare_ok(const unsigned char *p, size_t n)
 
 void pm_out__text_str(struct pm_out *o, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i;
 
@@ -147,20 +157,10 @@ void pm_out__text_str(struct pm_out *o, const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		unsigned char c = p[i];
 
-		if (c == '"' || c == '\\') {
-			pm_out__ch(o, '\\');
+		if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7f)
+			out__escape(o, c, false);
+		else
 			pm_out__ch(o, (char)c);
-		} else if (c == '\n') {
-			pm_out__str(o, "\\n");
-		} else if (c == '\t') {
-			pm_out__str(o, "\\t");
-		} else if (c < 0x20 || c >= 0x7f) {
-			char esc[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
-
-			pm_out__mem(o, esc, sizeof(esc));
-		} else {
-			pm_out__ch(o, (char)c);
-		}
 	}
 	pm_out__ch(o, '"');
 }

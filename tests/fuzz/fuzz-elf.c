@@ -11,17 +11,14 @@
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
  * -DFUZZ_REPLAY for a main() over files.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "elf.h"
 #include "fuzz-budget.h"
+#include "fuzz-memfd.h"
 
 /* The loader keeps its tables and libelf's; the file itself is mapped. */
 #define FUZZ_BUDGET_EXTRA (8 << 20)
@@ -37,35 +34,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	if (fuzz_memfd < 0) {
-		fuzz_memfd = memfd_create("fuzz-elf", MFD_CLOEXEC);
-		if (fuzz_memfd < 0) {
-			perror("fuzz-elf: memfd_create");
-			abort();
-		}
-	}
+	if (fuzz_memfd < 0)
+		fuzz_memfd = fuzz_memfd__new("fuzz-elf");
 	return 0;
-}
-
-static void fuzz__write(const uint8_t *data, size_t size)
-{
-	size_t done = 0;
-
-	if (ftruncate(fuzz_memfd, 0)) {
-		perror("fuzz-elf: ftruncate");
-		abort();
-	}
-	while (done < size) {
-		ssize_t n = pwrite(fuzz_memfd, data + done, size - done, (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			perror("fuzz-elf: write to the memfd");
-			abort();
-		}
-		done += (size_t)n;
-	}
 }
 
 /* Names addresses across the first 2 MiB of a mapping at 0x400000. */
@@ -95,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fuzz_memfd < 0)
 		LLVMFuzzerInitialize(NULL, NULL);
-	fuzz__write(data, size);
+	fuzz_memfd__fill(fuzz_memfd, data, size);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fuzz_memfd);
 	fuzz_budget__arm(size, FUZZ_BUDGET_EXTRA);
 	cache = pm_dso_cache__new();
@@ -119,26 +90,16 @@ int main(int argc, char **argv)
 
 	LLVMFuzzerInitialize(&argc, &argv);
 	for (i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		uint8_t *buf = NULL;
-		size_t len = 0, cap = 0, n;
+		uint8_t *buf;
+		size_t len;
+		int err = fuzz_file__slurp(argv[i], &buf, &len);
 
-		if (!f) {
-			fprintf(stderr, "fuzz-elf: cannot read '%s': %s\n", argv[i], strerror(errno));
+		if (err) {
+			fprintf(stderr, "fuzz-elf: cannot read '%s': %s\n", argv[i], strerror(-err));
+			free(buf);
 			bad = 1;
 			continue;
 		}
-		do {
-			if (len == cap) {
-				cap = cap ? cap * 2 : 65536;
-				buf = realloc(buf, cap);
-				if (!buf)
-					abort();
-			}
-			n = fread(buf + len, 1, cap - len, f);
-			len += n;
-		} while (n);
-		fclose(f);
 		LLVMFuzzerTestOneInput(buf, len);
 		printf("%s: %zu bytes, heap %lld KiB\n", argv[i], len,
 		       (long long)fuzz_heap_peak / 1024);

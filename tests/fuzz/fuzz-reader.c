@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "fuzz-budget.h"
+#include "fuzz-memfd.h"
 #include "reader.h"
 #include "reader_cursor.h"
 #include "reader_queue.h"
@@ -621,23 +622,7 @@ static void fuzz__one_pipe(const uint8_t *data, size_t size, struct fuzz_result 
 
 static void fuzz__one_file(const uint8_t *data, size_t size, struct fuzz_result *res)
 {
-	size_t done = 0;
-
-	if (ftruncate(fuzz_memfd, 0)) {
-		perror("fuzz-reader: ftruncate");
-		abort();
-	}
-	while (done < size) {
-		ssize_t n = pwrite(fuzz_memfd, data + done, size - done, (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			perror("fuzz-reader: write to the memfd");
-			abort();
-		}
-		done += (size_t)n;
-	}
+	fuzz_memfd__fill(fuzz_memfd, data, size);
 	fuzz__read(fuzz_memfd, size, res);
 }
 
@@ -656,13 +641,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	/* The writer of a pipe the reader gave up on gets EPIPE, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
-	if (fuzz_memfd < 0) {
-		fuzz_memfd = memfd_create("fuzz-reader", MFD_CLOEXEC);
-		if (fuzz_memfd < 0) {
-			perror("fuzz-reader: memfd_create");
-			abort();
-		}
-	}
+	if (fuzz_memfd < 0)
+		fuzz_memfd = fuzz_memfd__new("fuzz-reader");
 	return 0;
 }
 
@@ -678,41 +658,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #if defined(FUZZ_REPLAY) || defined(__AFL_COMPILER)
 
-static int fuzz__load(const char *path, uint8_t **data, size_t *size)
-{
-	size_t cap = 65536, len = 0;
-	uint8_t *buf = malloc(cap), *grown;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !buf) {
-		fprintf(stderr, "fuzz-reader: cannot read '%s': %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return -1;
-	}
-	for (;;) {
-		if (len == cap) {
-			cap *= 2;
-			grown = realloc(buf, cap);
-			if (!grown)
-				break;
-			buf = grown;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	*data = buf;
-	*size = len;
-	return 0;
-}
-
 static const char *const fuzz_mode_names[] = { "file", "pipe" };
 
 /* Runs one input file in each mode of modes[]; prints what the reader said. */
@@ -721,9 +666,13 @@ static int fuzz__replay_file(const char *path, const enum fuzz_mode *modes, size
 	struct fuzz_result res;
 	uint8_t *data;
 	size_t size, i;
+	int err = fuzz_file__slurp(path, &data, &size);
 
-	if (fuzz__load(path, &data, &size))
+	if (err) {
+		fprintf(stderr, "fuzz-reader: cannot read '%s': %s\n", path, strerror(-err));
+		free(data);
 		return -1;
+	}
 	printf("%s:", path);
 	for (i = 0; i < nr_modes; i++) {
 		fflush(stdout);

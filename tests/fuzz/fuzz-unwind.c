@@ -12,14 +12,12 @@
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
  * -DFUZZ_REPLAY for a main() over files.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "fuzz-memfd.h"
 #include "naming.h"
 #include "reader.h"
 #include "rec_info.h"
@@ -34,29 +32,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	if (fuzz_memfd < 0) {
-		fuzz_memfd = memfd_create("fuzz-unwind", MFD_CLOEXEC);
-		if (fuzz_memfd < 0)
-			abort();
-	}
+	if (fuzz_memfd < 0)
+		fuzz_memfd = fuzz_memfd__new("fuzz-unwind");
 	return 0;
-}
-
-static void fuzz__write(const uint8_t *data, size_t size)
-{
-	size_t off = 0;
-
-	if (ftruncate(fuzz_memfd, 0) || lseek(fuzz_memfd, 0, SEEK_SET))
-		abort();
-	while (off < size) {
-		ssize_t n = write(fuzz_memfd, data + off, size - off);
-
-		if (n <= 0)
-			abort();
-		off += (size_t)n;
-	}
-	if (lseek(fuzz_memfd, 0, SEEK_SET))
-		abort();
 }
 
 /*
@@ -95,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fuzz_memfd < 0)
 		LLVMFuzzerInitialize(NULL, NULL);
-	fuzz__write(data, size);
+	fuzz_memfd__fill(fuzz_memfd, data, size);
 	r = pm_reader__new();
 	if (!r)
 		abort();
@@ -118,26 +96,16 @@ int main(int argc, char **argv)
 
 	LLVMFuzzerInitialize(&argc, &argv);
 	for (i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		uint8_t *buf = NULL;
-		size_t len = 0, cap = 0, n;
+		uint8_t *buf;
+		size_t len;
+		int err = fuzz_file__slurp(argv[i], &buf, &len);
 
-		if (!f) {
-			fprintf(stderr, "fuzz-unwind: cannot read '%s': %s\n", argv[i], strerror(errno));
+		if (err) {
+			fprintf(stderr, "fuzz-unwind: cannot read '%s': %s\n", argv[i], strerror(-err));
+			free(buf);
 			bad = 1;
 			continue;
 		}
-		do {
-			if (len == cap) {
-				cap = cap ? cap * 2 : 65536;
-				buf = realloc(buf, cap);
-				if (!buf)
-					abort();
-			}
-			n = fread(buf + len, 1, cap - len, f);
-			len += n;
-		} while (n);
-		fclose(f);
 		LLVMFuzzerTestOneInput(buf, len);
 		printf("%s: %zu bytes\n", argv[i], len);
 		free(buf);
