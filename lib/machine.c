@@ -333,14 +333,50 @@ static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h
 }
 
 /* A new process starts with its parent's mappings; a new thread shares them. */
+static int machine__set_comm(struct pm_machine *m, int32_t tid, const char *comm, size_t len)
+{
+	uint32_t idx = idmap__get(&m->comm_idx, tid);
+	struct pm_comm *c;
+
+	if (!idx) {
+		if (pm_array__grow((void **)&m->comms, &m->cap_comms, m->nr_comms, sizeof(*c)) ||
+		    idmap__put(&m->comm_idx, tid, (uint32_t)m->nr_comms + 1))
+			return -ENOMEM;
+		idx = (uint32_t)++m->nr_comms;
+	}
+	c = &m->comms[idx - 1];
+	c->tid = tid;
+	len = strnlen(comm, len < sizeof(c->comm) - 1 ? len : sizeof(c->comm) - 1);
+	memcpy(c->comm, comm, len);
+	c->comm[len] = '\0';
+	return 0;
+}
+
 static int machine__fork(struct pm_machine *m, const struct perf_event_header *h,
 			 size_t body_len)
 {
 	struct pm_proc *parent, *child;
 	struct pm_fork_body fb;
+	const char *comm;
 	size_t n;
 
-	if (pm_fork_body__decode(h, body_len, &fb) || fb.pid == fb.ppid)
+	if (pm_fork_body__decode(h, body_len, &fb))
+		return 0;
+	/*
+	 * The kernel reports a name only at exec and prctl: a new thread or
+	 * process goes by its parent's until then, as perf's thread__fork
+	 * names it.
+	 */
+	comm = pm_machine__comm(m, fb.ptid);
+	if (comm) {
+		char name[sizeof(((struct pm_comm *)0)->comm)];
+
+		/* The table may move under comm. */
+		memcpy(name, comm, sizeof(name));
+		if (machine__set_comm(m, fb.tid, name, sizeof(name)))
+			return -ENOMEM;
+	}
+	if (fb.pid == fb.ppid)
 		return 0;
 	parent = machine__proc(m, fb.ppid, false);
 	child = machine__proc(m, fb.pid, true);
@@ -369,13 +405,9 @@ static int machine__comm(struct pm_machine *m, const struct perf_event_header *h
 			 size_t body_len)
 {
 	struct pm_comm_body cb;
-	struct pm_comm *c;
-	uint32_t idx;
-	size_t max;
 
 	if (pm_comm_body__decode(h, body_len, &cb))
 		return 0;
-	idx = idmap__get(&m->comm_idx, cb.tid);
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		/* exec replaced the address space; its new mappings follow. */
 		struct pm_proc *p = machine__proc(m, cb.pid, false);
@@ -383,18 +415,7 @@ static int machine__comm(struct pm_machine *m, const struct perf_event_header *h
 		if (p)
 			p->nr = 0;
 	}
-	if (!idx) {
-		if (pm_array__grow((void **)&m->comms, &m->cap_comms, m->nr_comms, sizeof(*c)) ||
-		    idmap__put(&m->comm_idx, cb.tid, (uint32_t)m->nr_comms + 1))
-			return -ENOMEM;
-		idx = (uint32_t)++m->nr_comms;
-	}
-	c = &m->comms[idx - 1];
-	c->tid = cb.tid;
-	max = cb.comm_max < sizeof(c->comm) - 1 ? cb.comm_max : sizeof(c->comm) - 1;
-	memcpy(c->comm, cb.comm, max);
-	c->comm[max] = '\0';
-	return 0;
+	return machine__set_comm(m, cb.tid, cb.comm, cb.comm_max);
 }
 
 int pm_machine__event(struct pm_machine *m, const struct perf_event_header *h,

@@ -42,4 +42,16 @@ test_expect_success 'a real process naming itself with a newline cannot inject a
 	grep -q "^a?main:pw 99999;" out
 '
 
+test_expect_success 'a forked task without a COMM of its own folds under its parent name, as perf names it' '
+	"$PMREC" -q -o f.data -- sh -c "i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done & wait" &&
+	"$PMREC" dump --folded f.data | awk "{ split(\$1, f, \";\"); n[f[1]] += \$NF } END { for (c in n) print c, n[c] }" |
+		sort >pm &&
+	perf script -F comm -i f.data 2>/dev/null | awk "{ n[\$1]++ } END { for (c in n) print c, n[c] }" |
+		sort >pf &&
+	cat pm &&
+	test_cmp pf pm &&
+	grep -q "^sh " pm &&
+	! grep -q "^:" pm
+'
+
 test_done

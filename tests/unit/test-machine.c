@@ -59,13 +59,19 @@ static struct perf_event_header *mmap2(struct rec *r, int32_t pid, uint64_t star
 		pm_machine__event(m, h_, h_->size - 8u); \
 	} while (0)
 
-static void fork_rec(struct pm_machine *m, int32_t pid, int32_t ppid)
+/* A FORK record: the new task pid/tid, created by ppid/ptid. */
+static void fork_task(struct pm_machine *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 {
 	struct rec r = { .h = { .type = PERF_RECORD_FORK, .size = 8 + 24 } };
-	uint32_t v[4] = { (uint32_t)pid, (uint32_t)ppid, (uint32_t)pid, (uint32_t)ppid };
+	uint32_t v[4] = { (uint32_t)pid, (uint32_t)ppid, (uint32_t)tid, (uint32_t)ptid };
 
 	memcpy(r.body, v, sizeof(v));
 	pm_machine__event(m, &r.h, 24);
+}
+
+static void fork_rec(struct pm_machine *m, int32_t pid, int32_t ppid)
+{
+	fork_task(m, pid, ppid, pid, ppid);
 }
 
 static void comm_rec(struct pm_machine *m, int32_t pid, const char *comm, bool exec)
@@ -149,6 +155,33 @@ static void test_own_text(void)
 	       "the comm of the exec is kept");
 	pm_machine__resolve(m, 100, PERF_RECORD_MISC_USER, ip, &f);
 	tap_ok(f.sym != NULL, "the parent keeps its maps");
+	pm_machine__delete(m);
+}
+
+static bool comm_is(const struct pm_machine *m, int32_t tid, const char *want)
+{
+	const char *c = pm_machine__comm(m, tid);
+
+	return want ? c && !strcmp(c, want) : !c;
+}
+
+/* Names of tasks the kernel never sent a COMM for: their parent's, as perf's. */
+static void test_fork_comm(void)
+{
+	struct pm_machine *m = pm_machine__new();
+
+	comm_rec(m, 100, "server", false);
+	fork_rec(m, 200, 100);
+	tap_ok(comm_is(m, 200, "server"), "a forked process goes by its parent's name");
+	fork_task(m, 100, 100, 101, 100);
+	tap_ok(comm_is(m, 101, "server"), "a new thread goes by its creator's name");
+	comm_rec(m, 200, "worker", false);
+	tap_ok(comm_is(m, 200, "worker") && comm_is(m, 100, "server"),
+	       "its own COMM renames the child alone");
+	fork_task(m, 200, 200, 202, 200);
+	tap_ok(comm_is(m, 202, "worker"), "a thread of the renamed child takes the new name");
+	fork_rec(m, 300, 299);
+	tap_ok(comm_is(m, 300, NULL), "the child of an unnamed task stays unnamed");
 	pm_machine__delete(m);
 }
 
@@ -299,6 +332,7 @@ static void test_truncated(void)
 int main(void)
 {
 	test_own_text();
+	test_fork_comm();
 	test_overlaps();
 	test_build_ids();
 	test_kernel();
