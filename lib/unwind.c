@@ -467,42 +467,59 @@ static const char *die__function_name(Dwarf_Die *die)
 	return name;
 }
 
-/*
- * The innermost DIE with code at pc below parent.  dwarf_getscopes does
- * not look into namespaces (elfutils 0.188), where Rust defines its
- * functions.
- */
-static bool die__innermost(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
-{
-	Dwarf_Die child;
+/* DIEs a chain of scopes may go through: the subprogram, its inlined calls and blocks. */
+#define INLINE_MAX_DEPTH 64
 
-	if (depth > 64 || dwarf_child(parent, &child))
-		return false;
+/*
+ * The DIEs with code at pc below parent, outermost first, from path[depth]
+ * on; returns the depth reached.  One walk down the tree, pruned by pc:
+ * dwarf_getscopes then dwarf_getscopes_die walked it twice per address.
+ * Namespaces and types are searched but not part of the chain: Rust
+ * defines its functions in them, and dwarf_getscopes (elfutils 0.188) does
+ * not look there; an imported unit (dwz) is searched as if in place.
+ */
+static int die__path(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *path, int depth, int nest)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die child, unit;
+	int n;
+
+	if (depth >= INLINE_MAX_DEPTH || nest > INLINE_MAX_DEPTH || dwarf_child(parent, &child))
+		return depth;
 	do {
 		switch (dwarf_tag(&child)) {
+		case DW_TAG_imported_unit:
+			if (!dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &a), &unit))
+				break;
+			n = die__path(&unit, pc, path, depth, nest + 1);
+			if (n > depth)
+				return n;
+			break;
 		case DW_TAG_namespace:
 		case DW_TAG_module:
 		case DW_TAG_structure_type:
 		case DW_TAG_class_type:
 		case DW_TAG_union_type:
 		case DW_TAG_enumeration_type:
-			if (die__innermost(&child, pc, out, depth + 1))
-				return true;
+			n = die__path(&child, pc, path, depth, nest + 1);
+			if (n > depth)
+				return n;
 			break;
 		case DW_TAG_subprogram:
 		case DW_TAG_inlined_subroutine:
 		case DW_TAG_lexical_block:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
 			if (dwarf_haspc(&child, pc) > 0) {
-				*out = child;
-				die__innermost(&child, pc, out, depth + 1);
-				return true;
+				path[depth] = child;
+				return die__path(&child, pc, path, depth + 1, nest + 1);
 			}
 			break;
 		default:
 			break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
+	return depth;
 }
 
 /* The inline session's module of the file mapped at mi, reported on first use. */
@@ -542,9 +559,8 @@ static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct 
 static int inline_entry__fill(struct inline_entry *e, Dwfl_Module *mod, uint64_t vaddr,
 			      bool demangle)
 {
-	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Die path[INLINE_MAX_DEPTH], *cu;
 	Dwarf_Addr bias, lookup;
-	Dwarf_Die inner;
 	int i, n;
 
 	if (!mod || !dwfl_module_getelf(mod, &bias))
@@ -553,48 +569,31 @@ static int inline_entry__fill(struct inline_entry *e, Dwfl_Module *mod, uint64_t
 	cu = dwfl_module_addrdie(mod, lookup, &bias);
 	if (!cu)
 		return 0;
-	n = dwarf_getscopes(cu, lookup - bias, &scopes);
-	if (n > 0) {
-		inner = scopes[0];
-		free(scopes);
-		scopes = NULL;
-	} else if (!die__innermost(cu, lookup - bias, &inner, 0)) {
-		return 0;
-	}
-	/*
-	 * Past an inlined instance, dwarf_getscopes goes on with the scopes of
-	 * its abstract definition; the nesting of the concrete instances,
-	 * inlined into one another, comes from the innermost DIE's parents.
-	 */
-	n = dwarf_getscopes_die(&inner, &scopes);
-	if (n <= 0)
+	n = die__path(cu, lookup - bias, path, 0, 0);
+	if (!n)
 		return 0;
 	e->names = calloc((size_t)n, sizeof(*e->names));
-	if (!e->names) {
-		free(scopes);
+	if (!e->names)
 		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	/* Innermost first, out to the function the calls are inlined into. */
+	for (i = n - 1; i >= 0; i--) {
+		int tag = dwarf_tag(&path[i]);
 		const char *name;
 
 		if (tag == DW_TAG_subprogram)
 			break;
 		if (tag != DW_TAG_inlined_subroutine)
 			continue;
-		name = die__function_name(&scopes[i]);
+		name = die__function_name(&path[i]);
 		if (!name)
 			name = "[inlined]";
 		e->names[e->nr] = demangle ? pm_demangle__str(name) : NULL;
 		if (!e->names[e->nr])
 			e->names[e->nr] = strdup(name);
-		if (!e->names[e->nr]) {
-			free(scopes);
+		if (!e->names[e->nr])
 			return -ENOMEM;
-		}
 		e->nr++;
 	}
-	free(scopes);
 	return 0;
 }
 
