@@ -78,10 +78,12 @@ int reader__next_unpacked(struct pm_reader *r, struct pm_record *rec)
 {
 	size_t left = r->unz_end - r->unz_start;
 	struct perf_event_header h;
-	unsigned char *p = r->unz + r->unz_start;
+	unsigned char *p;
 
+	/* Before the first COMPRESSED record there is no buffer at all (NULL + 0 is UB). */
 	if (left < sizeof(h))
 		return 0;
+	p = r->unz + r->unz_start;
 	memcpy(&h, p, sizeof(h));
 	if (h.size < sizeof(h))
 		return reader__fail(r, r->unz_off, -EBADMSG,
