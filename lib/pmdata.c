@@ -155,16 +155,19 @@ out:
 
 void pmdata__exit(struct pmdata *d)
 {
-	pm_buf__exit(&d->live);
+	pm_features__exit(&d->live);
 }
 
 int pmdata__start(struct pmdata *d, int fd, bool pipe, const struct pm_evlist *l)
 {
-	struct pm_buf live = d->live;	/* reused by the next file */
+	struct pm_features live = d->live;	/* buffers reused by the next file */
+	int id;
 
 	memset(d, 0, sizeof(*d));
+	for (id = 0; id < HEADER_LAST_FEATURE; id++)
+		pm_buf__reset(&live.payload[id]);
+	live.mask = 0;
 	d->live = live;
-	pm_buf__reset(&d->live);
 	d->fd = fd;
 	d->pipe = pipe;
 	return pipe ? start_pipe(d, l) : start_file(d, l);
@@ -220,43 +223,89 @@ int pmdata__finished_round(struct pmdata *d)
 	return pmdata__write(d, &h, sizeof(h));
 }
 
-void pmdata__hide_written(struct pmdata *d)
+/*
+ * The feature table of f for data ending at file offset off (it has no
+ * pointer of its own: it must start at the data's end), then the payloads.
+ */
+static int features__layout(const struct pm_features *f, uint64_t off, struct pm_buf *b)
 {
-	d->hidden = d->data_size - d->tail;
+	uint64_t payload_off;
+	int id, nr = 0;
+
+	for (id = 0; id < HEADER_LAST_FEATURE; id++)
+		nr += !!(f->mask & (1ULL << id));
+	payload_off = off + nr * sizeof(struct perf_file_section);
+	for (id = 0; id < HEADER_LAST_FEATURE; id++) {
+		struct perf_file_section s;
+
+		if (!(f->mask & (1ULL << id)))
+			continue;
+		s.offset = payload_off;
+		s.size = f->payload[id].len;
+		payload_off += s.size;
+		if (pm_buf__append(b, &s, sizeof(s)))
+			return -ENOMEM;
+	}
+	for (id = 0; id < HEADER_LAST_FEATURE; id++)
+		if ((f->mask & (1ULL << id)) &&
+		    pm_buf__append(b, f->payload[id].data, f->payload[id].len))
+			return -ENOMEM;
+	return 0;
 }
 
-/* The kept feature's table (one section) and payload for data ending at end. */
+/* The kept features for data ending at end, padded so that a filler can cover them. */
 static int live_tail(const struct pmdata *d, uint64_t end, struct pm_buf *b)
 {
-	struct perf_file_section s = {
-		.offset = d->data_offset + end + sizeof(s),
-		.size = d->live.len,
-	};
-
-	if (pm_buf__append(b, &s, sizeof(s)) || pm_buf__append(b, d->live.data, d->live.len) ||
-	    pm_buf__pad(b, 8))
+	if (features__layout(&d->live, d->data_offset + end, b) || pm_buf__pad(b, 8))
 		return -ENOMEM;
 	return 0;
 }
 
+/*
+ * Records that cover len bytes (a multiple of 8) and that readers skip:
+ * FINISHED_ROUNDs of at most 64 KiB - 8 each, their payload zeros.
+ */
+static int filler__build(struct pm_buf *b, uint64_t len)
+{
+	while (len) {
+		uint64_t n = len < 65528 ? len : 65528;
+		struct perf_event_header h = { .type = PERF_RECORD_FINISHED_ROUND };
+		unsigned char *p;
+
+		h.size = (uint16_t)n;
+		p = pm_buf__alloc(b, n);
+		if (!p)
+			return -ENOMEM;
+		memcpy(p, &h, sizeof(h));
+		memset(p + sizeof(h), 0, n - sizeof(h));
+		len -= n;
+	}
+	return 0;
+}
+
+static int commit_with_tail(struct pmdata *d);
+
 int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload)
 {
-	struct pm_buf b = { 0 };
+	struct pm_buf *kept, b = { 0 };
 	int err;
 
 	if (d->pipe)
 		return 0;
-	pm_buf__reset(&d->live);
-	if (pm_buf__append(&d->live, payload->data, payload->len))
+	kept = pm_features__add(&d->live, id);
+	pm_buf__reset(kept);
+	if (pm_buf__append(kept, payload->data, payload->len))
 		return -ENOMEM;
-	d->live_id = id;
+	d->header.adds_features[0] = d->live.mask;
+	/* A tail in place: the next one, with this feature, goes after it. */
+	if (d->tail)
+		return commit_with_tail(d);
 	err = live_tail(d, d->data_size, &b);
 	if (!err)
 		err = write_all(d->fd, b.data, b.len);
 	if (!err) {
 		d->tail = b.len;
 		d->data_size += b.len;
-		d->header.adds_features[0] = 1ULL << id;
 		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	}
 	pm_buf__exit(&b);
@@ -272,23 +321,22 @@ int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload)
 static int commit_with_tail(struct pmdata *d)
 {
 	struct pm_buf b = { 0 }, fill = { 0 };
-	struct perf_event_header h = { .type = PERF_RECORD_FINISHED_ROUND, .size = (uint16_t)d->tail };
 	int err;
 
 	err = live_tail(d, d->data_size, &b);
-	if (!err && (pm_buf__append(&fill, &h, sizeof(h)) || !pm_buf__alloc(&fill, d->tail - sizeof(h))))
-		err = -ENOMEM;
 	if (!err)
-		memset(fill.data + sizeof(h), 0, d->tail - sizeof(h));
+		err = filler__build(&fill, d->tail);
 	if (!err)
 		err = pwrite_all(d->fd, b.data, b.len, d->data_offset + d->data_size);
 	if (!err)
 		err = pwrite_all(d->fd, fill.data, fill.len, d->data_offset + d->committed);
-	if (!err)
-		err = pwrite_all(d->fd, &d->data_size, sizeof(d->data_size),
-				 offsetof(struct perf_file_header, data.size));
+	if (!err) {
+		d->header.data.size = d->data_size;
+		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
+	}
 	if (!err) {
 		d->committed = d->data_size;
+		d->tail = b.len;
 		d->data_size += d->tail;
 		if (lseek(d->fd, d->data_offset + d->data_size, SEEK_SET) < 0)
 			err = -errno;
@@ -306,6 +354,7 @@ int pmdata__commit(struct pmdata *d)
 		return 0;
 	if (d->tail)
 		return commit_with_tail(d);
+	d->header.data.size = d->data_size;
 	err = pwrite_all(d->fd, &d->data_size, sizeof(d->data_size),
 			 offsetof(struct perf_file_header, data.size));
 	if (!err)
@@ -410,45 +459,25 @@ out:
 int pmdata__finish(struct pmdata *d, const struct pm_features *f)
 {
 	struct pm_buf b = { 0 };
-	uint64_t off = d->data_offset + d->data_size;
-	uint64_t payload_off;
-	int id, nr = 0, err = -ENOMEM;
+	uint64_t off;
+	int err;
 
 	if (d->pipe)
 		return 0;
-	/* The kept feature's placeholder: the feature section takes its place. */
+	/* The kept features' placeholder: the feature section takes its place. */
 	d->data_size -= d->tail;
-	off -= d->tail;
 	d->tail = 0;
-	for (id = 0; id < HEADER_LAST_FEATURE; id++)
-		nr += !!(f->mask & (1ULL << id));
-	payload_off = off + nr * sizeof(struct perf_file_section);
-	for (id = 0; id < HEADER_LAST_FEATURE; id++) {
-		struct perf_file_section s;
-
-		if (!(f->mask & (1ULL << id)))
-			continue;
-		s.offset = payload_off;
-		s.size = f->payload[id].len;
-		payload_off += s.size;
-		if (pm_buf__append(&b, &s, sizeof(s)))
-			goto out;
+	off = d->data_offset + d->data_size;
+	err = features__layout(f, off, &b);
+	if (!err)
+		err = pwrite_all(d->fd, b.data, b.len, off);
+	if (!err) {
+		d->header.data.size = d->data_size;
+		d->header.adds_features[0] = f->mask;
+		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	}
-	for (id = 0; id < HEADER_LAST_FEATURE; id++)
-		if ((f->mask & (1ULL << id)) &&
-		    pm_buf__append(&b, f->payload[id].data, f->payload[id].len))
-			goto out;
-	/* The table has no pointer of its own: it must start at the data's end. */
-	err = pwrite_all(d->fd, b.data, b.len, off);
-	if (err)
-		goto out;
-	d->header.data.offset = d->data_offset + d->hidden;
-	d->header.data.size = d->data_size - d->hidden;
-	d->header.adds_features[0] = f->mask;
-	err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	if (!err)
 		d->committed = d->data_size;
-out:
 	pm_buf__exit(&b);
 	return err;
 }

@@ -30,15 +30,14 @@ struct pmdata {
 	uint64_t data_offset;
 	uint64_t data_size;		/* bytes of whole records written */
 	uint64_t committed;		/* data.size last stored in the header */
-	uint64_t hidden;		/* data bytes the final header leaves out */
 	/*
-	 * A feature kept readable in an unfinished file (COMPRESSED: perf
-	 * cannot decompress without it): its table and payload sit right after
-	 * the committed data, in a placeholder of tail bytes counted in
-	 * data_size, which the next commit turns into a filler record.
+	 * Features kept readable in an unfinished file (COMPRESSED: perf
+	 * cannot decompress without it; TRACING_DATA: perf refuses a file
+	 * with tracepoints without it): their table and payloads sit right
+	 * after the committed data, in a placeholder of tail bytes counted in
+	 * data_size, which the next commit turns into filler records.
 	 */
-	int live_id;
-	struct pm_buf live;
+	struct pm_features live;
 	uint64_t tail;
 	struct perf_file_header header;
 };
@@ -59,19 +58,15 @@ int pmdata__writev(struct pmdata *d, const struct iovec *iov, int iovcnt);
 int pmdata__write(struct pmdata *d, const void *buf, size_t len);
 int pmdata__finished_round(struct pmdata *d);
 /*
- * File mode: the data written so far is seen by readers of an unfinished
- * file only; the final header's data section starts after it.
- */
-void pmdata__hide_written(struct pmdata *d);
-/*
- * File mode: keeps feature id (payload) after the committed data from now
- * on, so a killed file still carries it; pmdata__finish replaces it.
+ * File mode: keeps feature id (payload, copied) after the committed data
+ * from now on, with the features kept before, so a killed file still
+ * carries them; pmdata__finish replaces them.
  */
 int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload);
 /*
  * File mode: stores data_size in the header (one pwrite, only if changed);
- * with a kept feature, first its new copy after the data, then the filler
- * over the old one.
+ * with kept features, first their new copy after the data, then the
+ * filler over the old one.
  */
 int pmdata__commit(struct pmdata *d);
 /* Cuts the file back to the last committed data after a failed write. */

@@ -155,25 +155,17 @@ static int recfile__pipe_prologue(struct pm_recfile *f)
 
 /*
  * The tracepoint formats are in the feature section, which comes only at
- * the end: a copy at the start of the data keeps a killed recording
- * decodable by pmrec dump.  perf 6.1 cannot use it (it wants the formats
- * when it opens the file, and parsing them twice fails), so the final
- * header's data section starts after it.
+ * the end: perf refuses a file with tracepoints and no formats, so they
+ * are kept after the data of an unfinished file too.
  */
-static int recfile__tracing_record(struct pm_recfile *f)
+static int recfile__keep_tracing(struct pm_recfile *f)
 {
-	struct pm_buf blob = { 0 }, recd = { 0 };
+	struct pm_buf blob = { 0 };
 	int err = recfile__tracing_blob(f, &blob);
 
 	if (!err)
-		err = pm_tracing_record(&recd, &blob);
-	if (!err)
-		err = pmdata__write(&f->out, recd.data, recd.len);
-	if (!err)
-		err = pmdata__commit(&f->out);
-	pmdata__hide_written(&f->out);
+		err = pmdata__keep_feature(&f->out, HEADER_TRACING_DATA, &blob);
 	pm_buf__exit(&blob);
-	pm_buf__exit(&recd);
 	return err;
 }
 
@@ -315,7 +307,7 @@ int pm_recfile__start(struct pm_recfile *f, bool *created)
 	if (!err && f->out.pipe)
 		err = recfile__pipe_prologue(f);
 	else if (!err && pm_evlist__has_tracepoints(f->evlist))
-		err = recfile__tracing_record(f);
+		err = recfile__keep_tracing(f);
 	if (!err)
 		err = recfile__synthesize(f);
 	if (!err)

@@ -42,6 +42,22 @@ test_expect_success 'a killed tracepoint recording: pmrec dump decodes its field
 	test_equal "$(grep -c "^0x.* SAMPLE " out)" "$(grep -c "^0x.* SAMPLE .* raw_size=[0-9]* id=[0-9]* args=" out)" "decoded samples"
 '
 
+# perf wants the formats when it opens the file, from the feature section:
+# pmrec keeps them after the data of an unfinished file.
+test_expect_success 'a killed tracepoint recording: perf script decodes every sample pmrec dump counts' '
+	"$PMREC" -a -e raw_syscalls:sys_enter -o t.data 2>/dev/null &
+	pid=$!
+	while [ ! -e t.data ]; do sleep 0.01; done
+	sleep 0.5
+	kill -KILL $pid
+	wait $pid || true
+	perf script -F event,trace -i t.data >script 2>perf.err || { cat perf.err; exit 1; }
+	"$PMREC" dump --stats t.data >stats &&
+	n=$(awk "\$1 == \"total\" && \$2 == \"samples\" { print \$3 }" stats) &&
+	test "$n" -gt 100 &&
+	test_equal "$n" "$(grep -c "raw_syscalls:sys_enter: *NR [0-9]" script)" "samples perf decodes"
+'
+
 test_expect_success 'SIGINT finalizes the file and exits 130' '
 	"$PMREC" -a -o i.data 2>err &
 	pid=$! &&

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The output file's life, read back by the reader: a rotation boundary
- * loses and repeats nothing, --switch-max-files prunes the oldest, and a
- * failed write rolled back leaves exactly what was committed.
+ * loses and repeats nothing, --switch-max-files prunes the oldest, a
+ * failed write rolled back leaves exactly what was committed, and the
+ * features kept in an unfinished file are there at every commit.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "reader.h"
+#include "reader_cursor.h"
 #include "recfile.h"
 #include "tap.h"
 
@@ -246,6 +249,66 @@ static void test_rollback(void)
 	fixture__exit(&x);
 }
 
+/* True when feature id of the file at path is len bytes of fill (or of the string s). */
+static bool has_feature(const char *path, int id, const char *s, size_t len, int fill)
+{
+	struct pm_reader *r = pm_reader__new();
+	struct pm_cursor c;
+	bool ok = false;
+	size_t i;
+
+	if (!pm_reader__open(r, path) && !pm_reader__feature(r, id, &c) && c.len == len) {
+		ok = true;
+		for (i = 0; i < len && ok; i++)
+			ok = c.p[i] == (s ? (unsigned char)s[i] : (unsigned char)fill);
+	}
+	pm_reader__delete(r);
+	return ok;
+}
+
+/*
+ * An unfinished file, as a kill leaves it: a kept feature larger than one
+ * filler record can cover, then a second one kept while the first is in
+ * place; every commit leaves both readable and the data whole.
+ */
+static void test_kept_features(void)
+{
+	static char big[100000];
+	struct pm_buf desc = { 0 }, host = { 0 };
+	struct fixture x;
+	char times[256];
+	bool created;
+	int err;
+
+	memset(big, 0x5a, sizeof(big));
+	pm_buf__append(&desc, big, sizeof(big));
+	pm_buf__append(&host, "killed-host", 11);
+	fixture__init(&x, "kept.data", 0);
+	err = pm_recfile__start(&x.f, &created);
+	if (!err)
+		err = pm_recfile__publish(&x.f);
+	if (!err)
+		err = pmdata__keep_feature(&x.f.out, HEADER_CPUDESC, &desc);
+	if (!err)
+		err = write_samples(&x.f, 1, 2);
+	tap_ok(!err && has_feature(x.path, HEADER_CPUDESC, NULL, sizeof(big), 0x5a),
+	       "a 100 kB kept feature is read after a commit");
+	err = read_times(x.path, times, sizeof(times));
+	tap_ok(!err && !strcmp(times, "1,2"), "the data reads whole (%s)", times);
+	err = pmdata__keep_feature(&x.f.out, HEADER_HOSTNAME, &host);
+	if (!err)
+		err = write_samples(&x.f, 3, 4);
+	tap_ok(!err && has_feature(x.path, HEADER_CPUDESC, NULL, sizeof(big), 0x5a) &&
+	       has_feature(x.path, HEADER_HOSTNAME, "killed-host", 11, 0),
+	       "a second kept feature joins the first");
+	err = read_times(x.path, times, sizeof(times));
+	tap_ok(!err && !strcmp(times, "1,2,3,4"),
+	       "the old copies became records the reader skips (%s)", times);
+	pm_buf__exit(&desc);
+	pm_buf__exit(&host);
+	fixture__exit(&x);
+}
+
 static void remove_dir(void)
 {
 	struct dirent *de;
@@ -274,6 +337,7 @@ int main(void)
 	test_rotation();
 	test_max_files();
 	test_rollback();
+	test_kept_features();
 	if (!getenv("KEEP"))
 		remove_dir();
 	return tap_done();
