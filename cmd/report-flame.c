@@ -87,6 +87,20 @@ const struct argp report_flame_argp = {
 	.parser = flame_parse_opt,
 };
 
+void report_flame__check(const struct report_flame_opts *o, long width, struct argp_state *state)
+{
+	double w = width < 0 ? PM_FLAMEGRAPH_WIDTH : (double)width;
+
+	if (!o->file)
+		return;
+	if (w < PM_FLAMEGRAPH_WIDTH_MIN || w > PM_FLAMEGRAPH_WIDTH_MAX)
+		argp_error(state, "bad --width %ld for --flamegraph (pixels, %d to %d)", width,
+			   PM_FLAMEGRAPH_WIDTH_MIN, PM_FLAMEGRAPH_WIDTH_MAX);
+	if (o->min_width > w)
+		argp_error(state, "bad --min-width %g (at most the width, %g pixels)", o->min_width,
+			   w);
+}
+
 /* The event of base to compare with: the same name, else its first with samples. */
 static uint32_t base_event(const struct pm_profile *p, const struct pm_profile *base,
 			   uint32_t event, const char *path)
@@ -154,17 +168,6 @@ int report_flame__run(const struct report_flame_opts *o, const struct report_fla
 	char *subtitle = NULL;
 	int ret;
 
-	if (in->width >= 0 && (in->width < PM_FLAMEGRAPH_WIDTH_MIN ||
-			       in->width > PM_FLAMEGRAPH_WIDTH_MAX)) {
-		fprintf(stderr, CMD ": bad --width %ld for --flamegraph (pixels, %d to %d)\n",
-			in->width, PM_FLAMEGRAPH_WIDTH_MIN, PM_FLAMEGRAPH_WIDTH_MAX);
-		return PM_EXIT_USAGE;
-	}
-	if (fo.min_width > fo.width) {
-		fprintf(stderr, CMD ": bad --min-width %g (at most the width, %u pixels)\n",
-			fo.min_width, fo.width);
-		return PM_EXIT_USAGE;
-	}
 	if (o->diff) {
 		if (in->load(in->load_arg, o->diff, &base))
 			return PM_EXIT_FAILURE;
@@ -181,9 +184,10 @@ int report_flame__run(const struct report_flame_opts *o, const struct report_fla
 	if (ret == PM_EXIT_OK && !st.samples)
 		fprintf(stderr, CMD ": %s: no samples of event '%s' to draw\n", in->name, ev);
 	else if (ret == PM_EXIT_OK && strcmp(o->file, "-"))
-		fprintf(stderr, CMD ": wrote '%s': %zu frames (%zu narrower than %g px left out), "
-			"%.1f KB, %llu samples of event '%s'\n", o->file, st.frames, st.omitted,
-			fo.min_width, st.bytes / 1024.0, (unsigned long long)st.samples, ev);
+		fprintf(stderr, CMD ": wrote '%s' (%.1f KB): %zu of %zu frames (the others under "
+			"%g px wide), %llu samples of event '%s'\n", o->file, st.bytes / 1024.0,
+			st.frames, st.frames + st.omitted, fo.min_width,
+			(unsigned long long)st.samples, ev);
 	free(subtitle);
 	pm_profile__delete(base);
 	return ret;

@@ -23,6 +23,9 @@ struct report_flame_opts {
 /* Parses into the report_flame_opts that is the child's input. */
 extern const struct argp report_flame_argp;
 
+/* Checks the options against report's --width (pixels here); argp_error()s. */
+void report_flame__check(const struct report_flame_opts *o, long width, struct argp_state *state);
+
 /* What report hands over: the profile it read and its options. */
 struct report_flame_input {
 	struct pm_profile *profile;

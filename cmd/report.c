@@ -252,6 +252,7 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (o->flame.file && o->json)
 			argp_error(state, "--json and --flamegraph are two outputs: give one");
+		report_flame__check(&o->flame, o->width, state);
 		break;
 	case 'i':
 		o->input = arg;
