@@ -27,7 +27,7 @@ enum kind { KIND_ROOT, KIND_COMM, KIND_USER, KIND_KERNEL, KIND_UNKNOWN };
 /* Every name once (frames and comms of both trees of a differential graph). */
 struct names {
 	struct pm_buf bytes;
-	uint32_t *off, *len;
+	struct nameref { uint32_t off, len; } *ref;	/* into bytes */
 	size_t nr, cap;
 	uint32_t *slot;		/* id + 1, 0 free; at most half full */
 	size_t mask;
@@ -243,15 +243,14 @@ static void names__exit(struct names *nm)
 {
 	pm_buf__exit(&nm->bytes);
 	pm_buf__exit(&nm->scratch);
-	free(nm->off);
-	free(nm->len);
+	free(nm->ref);
 	free(nm->slot);
 	free(nm->fslot);
 }
 
 static const char *name_at(const struct names *nm, uint32_t id)
 {
-	return (const char *)nm->bytes.data + nm->off[id];
+	return (const char *)nm->bytes.data + nm->ref[id].off;
 }
 
 static int names__grow(struct names *nm)
@@ -262,7 +261,7 @@ static int names__grow(struct names *nm)
 	if (!slot)
 		return -ENOMEM;
 	for (i = 0; i < nm->nr; i++) {
-		uint64_t h = hash_bytes(nm->seed, nm->bytes.data + nm->off[i], nm->len[i]);
+		uint64_t h = hash_bytes(nm->seed, nm->bytes.data + nm->ref[i].off, nm->ref[i].len);
 
 		for (s = h & (cap - 1); slot[s]; s = (s + 1) & (cap - 1))
 			;
@@ -278,7 +277,7 @@ static int names__grow(struct names *nm)
 static uint32_t names__intern(struct names *nm, const char *s, size_t n)
 {
 	uint64_t h = hash_bytes(nm->seed, (const unsigned char *)s, n);
-	size_t i, cap_off = nm->cap;
+	size_t i;
 	uint32_t id;
 
 	if (nm->nr >= UINT32_MAX / 2 || nm->bytes.len + n + 1 > UINT32_MAX ||
@@ -286,15 +285,13 @@ static uint32_t names__intern(struct names *nm, const char *s, size_t n)
 		return NONE;
 	for (i = h & nm->mask; nm->slot[i]; i = (i + 1) & nm->mask) {
 		id = nm->slot[i] - 1;
-		if (nm->len[id] == n && !memcmp(name_at(nm, id), s, n))
+		if (nm->ref[id].len == n && !memcmp(name_at(nm, id), s, n))
 			return id;
 	}
-	if (pm_array__grow((void **)&nm->off, &cap_off, nm->nr, sizeof(*nm->off)) ||
-	    pm_array__grow((void **)&nm->len, &nm->cap, nm->nr, sizeof(*nm->len)))
+	if (pm_array__grow((void **)&nm->ref, &nm->cap, nm->nr, sizeof(*nm->ref)))
 		return NONE;
 	id = (uint32_t)nm->nr++;
-	nm->off[id] = (uint32_t)nm->bytes.len;
-	nm->len[id] = (uint32_t)n;
+	nm->ref[id] = (struct nameref){ .off = (uint32_t)nm->bytes.len, .len = (uint32_t)n };
 	if (pm_buf__append(&nm->bytes, s, n) || pm_buf__append(&nm->bytes, "", 1)) {
 		nm->nr--;
 		return NONE;
@@ -561,7 +558,7 @@ static int name_cmp(const void *a, const void *b, void *arg)
 {
 	const struct fg *g = arg;
 	uint32_t x = g->t.n[*(const uint32_t *)a].name, y = g->t.n[*(const uint32_t *)b].name;
-	uint32_t lx = g->names.len[x], ly = g->names.len[y];
+	uint32_t lx = g->names.ref[x].len, ly = g->names.ref[y].len;
 	int c = memcmp(name_at(&g->names, x), name_at(&g->names, y), lx < ly ? lx : ly);
 
 	return c ? c : (lx > ly) - (lx < ly);
@@ -942,7 +939,7 @@ static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 {
 	const struct fnode *n = &g->t.n[id];
 	const char *name = name_at(&g->names, n->name);
-	size_t len = g->names.len[n->name];
+	size_t len = g->names.ref[n->name].len;
 	double x = XPAD + (double)g->draw[id].off * g->scale, w = (double)weight(&g->t, id) * g->scale;
 	uint32_t y = frame_y(g, g->draw[id].depth, height, top);
 	char now[32], was[32];
