@@ -11,9 +11,9 @@
 
 static volatile unsigned long sink;
 
-static unsigned long work(long units)
+static inline unsigned long work(long units, unsigned long salt)
 {
-	volatile unsigned long x = 1;
+	volatile unsigned long x = salt;
 	long i;
 
 	for (i = 0; i < units * 2000000; i++)
@@ -21,9 +21,10 @@ static unsigned long work(long units)
 	return x;
 }
 
-__attribute__((noinline)) static void share_a(long u) { sink += work(u); }
-__attribute__((noinline)) static void share_b(long u) { sink += work(u); }
-__attribute__((noinline)) static void share_c(long u) { sink += work(u); }
+/* Different salts: identical bodies would be folded into one function. */
+__attribute__((noinline)) static void share_a(long u) { sink += work(u, 1); }
+__attribute__((noinline)) static void share_b(long u) { sink += work(u, 2); }
+__attribute__((noinline)) static void share_c(long u) { sink += work(u, 3); }
 
 int main(int argc, char **argv)
 {
