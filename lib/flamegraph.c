@@ -708,6 +708,7 @@ static const char style[] =
 	"#title { text-anchor: middle; font-size: 17px; }\n"
 	"#subtitle { text-anchor: middle; fill: rgb(110,110,110); }\n"
 	"#search, #unzoom { cursor: pointer; }\n"
+	"#search, #matched { text-anchor: end; }\n"
 	"#search.active { fill: rgb(230,0,230); }\n"
 	"#frames > g { cursor: pointer; }\n"
 	"#frames > g:hover > rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
@@ -1005,7 +1006,7 @@ static void emit_document(struct fg *g)
 		 "<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n"
 		 "<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n"
 		 "<text id=\"matched\" x=\"%u\" y=\"%u\"> </text>\n",
-		 XPAD, w - XPAD - 100, XPAD, height - YPAD_BOTTOM / 2, w - XPAD - 100,
+		 XPAD, w - XPAD, XPAD, height - YPAD_BOTTOM / 2, w - XPAD,
 		 height - YPAD_BOTTOM / 2);
 	if (!g->t.n[0].samples)
 		out__fmt(&g->out, "<text id=\"empty\" x=\"%u\" y=\"%u\">No samples</text>\n", w / 2,
