@@ -184,10 +184,9 @@ int report_flame__run(const struct report_flame_opts *o, const struct report_fla
 	if (ret == PM_EXIT_OK && !st.samples)
 		fprintf(stderr, CMD ": %s: no samples of event '%s' to draw\n", in->name, ev);
 	else if (ret == PM_EXIT_OK && strcmp(o->file, "-"))
-		fprintf(stderr, CMD ": wrote '%s' (%.1f KB): %zu of %zu frames (the others under "
-			"%g px wide), %llu samples of event '%s'\n", o->file, st.bytes / 1024.0,
-			st.frames, st.frames + st.omitted, fo.min_width,
-			(unsigned long long)st.samples, ev);
+		fprintf(stderr, CMD ": wrote '%s' (%.1f KB): %zu frames (%zu narrower than %g px "
+			"left out), %llu samples of event '%s'\n", o->file, st.bytes / 1024.0,
+			st.frames, st.omitted, fo.min_width, (unsigned long long)st.samples, ev);
 	free(subtitle);
 	pm_profile__delete(base);
 	return ret;

@@ -60,7 +60,7 @@ struct pm_flamegraph_opts {
 
 struct pm_flamegraph_stats {
 	size_t frames;			/* drawn, the root included */
-	size_t omitted;			/* narrower than min_width */
+	size_t omitted;			/* narrower than min_width, or called from one */
 	uint64_t samples, period;	/* of the root: the samples shown */
 	size_t bytes;			/* of the document */
 };
