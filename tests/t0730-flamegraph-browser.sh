@@ -64,6 +64,15 @@ test_expect_success '--dump-dom with ?s=REGEX: the script ran, marked the frames
 	test_cmp want got
 '
 
+test_expect_success '--dump-dom with ?x=X&y=Y: zoomed into that frame' '
+	sed -n "s|.*<title>caller_b ([^<]*</title><rect x=\"\([0-9.]*\)\" y=\"\([0-9]*\)\".*|x=\1\&y=\2|p" \
+		"$TMP_ROOT/f.svg" >q &&
+	test_equal 1 "$(wc -l <q)" "caller_b frames" &&
+	chromium --dump-dom "file://$TMP_ROOT/f.svg?$(cat q)" >dom &&
+	test_grep "<title>caller_b [^<]*</title><rect x=\"10.00\" y=\"[0-9]+\" width=\"1180.00\"" dom &&
+	test_grep "<text id=\"unzoom\" class=\"\"" dom
+'
+
 # pixels.py PNG: the number of distinct colours of a PNG (8-bit RGB or
 # RGBA, not interlaced), decoded with zlib: no imaging library needed.
 cat >"$TMP_ROOT/pixels.py" <<'PY'
