@@ -27,6 +27,7 @@
 #include "list.h"
 #include "profile.h"
 #include "profile_print.h"
+#include "report-flame.h"
 #include "report_sink.h"
 
 #define CMD "pmrec report"
@@ -58,6 +59,7 @@ struct report_opts {
 	struct pm_id_list pids, tids, cpus;
 	uint64_t time[2];
 	bool time_set;
+	struct report_flame_opts flame;
 };
 
 struct report {
@@ -130,7 +132,8 @@ static const struct argp_option report_options[] = {
 	  .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "Colour percentages (default auto: when stdout is a terminal)" },
 	{ .name = "width", .key = OPT_WIDTH, .arg = "COLUMNS",
-	  .doc = "Cut text lines at COLUMNS, 0 never (default: the terminal's width, or never)" },
+	  .doc = "Cut text lines at COLUMNS, 0 never (default: the terminal's width, or never); "
+		 "with --flamegraph, the image's width in pixels (default 1200)" },
 	{ 0 },
 };
 
@@ -243,6 +246,14 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 	double v;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->flame;
+		break;
+	case ARGP_KEY_END:
+		if (o->flame.file && o->json)
+			argp_error(state, "--json and --flamegraph are two outputs: give one");
+		report_flame__check(&o->flame, o->width, state);
+		break;
 	case 'i':
 		o->input = arg;
 		break;
@@ -336,8 +347,14 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child report_children[] = {
+	{ .argp = &report_flame_argp, .header = "Flame graphs:" },
+	{ 0 },
+};
+
 static const struct argp report_argp = {
 	.options = report_options,
+	.children = report_children,
 	.parser = report_parse_opt,
 	.args_doc = "[FILE | -]",
 	.doc = "Show where the time went in a perf.data file or stream: the hottest "
@@ -647,25 +664,93 @@ static int report__read(struct report *rep)
 	return err;
 }
 
-static int report__run(struct report *rep)
+/* Opens path and reads it into rep's profile; says why it failed.  0 or a negative errno. */
+static int report__load(struct report *rep, const char *path)
 {
-	const char *path = rep->opts.input ? rep->opts.input : report__default_input();
 	int err, fd;
 
 	err = pm_cmd__open_input(CMD, rep->r, path, &rep->name, &fd);
 	if (fd >= 0 || !err)
 		err = err ? err : report__read(rep);
-	if (err) {
+	if (err)
 		pm_cmd__input_error(CMD, rep->name ? rep->name : path, rep->r, err);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+static void report__exit(struct report *rep)
+{
+	pm_dumper__exit(&rep->dumper);
+	pm_report_sink__exit(&rep->sink);
+	pm_profile__delete(rep->profile);
+	pm_reader__delete(rep->r);
+	free(rep->pids);
+	free(rep->tids);
+	free(rep->cpus);
+}
+
+/* --diff's base: another recording read with the same options. */
+static int report__load_other(void *arg, const char *path, struct pm_profile **out)
+{
+	const struct report *rep = arg;
+	struct report other = { .opts = rep->opts };
+	int err = -ENOMEM;
+
+	other.r = pm_reader__new();
+	other.profile = pm_profile__new();
+	if (!other.r || !other.profile)
+		fprintf(stderr, CMD ": out of memory\n");
+	else if (!(err = report__filters(&other)))
+		err = report__load(&other, path);
+	if (!err) {
+		*out = other.profile;
+		other.profile = NULL;
+	}
+	report__exit(&other);
+	return err;
+}
+
+/* The flame graph's event: --event's, else the first with samples. */
+static int report__flame(struct report *rep)
+{
+	uint32_t n = pm_profile__nr_events(rep->profile), ev = 0;
+	struct pm_profile_filter f;
+	struct pm_profile_query q;
+
+	if (rep->opts.event) {
+		if (report__event_index(rep, &ev))
+			return PM_EXIT_USAGE;
 	} else {
+		while (ev < n && !pm_profile__samples(rep->profile, ev))
+			ev++;
+		ev = ev < n ? ev : 0;
+	}
+	if (!n) {
+		fprintf(stderr, CMD ": %s: no events to draw\n", rep->name);
+		return PM_EXIT_FAILURE;
+	}
+	report__query_base(rep, &q, &f);
+	return report_flame__run(&rep->opts.flame, &(struct report_flame_input){
+		.profile = rep->profile, .name = rep->name, .event = ev, .filter = &f,
+		.width = rep->opts.width, .load = report__load_other, .load_arg = rep,
+	});
+}
+
+static int report__run(struct report *rep)
+{
+	const char *path = rep->opts.input ? rep->opts.input : report__default_input();
+	int err = report__load(rep, path);
+
+	if (!err && rep->opts.flame.file)
+		return report__flame(rep);
+	if (!err) {
 		err = report__print(rep);
 		if (err == -ENOENT)
 			return PM_EXIT_USAGE;
 		if (err == -ENOMEM)
 			fprintf(stderr, CMD ": out of memory\n");
 	}
-	if (fd >= 0)
-		close(fd);
 	if (fflush(stdout) && errno != EPIPE) {
 		fprintf(stderr, CMD ": write error: %s\n", strerror(errno));
 		return PM_EXIT_FAILURE;
@@ -691,16 +776,10 @@ int cmd_report(int argc, char **argv)
 	} else {
 		ret = report__run(&rep);
 	}
-	pm_dumper__exit(&rep.dumper);
-	pm_report_sink__exit(&rep.sink);
-	pm_profile__delete(rep.profile);
-	pm_reader__delete(rep.r);
+	report__exit(&rep);
 	pm_id_list__exit(&rep.opts.pids);
 	pm_id_list__exit(&rep.opts.tids);
 	pm_id_list__exit(&rep.opts.cpus);
 	free(rep.opts.comms);
-	free(rep.pids);
-	free(rep.tids);
-	free(rep.cpus);
 	return ret;
 }

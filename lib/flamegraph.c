@@ -1,0 +1,1069 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "buf.h"
+#include "flamegraph.h"
+#include "folded.h"
+
+#define NONE UINT32_MAX
+
+/* Geometry, in pixels (flamegraph.pl's). */
+#define FONT_SIZE 12
+#define FONT_WIDTH 0.59		/* average glyph width, in font sizes */
+#define FRAME_HEIGHT 16
+#define XPAD 10
+#define YPAD_TOP 36		/* title and buttons */
+#define YPAD_SUBTITLE 20
+#define YPAD_BOTTOM 34		/* the details line */
+
+enum kind { KIND_ROOT, KIND_COMM, KIND_USER, KIND_KERNEL, KIND_UNKNOWN };
+
+/* Every name once (frames and comms of both trees of a differential graph). */
+struct names {
+	struct pm_buf bytes;
+	struct nameref { uint32_t off, len; } *ref;	/* into bytes */
+	size_t nr, cap;
+	uint32_t *slot;		/* id + 1, 0 free; at most half full */
+	size_t mask;
+	uint64_t seed;		/* names come from the input: no chosen collisions */
+	/* Profile frames (stable pointers) to their name ids. */
+	struct fslot { const struct pm_profile_frame *f; uint32_t id; } *fslot;
+	size_t fnr, fmask;
+	struct pm_buf scratch;
+};
+
+struct fnode {
+	uint32_t name, parent;
+	uint64_t period, samples;
+	enum kind kind;
+};
+
+/* The folded stacks of one event, merged: node 0 is "all". */
+struct tree {
+	struct fnode *n;
+	size_t nr, cap;
+	struct nslot { uint32_t parent, name, id; } *slot;	/* id + 1 */
+	size_t mask;
+	/* Of the contexts the cpu filter keeps, hidden ones included. */
+	uint64_t all_period, all_samples;
+	bool by_samples;	/* no period recorded: samples weigh */
+	uint64_t denom;		/* the weight percentages are of */
+};
+
+struct out {
+	struct pm_buf b;
+	pm_flamegraph_write_fn *write;
+	void *arg;
+	size_t total;
+	int err;
+};
+
+/* The drawing of one node. */
+struct draw {
+	uint64_t off;		/* weight before it, from the root's start */
+	uint32_t depth;
+	uint32_t base;		/* the same stack in the base tree, or NONE */
+};
+
+struct fg {
+	const struct pm_flamegraph_opts *o;
+	struct names names;
+	struct tree t, base;
+	uint32_t *kids, *kid_start;	/* children of node i: kids[kid_start[i]..kid_start[i + 1]) */
+	uint32_t *order;		/* drawn nodes, depth first */
+	size_t nr_order;
+	struct draw *draw;
+	uint32_t width, max_depth;
+	double scale, max_delta;
+	struct out out;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	return x;
+}
+
+static uint64_t hash_bytes(uint64_t seed, const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return mix64(h);
+}
+
+static void add_sat(uint64_t *a, uint64_t b)
+{
+	if (__builtin_add_overflow(*a, b, a))
+		*a = UINT64_MAX;
+}
+
+/* ---- text ---- */
+
+/* Length of the UTF-8 sequence at s that XML 1.0 allows (not U+FFFE, U+FFFF), or 0. */
+static size_t xml_char_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return s[0] >= 0x20 || s[0] == '\t' ? 1 : 0;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
+		return 0;
+	return len;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+
+/*
+ * A name as the folded stacks write it (';' as ':', control bytes as '?',
+ * cut at PM_FOLDED_NAME_MAX), then made text XML can hold: a byte that is
+ * not part of valid UTF-8 becomes U+FFFD.
+ */
+static int name__clean(struct pm_buf *out, struct pm_buf *tmp, const char *s, size_t n)
+{
+	const unsigned char *p;
+	size_t i, len;
+	int err;
+
+	tmp->len = 0;
+	out->len = 0;
+	err = pm_folded__append_name(tmp, s, n);
+	for (p = tmp->data, i = 0; !err && i < tmp->len; i += len ? len : 1) {
+		len = xml_char_len(p + i, tmp->len - i);
+		err = len ? pm_buf__append(out, p + i, len) :
+			    pm_buf__append(out, REPLACEMENT, sizeof(REPLACEMENT) - 1);
+	}
+	return err;
+}
+
+static void out__flush(struct out *o)
+{
+	if (!o->err && o->b.len)
+		o->err = o->write(o->arg, o->b.data, o->b.len);
+	o->total += o->b.len;
+	o->b.len = 0;
+}
+
+static void out__mem(struct out *o, const void *p, size_t n)
+{
+	if (o->err)
+		return;
+	if (pm_buf__append(&o->b, p, n)) {
+		o->err = -ENOMEM;
+		return;
+	}
+	if (o->b.len >= 65536)
+		out__flush(o);
+}
+
+static void out__str(struct out *o, const char *s)
+{
+	out__mem(o, s, strlen(s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static void out__fmt(struct out *o, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		out__mem(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* Text or an attribute value: escaped, and what XML cannot hold replaced. */
+static void out__text(struct out *o, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, start = 0, len;
+	const char *esc;
+
+	while (i < n) {
+		len = xml_char_len(p + i, n - i);
+		esc = !len ? (p[i] < 0x20 || p[i] == 0x7f ? "?" : REPLACEMENT) :
+		      p[i] == '&' ? "&amp;" : p[i] == '<' ? "&lt;" : p[i] == '>' ? "&gt;" :
+		      p[i] == '"' ? "&quot;" : p[i] == '\'' ? "&#39;" : NULL;
+		if (!esc) {
+			i += len;
+			continue;
+		}
+		out__mem(o, p + start, i - start);
+		out__str(o, esc);
+		start = i += len ? len : 1;
+	}
+	out__mem(o, p + start, i - start);
+}
+
+/* ---- names ---- */
+
+static int names__init(struct names *nm)
+{
+	if (getrandom(&nm->seed, sizeof(nm->seed), GRND_NONBLOCK) != sizeof(nm->seed))
+		nm->seed = mix64((uint64_t)(uintptr_t)nm ^ (uint64_t)time(NULL));
+	nm->mask = 1023;
+	nm->slot = calloc(nm->mask + 1, sizeof(*nm->slot));
+	nm->fmask = 1023;
+	nm->fslot = calloc(nm->fmask + 1, sizeof(*nm->fslot));
+	return nm->slot && nm->fslot ? 0 : -ENOMEM;
+}
+
+static void names__exit(struct names *nm)
+{
+	pm_buf__exit(&nm->bytes);
+	pm_buf__exit(&nm->scratch);
+	free(nm->ref);
+	free(nm->slot);
+	free(nm->fslot);
+}
+
+static const char *name_at(const struct names *nm, uint32_t id)
+{
+	return (const char *)nm->bytes.data + nm->ref[id].off;
+}
+
+static int names__grow(struct names *nm)
+{
+	size_t cap = (nm->mask + 1) * 2, i, s;
+	uint32_t *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < nm->nr; i++) {
+		uint64_t h = hash_bytes(nm->seed, nm->bytes.data + nm->ref[i].off, nm->ref[i].len);
+
+		for (s = h & (cap - 1); slot[s]; s = (s + 1) & (cap - 1))
+			;
+		slot[s] = (uint32_t)i + 1;
+	}
+	free(nm->slot);
+	nm->slot = slot;
+	nm->mask = cap - 1;
+	return 0;
+}
+
+/* The id of the name s (n bytes, already clean), added if new; NONE on ENOMEM. */
+static uint32_t names__intern(struct names *nm, const char *s, size_t n)
+{
+	uint64_t h = hash_bytes(nm->seed, (const unsigned char *)s, n);
+	size_t i;
+	uint32_t id;
+
+	if (nm->nr >= UINT32_MAX / 2 || nm->bytes.len + n + 1 > UINT32_MAX ||
+	    ((nm->nr + 1) * 2 > nm->mask + 1 && names__grow(nm)))
+		return NONE;
+	for (i = h & nm->mask; nm->slot[i]; i = (i + 1) & nm->mask) {
+		id = nm->slot[i] - 1;
+		if (nm->ref[id].len == n && !memcmp(name_at(nm, id), s, n))
+			return id;
+	}
+	if (pm_array__grow((void **)&nm->ref, &nm->cap, nm->nr, sizeof(*nm->ref)))
+		return NONE;
+	id = (uint32_t)nm->nr++;
+	nm->ref[id] = (struct nameref){ .off = (uint32_t)nm->bytes.len, .len = (uint32_t)n };
+	if (pm_buf__append(&nm->bytes, s, n) || pm_buf__append(&nm->bytes, "", 1)) {
+		nm->nr--;
+		return NONE;
+	}
+	nm->slot[i] = id + 1;
+	return id;
+}
+
+static uint32_t names__clean_intern(struct names *nm, const char *s, size_t n)
+{
+	struct pm_buf clean = { 0 };
+	uint32_t id = NONE;
+
+	if (!name__clean(&clean, &nm->scratch, s, n))
+		id = names__intern(nm, (const char *)clean.data, clean.len);
+	pm_buf__exit(&clean);
+	return id;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* The folded stacks' name of a frame: "sym", "[file]", "[unknown]". */
+static uint32_t frame_name(struct names *nm, const struct pm_profile_frame *f)
+{
+	const char *dso = f->dso_id ? f->dso_id : f->dso, *base;
+	char *bracketed;
+	uint32_t id;
+	size_t n;
+
+	if (f->sym)
+		return names__clean_intern(nm, f->sym, strlen(f->sym));
+	if (!dso)
+		return names__intern(nm, "[unknown]", 9);
+	base = base_name(dso);
+	n = strlen(base);
+	if (base[0] == '[')
+		return names__clean_intern(nm, base, n);
+	bracketed = malloc(n + 3);
+	if (!bracketed)
+		return NONE;
+	bracketed[0] = '[';
+	memcpy(bracketed + 1, base, n);
+	bracketed[n + 1] = ']';
+	bracketed[n + 2] = '\0';
+	/* The brackets are the namer's, not the name's: cleaning keeps them. */
+	id = names__clean_intern(nm, bracketed, n + 2);
+	free(bracketed);
+	return id;
+}
+
+static int fcache__grow(struct names *nm)
+{
+	size_t cap = (nm->fmask + 1) * 2, i, s;
+	struct fslot *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i <= nm->fmask; i++) {
+		if (!nm->fslot[i].f)
+			continue;
+		for (s = mix64((uintptr_t)nm->fslot[i].f) & (cap - 1); slot[s].f; s = (s + 1) & (cap - 1))
+			;
+		slot[s] = nm->fslot[i];
+	}
+	free(nm->fslot);
+	nm->fslot = slot;
+	nm->fmask = cap - 1;
+	return 0;
+}
+
+/* Frames repeat along stacks: each is named once. */
+static uint32_t frame_name_cached(struct names *nm, const struct pm_profile_frame *f)
+{
+	size_t i;
+	uint32_t id;
+
+	if ((nm->fnr + 1) * 2 > nm->fmask + 1 && fcache__grow(nm))
+		return NONE;
+	for (i = mix64((uintptr_t)f) & nm->fmask; nm->fslot[i].f; i = (i + 1) & nm->fmask)
+		if (nm->fslot[i].f == f)
+			return nm->fslot[i].id;
+	id = frame_name(nm, f);
+	if (id != NONE) {
+		nm->fslot[i] = (struct fslot){ .f = f, .id = id };
+		nm->fnr++;
+	}
+	return id;
+}
+
+/* ---- trees ---- */
+
+static uint64_t node_hash(uint64_t seed, uint32_t parent, uint32_t name)
+{
+	return mix64(((uint64_t)parent << 32 | name) ^ seed);
+}
+
+static int tree__grow(struct tree *t, uint64_t seed)
+{
+	size_t cap = t->slot ? (t->mask + 1) * 2 : 1024, i, s;
+	struct nslot *slot;
+
+	while (cap < t->nr * 2)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 1; i < t->nr; i++) {
+		const struct fnode *x = &t->n[i];
+
+		for (s = node_hash(seed, x->parent, x->name) & (cap - 1); slot[s].id; s = (s + 1) & (cap - 1))
+			;
+		slot[s] = (struct nslot){ .parent = x->parent, .name = x->name, .id = (uint32_t)i + 1 };
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->mask = cap - 1;
+	return 0;
+}
+
+/* The child of parent named name: found, or made when make is set. */
+static uint32_t tree__child(struct tree *t, uint64_t seed, uint32_t parent, uint32_t name,
+			    enum kind kind, bool make)
+{
+	size_t i;
+	uint32_t id;
+
+	if (make && (t->nr + 1) * 2 > t->mask + 1 && tree__grow(t, seed))
+		return NONE;
+	if (!t->slot)
+		return NONE;
+	for (i = node_hash(seed, parent, name) & t->mask; t->slot[i].id; i = (i + 1) & t->mask)
+		if (t->slot[i].parent == parent && t->slot[i].name == name)
+			return t->slot[i].id - 1;
+	if (!make || t->nr >= UINT32_MAX / 2 ||
+	    pm_array__grow((void **)&t->n, &t->cap, t->nr, sizeof(*t->n)))
+		return NONE;
+	id = (uint32_t)t->nr++;
+	t->n[id] = (struct fnode){ .name = name, .parent = parent, .kind = kind };
+	t->slot[i] = (struct nslot){ .parent = parent, .name = name, .id = id + 1 };
+	return id;
+}
+
+static bool in_list(const int32_t *v, size_t n, int32_t x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* As report's filters: false drops the context, *shown false hides it. */
+static bool ctx_kept(const struct pm_profile_filter *f, const struct pm_profile_ctx *c,
+		     bool *shown)
+{
+	size_t i;
+
+	*shown = true;
+	if (!f)
+		return true;
+	if (f->nr_cpus && !in_list(f->cpus, f->nr_cpus, c->cpu))
+		return false;
+	if (f->nr_comms) {
+		*shown = false;
+		for (i = 0; i < f->nr_comms && !*shown; i++)
+			*shown = c->comm && !strcmp(f->comms[i], c->comm);
+	}
+	if (f->nr_pids && !in_list(f->pids, f->nr_pids, c->pid))
+		*shown = false;
+	if (f->nr_tids && !in_list(f->tids, f->nr_tids, c->tid))
+		*shown = false;
+	return true;
+}
+
+static enum kind frame_kind(const struct pm_profile_frame *f)
+{
+	return f->kernel ? KIND_KERNEL : f->sym ? KIND_USER : KIND_UNKNOWN;
+}
+
+/* Adds profile node id to the tree (map[id]: its tree node, or NONE). */
+static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, uint32_t event,
+		     uint32_t id, uint32_t *map, const uint64_t *period, const uint64_t *samples)
+{
+	struct pm_profile_node n;
+	struct pm_profile_ctx c;
+	uint32_t name, node;
+	bool shown;
+
+	map[id] = NONE;
+	pm_profile__node(p, id, &n, &c);
+	if (n.frame) {
+		if (map[n.parent] == NONE)
+			return 0;
+		name = frame_name_cached(&g->names, n.frame);
+		node = name == NONE ? NONE :
+		       tree__child(t, g->names.seed, map[n.parent], name, frame_kind(n.frame), true);
+	} else {
+		if (c.event != event || !ctx_kept(g->o->filter, &c, &shown))
+			return 0;
+		add_sat(&t->all_period, period[id]);
+		t->all_samples += samples[id];
+		if (!shown)
+			return 0;
+		name = names__clean_intern(&g->names, c.comm ? c.comm : "", c.comm ? strlen(c.comm) : 0);
+		node = name == NONE ? NONE : tree__child(t, g->names.seed, 0, name, KIND_COMM, true);
+		if (node != NONE) {
+			add_sat(&t->n[0].period, period[id]);
+			t->n[0].samples += samples[id];
+		}
+	}
+	if (node == NONE)
+		return -ENOMEM;
+	add_sat(&t->n[node].period, period[id]);
+	t->n[node].samples += samples[id];
+	map[id] = node;
+	return 0;
+}
+
+static uint64_t weight(const struct tree *t, uint32_t id)
+{
+	return t->by_samples ? t->n[id].samples : t->n[id].period;
+}
+
+static int tree__build(struct fg *g, struct tree *t, const struct pm_profile *p, uint32_t event)
+{
+	size_t nr = pm_profile__nr_nodes(p), i;
+	uint64_t *period = malloc(nr * sizeof(*period)), *samples = malloc(nr * sizeof(*samples));
+	uint32_t *map = malloc(nr * sizeof(*map)), all = names__intern(&g->names, "all", 3);
+	bool relative = g->o->filter && g->o->filter->relative;
+	int err = -ENOMEM;
+
+	if (!period || !samples || !map || all == NONE ||
+	    tree__child(t, g->names.seed, NONE, all, KIND_ROOT, true) != 0)
+		goto out;
+	pm_profile__node_totals(p, period, samples);
+	map[0] = 0;
+	for (i = 1, err = 0; i < nr && !err; i++)
+		err = tree__add(g, t, p, event, (uint32_t)i, map, period, samples);
+	/* A file without periods (none recorded, all zero) still has samples. */
+	t->by_samples = !t->n[0].period;
+	t->denom = relative ? weight(t, 0) : t->by_samples ? t->all_samples : t->all_period;
+out:
+	free(period);
+	free(samples);
+	free(map);
+	return err;
+}
+
+static void tree__exit(struct tree *t)
+{
+	free(t->n);
+	free(t->slot);
+}
+
+/* ---- layout ---- */
+
+static int name_cmp(const void *a, const void *b, void *arg)
+{
+	const struct fg *g = arg;
+	uint32_t x = g->t.n[*(const uint32_t *)a].name, y = g->t.n[*(const uint32_t *)b].name;
+	uint32_t lx = g->names.ref[x].len, ly = g->names.ref[y].len;
+	int c = memcmp(name_at(&g->names, x), name_at(&g->names, y), lx < ly ? lx : ly);
+
+	return c ? c : (lx > ly) - (lx < ly);
+}
+
+/* Children lists, each in byte order of the names (flamegraph.pl sorts its stacks so). */
+static int fg__children(struct fg *g)
+{
+	size_t nr = g->t.nr, i;
+	uint32_t *fill;
+
+	g->kid_start = calloc(nr + 1, sizeof(*g->kid_start));
+	g->kids = malloc(nr * sizeof(*g->kids));
+	fill = malloc(nr * sizeof(*fill));
+	if (!g->kid_start || !g->kids || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (i = 1; i < nr; i++)
+		g->kid_start[g->t.n[i].parent + 1]++;
+	for (i = 0; i < nr; i++)
+		g->kid_start[i + 1] += g->kid_start[i];
+	memcpy(fill, g->kid_start, nr * sizeof(*fill));
+	for (i = 1; i < nr; i++)
+		g->kids[fill[g->t.n[i].parent]++] = (uint32_t)i;
+	free(fill);
+	for (i = 0; i < nr; i++)
+		qsort_r(g->kids + g->kid_start[i], g->kid_start[i + 1] - g->kid_start[i],
+			sizeof(*g->kids), name_cmp, g);
+	return 0;
+}
+
+/* The share of the total a node has, against its stack's in the base: its sign exact. */
+static int delta_sign(const struct fg *g, uint32_t id, double *delta)
+{
+	uint64_t a = weight(&g->t, id), d = g->t.denom, e = g->base.denom;
+	uint64_t b = g->draw[id].base == NONE ? 0 : weight(&g->base, g->draw[id].base);
+	unsigned __int128 l = (unsigned __int128)a * e, r = (unsigned __int128)b * d;
+
+	*delta = (d ? 100.0 * (double)a / (double)d : 0) - (e ? 100.0 * (double)b / (double)e : 0);
+	return (l > r) - (l < r);
+}
+
+/*
+ * Depth first from the root: offsets, the drawn nodes in order (a node
+ * narrower than min_width is left out with its subtree), their depth, and
+ * their stack in the base.
+ */
+static int fg__layout(struct fg *g)
+{
+	size_t nr = g->t.nr, sp = 0, k;
+	uint32_t *stack = malloc(nr * sizeof(*stack)), id, c;
+	uint64_t off;
+	double d;
+
+	g->order = malloc(nr * sizeof(*g->order));
+	g->draw = calloc(nr, sizeof(*g->draw));
+	if (!stack || !g->order || !g->draw) {
+		free(stack);
+		return -ENOMEM;
+	}
+	g->draw[0] = (struct draw){ .base = g->o->base ? 0 : NONE };
+	stack[sp++] = 0;
+	while (sp) {
+		id = stack[--sp];
+		g->order[g->nr_order++] = id;
+		if (g->draw[id].depth > g->max_depth)
+			g->max_depth = g->draw[id].depth;
+		if (g->o->base && delta_sign(g, id, &d) && (d < 0 ? -d : d) > g->max_delta)
+			g->max_delta = (d < 0 ? -d : d);
+		off = g->draw[id].off;
+		for (k = g->kid_start[id]; k < g->kid_start[id + 1]; k++) {
+			c = g->kids[k];
+			g->draw[c].off = off;
+			off += weight(&g->t, c);
+		}
+		/* Pushed last child first: popped in name order. */
+		for (k = g->kid_start[id + 1]; k-- > g->kid_start[id];) {
+			c = g->kids[k];
+			if ((double)weight(&g->t, c) * g->scale < g->o->min_width)
+				continue;
+			g->draw[c].depth = g->draw[id].depth + 1;
+			g->draw[c].base = g->draw[id].base == NONE ? NONE :
+				tree__child(&g->base, g->names.seed, g->draw[id].base,
+					    g->t.n[c].name, KIND_USER, false);
+			stack[sp++] = c;
+		}
+	}
+	free(stack);
+	return 0;
+}
+
+/* ---- colours ---- */
+
+struct rgb {
+	unsigned r, g, b;
+};
+
+/* Deterministic per name (an unseeded hash), so that two graphs compare. */
+static struct rgb name_color(const char *s, size_t n, enum kind kind)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	double v1, v2, v3;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	h = mix64(h);
+	v1 = (double)(h & 0xff) / 255;
+	v2 = (double)(h >> 8 & 0xff) / 255;
+	v3 = (double)(h >> 16 & 0xff) / 255;
+	switch (kind) {
+	case KIND_USER:		/* red to yellow (flamegraph.pl's "hot") */
+		return (struct rgb){ 205 + (unsigned)(50 * v3), (unsigned)(230 * v1), (unsigned)(55 * v2) };
+	case KIND_KERNEL:	/* blue-green */
+		return (struct rgb){ 50 + (unsigned)(60 * v1), 160 + (unsigned)(60 * v2),
+				     180 + (unsigned)(60 * v2) };
+	case KIND_UNKNOWN:	/* grey */
+		return (struct rgb){ 160 + (unsigned)(50 * v1), 160 + (unsigned)(50 * v1),
+				     160 + (unsigned)(50 * v1) };
+	default:		/* the root and the commands: sand */
+		return (struct rgb){ 210 + (unsigned)(30 * v1), 200 + (unsigned)(30 * v1),
+				     150 + (unsigned)(30 * v1) };
+	}
+}
+
+#define NEUTRAL ((struct rgb){ 220, 220, 220 })
+
+/* Red grew, blue shrank: the larger the change (against the largest), the deeper. */
+static struct rgb diff_color(const struct fg *g, uint32_t id)
+{
+	double d, t;
+	unsigned c;
+	int sign = delta_sign(g, id, &d);
+
+	if (!sign || !g->max_delta)
+		return NEUTRAL;
+	t = (d < 0 ? -d : d) / g->max_delta;
+	c = 40 + (unsigned)(170 * (1 - (t > 1 ? 1 : t)) + 0.5);
+	return sign > 0 ? (struct rgb){ 255, c, c } : (struct rgb){ c, c, 255 };
+}
+
+/* ---- the document ---- */
+
+static const char style[] =
+	"<style type=\"text/css\">\n"
+	"text { font-family: Verdana, Helvetica, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
+	"#title { text-anchor: middle; font-size: 17px; }\n"
+	"#subtitle { text-anchor: middle; fill: rgb(110,110,110); }\n"
+	"#search, #unzoom { cursor: pointer; }\n"
+	"#search, #matched { text-anchor: end; }\n"
+	"#search.active { fill: rgb(230,0,230); }\n"
+	"#frames > g { cursor: pointer; }\n"
+	"#frames > g:hover > rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
+	"#frames > g.parent { opacity: 0.5; }\n"
+	".hide { display: none; }\n"
+	"</style>\n";
+
+/*
+ * The behaviour flamegraph.pl's script has, written anew: a click zooms
+ * (the frame spans the width, its callers stay below it, dimmed), Reset
+ * Zoom or Escape goes back, Search or Ctrl-F asks for a regular
+ * expression (JavaScript RegExp.test on each frame's name: a match
+ * anywhere in the name, as flamegraph.pl's) and shows the share of the
+ * samples under the matched frames, counted once where matches nest.  The
+ * URL's ?s=REGEX searches and ?x=X&y=Y zooms (the frame's rect x and y)
+ * on load.  Frames carry their exact offset and weight (fg:x, fg:w).
+ */
+static const char script[] =
+	"<script type=\"text/ecmascript\"><![CDATA[\n"
+	"\"use strict\";\n"
+	"var SVG = \"http://www.w3.org/2000/svg\", FG = \"urn:x-pmrec:flamegraph\";\n"
+	"var frames, details, matched, unzoombtn, searchbtn, total, inverted, xpad, span;\n"
+	"var searching = false;\n"
+	"function num(e, n) { return +e.getAttributeNS(FG, n); }\n"
+	"function info(g) {\n"
+	"\tif (!g.fg) {\n"
+	"\t\tvar r = g.querySelector(\"rect\"), t = g.querySelector(\"title\");\n"
+	"\t\tg.fg = { g: g, r: r, t: g.querySelector(\"text\"),\n"
+	"\t\t\tname: t.textContent.replace(/ \\([^()]*\\)$/, \"\"),\n"
+	"\t\t\tx: r.getAttribute(\"x\"), w: r.getAttribute(\"width\"),\n"
+	"\t\t\ty: +r.getAttribute(\"y\"), fill: r.getAttribute(\"fill\"),\n"
+	"\t\t\to: num(r, \"x\"), ow: num(r, \"w\") };\n"
+	"\t}\n"
+	"\treturn g.fg;\n"
+	"}\n"
+	"function label(f, x, w) {\n"
+	"\tvar n = Math.floor(w / (12 * 0.59)), s = Array.from(f.name);\n"
+	"\tif (n < 3) {\n"
+	"\t\tif (f.t) f.t.textContent = \"\";\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"\tif (!f.t) {\n"
+	"\t\tf.t = document.createElementNS(SVG, \"text\");\n"
+	"\t\tf.t.setAttribute(\"y\", (f.y + 11.5).toFixed(1));\n"
+	"\t\tf.g.appendChild(f.t);\n"
+	"\t}\n"
+	"\tf.t.setAttribute(\"x\", (x + 3).toFixed(2));\n"
+	"\tf.t.textContent = s.length <= n ? f.name : s.slice(0, n - 2).join(\"\") + \"..\";\n"
+	"}\n"
+	"function place(f, x, w) {\n"
+	"\tf.r.setAttribute(\"x\", x.toFixed(2));\n"
+	"\tf.r.setAttribute(\"width\", w.toFixed(2));\n"
+	"\tlabel(f, x, w);\n"
+	"}\n"
+	"function zoom(g) {\n"
+	"\tvar z = info(g), scale = z.ow ? span / z.ow : 0, gs = frames.children, i;\n"
+	"\tunzoombtn.classList.remove(\"hide\");\n"
+	"\tfor (i = 0; i < gs.length; i++) {\n"
+	"\t\tvar f = info(gs[i]), callee = inverted ? f.y > z.y : f.y < z.y;\n"
+	"\t\tvar inside = callee ? f.o >= z.o && f.o + f.ow <= z.o + z.ow && (f.o < z.o + z.ow || !z.ow)\n"
+	"\t\t\t: f.o <= z.o && f.o + f.ow >= z.o + z.ow && (f.y != z.y || gs[i] === g);\n"
+	"\t\tif (!inside) {\n"
+	"\t\t\tgs[i].classList.add(\"hide\");\n"
+	"\t\t\tcontinue;\n"
+	"\t\t}\n"
+	"\t\tgs[i].classList.remove(\"hide\");\n"
+	"\t\tif (callee) {\n"
+	"\t\t\tgs[i].classList.remove(\"parent\");\n"
+	"\t\t\tplace(f, xpad + (f.o - z.o) * scale, f.ow * scale);\n"
+	"\t\t} else {\n"
+	"\t\t\tgs[i].classList.toggle(\"parent\", gs[i] !== g);\n"
+	"\t\t\tplace(f, xpad, span);\n"
+	"\t\t}\n"
+	"\t}\n"
+	"}\n"
+	"function unzoom() {\n"
+	"\tvar gs = frames.children, i;\n"
+	"\tunzoombtn.classList.add(\"hide\");\n"
+	"\tfor (i = 0; i < gs.length; i++) {\n"
+	"\t\tvar f = info(gs[i]);\n"
+	"\t\tgs[i].classList.remove(\"hide\", \"parent\");\n"
+	"\t\tf.r.setAttribute(\"x\", f.x);\n"
+	"\t\tf.r.setAttribute(\"width\", f.w);\n"
+	"\t\tlabel(f, +f.x, +f.w);\n"
+	"\t}\n"
+	"}\n"
+	"function reset_search() {\n"
+	"\tvar gs = frames.children, i;\n"
+	"\tfor (i = 0; i < gs.length; i++) {\n"
+	"\t\tif (gs[i].classList.contains(\"match\")) {\n"
+	"\t\t\tgs[i].classList.remove(\"match\");\n"
+	"\t\t\tinfo(gs[i]).r.setAttribute(\"fill\", info(gs[i]).fill);\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tmatched.textContent = \" \";\n"
+	"\tmatched.removeAttributeNS(FG, \"matched\");\n"
+	"\tsearchbtn.classList.remove(\"active\");\n"
+	"\tsearching = false;\n"
+	"}\n"
+	"function search(term) {\n"
+	"\tvar re, gs = frames.children, m = [], i, sum = 0, end = -1;\n"
+	"\ttry {\n"
+	"\t\tre = new RegExp(term);\n"
+	"\t} catch (e) {\n"
+	"\t\tmatched.textContent = \"Bad regular expression\";\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"\treset_search();\n"
+	"\t/* The root, \"all\", is not a frame of any stack. */\n"
+	"\tfor (i = 1; i < gs.length; i++) {\n"
+	"\t\tvar f = info(gs[i]);\n"
+	"\t\tif (re.test(f.name)) {\n"
+	"\t\t\tgs[i].classList.add(\"match\");\n"
+	"\t\t\tf.r.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
+	"\t\t\tm.push(f);\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tm.sort(function (a, b) { return a.o - b.o || b.ow - a.ow; });\n"
+	"\tfor (i = 0; i < m.length; i++) {\n"
+	"\t\tif (m[i].o < end)\n"
+	"\t\t\tcontinue;\n"
+	"\t\tsum += m[i].ow;\n"
+	"\t\tend = m[i].o + m[i].ow;\n"
+	"\t}\n"
+	"\tmatched.textContent = \"Matched: \" + (total ? 100 * sum / total : 0).toFixed(2) + \"%\";\n"
+	"\tmatched.setAttributeNS(FG, \"fg:matched\", String(sum));\n"
+	"\tsearchbtn.classList.add(\"active\");\n"
+	"\tsearching = true;\n"
+	"}\n"
+	"function ask() {\n"
+	"\tif (searching) {\n"
+	"\t\treset_search();\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"\tvar term = prompt(\"Search for a regular expression (e.g. ^ext4_):\", \"\");\n"
+	"\tif (term)\n"
+	"\t\tsearch(term);\n"
+	"}\n"
+	"function frame_of(e) {\n"
+	"\tvar g = e.target.closest ? e.target.closest(\"g\") : null;\n"
+	"\treturn g && g.parentNode === frames ? g : null;\n"
+	"}\n"
+	"function init(evt) {\n"
+	"\tvar svg = document.documentElement, p, gs, i, x, y;\n"
+	"\tframes = document.getElementById(\"frames\");\n"
+	"\tdetails = document.getElementById(\"details\");\n"
+	"\tmatched = document.getElementById(\"matched\");\n"
+	"\tunzoombtn = document.getElementById(\"unzoom\");\n"
+	"\tsearchbtn = document.getElementById(\"search\");\n"
+	"\ttotal = num(svg, \"total\");\n"
+	"\tinverted = svg.getAttributeNS(FG, \"inverted\") === \"1\";\n"
+	"\txpad = num(svg, \"xpad\");\n"
+	"\tspan = num(svg, \"span\");\n"
+	"\tframes.addEventListener(\"click\", function (e) {\n"
+	"\t\tvar g = frame_of(e);\n"
+	"\t\tif (g)\n"
+	"\t\t\tzoom(g);\n"
+	"\t});\n"
+	"\tframes.addEventListener(\"mouseover\", function (e) {\n"
+	"\t\tvar g = frame_of(e);\n"
+	"\t\tif (g)\n"
+	"\t\t\tdetails.textContent = \"Function: \" + g.querySelector(\"title\").textContent;\n"
+	"\t});\n"
+	"\tframes.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
+	"\tunzoombtn.addEventListener(\"click\", unzoom);\n"
+	"\tsearchbtn.addEventListener(\"click\", ask);\n"
+	"\twindow.addEventListener(\"keydown\", function (e) {\n"
+	"\t\tif (e.key === \"F3\" || (e.ctrlKey && (e.key === \"f\" || e.key === \"F\"))) {\n"
+	"\t\t\te.preventDefault();\n"
+	"\t\t\task();\n"
+	"\t\t} else if (e.key === \"Escape\") {\n"
+	"\t\t\tunzoom();\n"
+	"\t\t}\n"
+	"\t});\n"
+	"\tp = new URLSearchParams(window.location.search);\n"
+	"\tif (p.get(\"x\") !== null && p.get(\"y\") !== null) {\n"
+	"\t\tx = +p.get(\"x\");\n"
+	"\t\ty = +p.get(\"y\");\n"
+	"\t\tgs = frames.children;\n"
+	"\t\tfor (i = 0; i < gs.length; i++) {\n"
+	"\t\t\tif (Math.abs(info(gs[i]).x - x) < 0.005 && info(gs[i]).y === y) {\n"
+	"\t\t\t\tzoom(gs[i]);\n"
+	"\t\t\t\tbreak;\n"
+	"\t\t\t}\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tif (p.get(\"s\"))\n"
+	"\t\tsearch(p.get(\"s\"));\n"
+	"\tsvg.setAttributeNS(FG, \"fg:script\", \"ran\");\n"
+	"}\n"
+	"]]></script>\n";
+
+static uint32_t frame_y(const struct fg *g, uint32_t depth, uint32_t height, uint32_t top)
+{
+	return g->o->inverted ? top + depth * FRAME_HEIGHT :
+				height - YPAD_BOTTOM - (depth + 1) * FRAME_HEIGHT;
+}
+
+static void pct(char *b, size_t n, uint64_t w, uint64_t denom)
+{
+	snprintf(b, n, "%.2f%%", denom ? 100.0 * (double)w / (double)denom : 0.0);
+}
+
+/* The text a frame of w pixels shows: the name, cut to fit with "..", or nothing. */
+static void emit_label(struct fg *g, const char *name, size_t len, double x, double w, uint32_t y)
+{
+	size_t fit = (size_t)(w / (FONT_SIZE * FONT_WIDTH)), chars = 0, i, cut = len;
+
+	if (fit < 3)
+		return;
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)name[i] & 0xc0) == 0x80)
+			continue;
+		if (chars == fit - 2)
+			cut = i;
+		chars++;
+	}
+	out__fmt(&g->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
+	if (chars <= fit) {
+		out__text(&g->out, name, len);
+	} else {
+		out__text(&g->out, name, cut);
+		out__str(&g->out, "..");
+	}
+	out__str(&g->out, "</text>");
+}
+
+static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
+{
+	const struct fnode *n = &g->t.n[id];
+	const char *name = name_at(&g->names, n->name);
+	size_t len = g->names.ref[n->name].len;
+	double x = XPAD + (double)g->draw[id].off * g->scale, w = (double)weight(&g->t, id) * g->scale;
+	uint32_t y = frame_y(g, g->draw[id].depth, height, top);
+	char now[32], was[32];
+	struct rgb c;
+	double d;
+
+	if (id == 0) {
+		x = XPAD;	/* the root spans the width, whatever rounding says */
+		w = g->width - 2 * XPAD;
+	}
+	pct(now, sizeof(now), weight(&g->t, id), g->t.denom);
+	out__str(&g->out, "<g><title>");
+	out__text(&g->out, name, len);
+	out__fmt(&g->out, " (%llu samples, %s", (unsigned long long)n->samples, now);
+	if (g->o->base) {
+		pct(was, sizeof(was), g->draw[id].base == NONE ? 0 :
+		    weight(&g->base, g->draw[id].base), g->base.denom);
+		delta_sign(g, id, &d);
+		out__fmt(&g->out, ", base %s, %+.2f points", was, d);
+		c = diff_color(g, id);
+	} else {
+		c = name_color(name, len, n->kind);
+	}
+	out__fmt(&g->out, ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
+		 "fill=\"rgb(%u,%u,%u)\" fg:x=\"%llu\" fg:w=\"%llu\"/>", x, y, w, FRAME_HEIGHT - 1,
+		 c.r, c.g, c.b, (unsigned long long)g->draw[id].off,
+		 (unsigned long long)weight(&g->t, id));
+	emit_label(g, name, len, x, w, y);
+	out__str(&g->out, "</g>\n");
+}
+
+static void emit_document(struct fg *g)
+{
+	const struct pm_flamegraph_opts *o = g->o;
+	uint32_t top = YPAD_TOP + (o->subtitle ? YPAD_SUBTITLE : 0);
+	uint32_t height = top + (g->max_depth + 1) * FRAME_HEIGHT + YPAD_BOTTOM, w = g->width;
+	const char *title = o->title ? o->title :
+			    o->base ? "Differential Flame Graph" :
+			    o->inverted ? "Icicle Graph" : "Flame Graph";
+	size_t i;
+
+	out__fmt(&g->out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		 "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+		 "xmlns=\"http://www.w3.org/2000/svg\" ", w, height, w, height);
+	out__fmt(&g->out, "xmlns:fg=\"urn:x-pmrec:flamegraph\" onload=\"init(evt)\" "
+		 "fg:total=\"%llu\" fg:inverted=\"%d\" fg:xpad=\"%u\" fg:span=\"%u\" "
+		 "fg:diff=\"%d\">\n", (unsigned long long)g->t.denom, o->inverted, XPAD,
+		 w - 2 * XPAD, !!o->base);
+	out__str(&g->out, "<!-- drawn by pmrec report from the profile of a perf.data file -->\n");
+	out__str(&g->out, style);
+	out__str(&g->out, script);
+	out__fmt(&g->out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
+		 "fill=\"rgb(248,248,240)\"/>\n", w, height);
+	out__fmt(&g->out, "<text id=\"title\" x=\"%u\" y=\"24\">", w / 2);
+	out__text(&g->out, title, strlen(title));
+	out__str(&g->out, "</text>\n");
+	if (o->subtitle) {
+		out__fmt(&g->out, "<text id=\"subtitle\" x=\"%u\" y=\"%u\">", w / 2, 24 + YPAD_SUBTITLE);
+		out__text(&g->out, o->subtitle, strlen(o->subtitle));
+		out__str(&g->out, "</text>\n");
+	}
+	out__fmt(&g->out, "<text id=\"unzoom\" class=\"hide\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"
+		 "<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n"
+		 "<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n"
+		 "<text id=\"matched\" x=\"%u\" y=\"%u\"> </text>\n",
+		 XPAD, w - XPAD, XPAD, height - YPAD_BOTTOM / 2, w - XPAD,
+		 height - YPAD_BOTTOM / 2);
+	if (!g->t.n[0].samples)
+		out__fmt(&g->out, "<text id=\"empty\" x=\"%u\" y=\"%u\">No samples</text>\n", w / 2,
+			 top + FRAME_HEIGHT * 2);
+	out__str(&g->out, "<g id=\"frames\">\n");
+	for (i = 0; i < g->nr_order; i++)
+		emit_frame(g, g->order[i], height, top);
+	out__str(&g->out, "</g>\n</svg>\n");
+	out__flush(&g->out);
+}
+
+static void fg__exit(struct fg *g)
+{
+	names__exit(&g->names);
+	tree__exit(&g->t);
+	tree__exit(&g->base);
+	free(g->kids);
+	free(g->kid_start);
+	free(g->order);
+	free(g->draw);
+	pm_buf__exit(&g->out.b);
+}
+
+int pm_flamegraph__write(const struct pm_profile *p, const struct pm_flamegraph_opts *o,
+			 pm_flamegraph_write_fn *write, void *arg, struct pm_flamegraph_stats *st)
+{
+	struct fg g = { .o = o, .out = { .write = write, .arg = arg } };
+	uint64_t root;
+	int err;
+
+	g.width = o->width ? o->width : PM_FLAMEGRAPH_WIDTH;
+	if (o->event >= pm_profile__nr_events(p) || g.width < PM_FLAMEGRAPH_WIDTH_MIN ||
+	    g.width > PM_FLAMEGRAPH_WIDTH_MAX || !(o->min_width >= 0) || o->min_width > g.width ||
+	    (o->base && o->base_event >= pm_profile__nr_events(o->base)))
+		return -EINVAL;
+	err = names__init(&g.names);
+	if (!err)
+		err = tree__build(&g, &g.t, p, o->event);
+	if (!err && o->base)
+		err = tree__build(&g, &g.base, o->base, o->base_event);
+	if (!err)
+		err = fg__children(&g);
+	if (!err) {
+		root = weight(&g.t, 0);
+		g.scale = root ? (double)(g.width - 2 * XPAD) / (double)root : 0;
+		err = fg__layout(&g);
+	}
+	if (!err) {
+		emit_document(&g);
+		err = g.out.err;
+	}
+	if (!err && st)
+		*st = (struct pm_flamegraph_stats){
+			.frames = g.nr_order, .omitted = g.t.nr - g.nr_order,
+			.samples = g.t.n[0].samples, .period = g.t.n[0].period,
+			.bytes = g.out.total,
+		};
+	fg__exit(&g);
+	return err;
+}

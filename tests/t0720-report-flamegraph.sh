@@ -1,0 +1,234 @@
+#!/bin/sh
+# pmrec report --flamegraph: one self-contained SVG (parsed with python's
+# xml.etree) whose frames are report's inclusive percentages; --inverted,
+# --min-width, --title, --width, escaping of hostile names, usage errors,
+# and --diff's colours on two recordings of a program whose functions
+# change their shares by known factors.  The script's behaviour in a
+# browser is t0730's.
+. "$(dirname "$0")/test-lib.sh"
+
+test_require_perf_event
+
+# svg.py COMMAND SVG [ARGS]: facts about a flame graph, or an assertion
+# that fails with a message.
+cat >"$TMP_ROOT/svg.py" <<'PY'
+import re, sys
+import xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+FG = '{urn:x-pmrec:flamegraph}'
+
+def frames(path):
+    root = ET.parse(path).getroot()
+    out = []
+    for g in root.find(NS + 'g[@id="frames"]'):
+        title = g.find(NS + 'title').text
+        r = g.find(NS + 'rect')
+        out.append(dict(name=re.sub(r' \([^()]*\)$', '', title), title=title,
+                        x=float(r.get('x')), y=float(r.get('y')), w=float(r.get('width')),
+                        fill=r.get('fill'), o=int(r.get(FG + 'x')), ow=int(r.get(FG + 'w'))))
+    return root, out
+
+cmd, path = sys.argv[1], sys.argv[2]
+root, fr = frames(path)
+span = float(root.get(FG + 'span'))
+
+def fail(msg):
+    sys.exit('%s: %s' % (cmd, msg))
+
+if cmd == 'external':
+    # Nothing from outside: no link attribute, no url() or @import anywhere.
+    for e in root.iter():
+        for k, v in e.attrib.items():
+            if k.split('}')[-1] in ('href', 'src') or 'url(' in v:
+                fail('%s %s=%r' % (e.tag, k, v))
+        if e.text and ('url(' in e.text or '@import' in e.text):
+            fail('%s text has url( or @import' % e.tag)
+    print(len(fr))
+elif cmd == 'count':
+    print(len(fr))
+elif cmd == 'children':
+    # The flame graph's share of each name: its outermost frames (a
+    # recursion counts once, as report's Children), in percent of the span.
+    comm = sys.argv[3]
+    c = [f for f in fr if f['name'] == comm]
+    if len(c) != 1:
+        fail('no single frame of command %s' % comm)
+    c = c[0]
+    inside = [f for f in fr if f['o'] >= c['o'] and f['o'] + f['ow'] <= c['o'] + c['ow'] and
+              (f['y'] < c['y']) != (root.get(FG + 'inverted') == '1')]
+    share = {}
+    for f in sorted(inside, key=lambda f: (f['o'], -f['ow'])):
+        s = share.setdefault(f['name'], [0.0, -1])
+        if f['o'] >= s[1]:
+            s[0] += f['w'] * 100 / span
+            s[1] = f['o'] + f['ow']
+    for n, (pct, _) in sorted(share.items()):
+        print('%s %.4f' % (n, pct))
+elif cmd == 'root':
+    r = fr[0]
+    print('%s x=%g w=%g y=%g top=%d' % (r['name'], r['x'], r['w'], r['y'],
+          r['y'] == min(f['y'] for f in fr)))
+elif cmd == 'same-shape':
+    # Each frame of this graph is in the other, at the same x and width.
+    _, other = frames(sys.argv[3])
+    key = lambda f: (f['name'], '%.2f' % f['x'], '%.2f' % f['w'])
+    have = set(key(f) for f in other)
+    for f in fr:
+        if key(f) not in have:
+            fail('%s not in %s' % (key(f), sys.argv[3]))
+    print(len(fr))
+elif cmd == 'min-width':
+    small = [f for f in fr[1:] if f['w'] < float(sys.argv[3])]
+    if small:
+        fail('frames narrower than %s: %s' % (sys.argv[3], small[:3]))
+elif cmd == 'title':
+    print(root.find(NS + 'text[@id="title"]').text)
+    print(root.get('width'))
+elif cmd == 'names':
+    for f in fr:
+        print(f['name'])
+elif cmd == 'fill':
+    for f in fr:
+        if f['name'] == sys.argv[3]:
+            print(f['fill'])
+elif cmd == 'fills':
+    print(' '.join(sorted(set(f['fill'] for f in fr))))
+else:
+    fail('unknown command')
+PY
+SVG="python3 $TMP_ROOT/svg.py"
+
+test_expect_success 'record the call tree with frame pointers' '
+	"$PMREC" record -q -g -o "$TMP_ROOT/fp.data" -- "$HELPERS/calltree" 40 &&
+	test -s "$TMP_ROOT/fp.data"
+'
+
+test_expect_success 'the SVG parses as XML and loads nothing from outside' '
+	"$PMREC" report --flamegraph=f.svg "$TMP_ROOT/fp.data" 2>err &&
+	test_grep "^pmrec report: wrote .f.svg." err &&
+	n=$($SVG external f.svg) &&
+	test "$n" -gt 10 &&
+	! grep -q -i -e "href" -e "@import" -e "url(" -e "src=" f.svg
+'
+
+# The percentages of report --children --json, per symbol of calltree's rows.
+cat >"$TMP_ROOT/children.py" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ev = doc['events'][0]
+for r in ev['rows']:
+    if r['comm'] == 'calltree' and r['sym'] and r['children_period'] * 1000 >= ev['period']:
+        print('%s %.4f' % (r['sym'], r['children_period'] * 100.0 / ev['period']))
+PY
+
+test_expect_success 'frame widths are report --children percentages to 0.1 point' '
+	"$PMREC" report --flamegraph=f.svg "$TMP_ROOT/fp.data" 2>/dev/null &&
+	$SVG children f.svg calltree >flame &&
+	"$PMREC" report --json --children -g none "$TMP_ROOT/fp.data" >r.json 2>/dev/null &&
+	python3 "$TMP_ROOT/children.py" r.json >report &&
+	test "$(wc -l <report)" -ge 8 &&
+	test_grep "^hot " report && test_grep "^caller_a " report && test_grep "^recurse " report &&
+	awk "NR == FNR { f[\$1] = \$2; next }
+	     { d = f[\$1] - \$2; if (!(\$1 in f) || d > 0.1 || d < -0.1) { print \"differs:\", \$0, f[\$1]; bad = 1 } n++ }
+	     END { exit bad || n < 8 }" flame report
+'
+
+test_expect_success '--inverted: the root at the top, the same frames' '
+	"$PMREC" report --flamegraph=f.svg "$TMP_ROOT/fp.data" 2>/dev/null &&
+	"$PMREC" report --flamegraph=i.svg --inverted "$TMP_ROOT/fp.data" 2>/dev/null &&
+	$SVG root f.svg >r && test_grep "top=0" r &&
+	$SVG root i.svg >ri && test_grep "^all x=10 w=1180 .*top=1" ri &&
+	test "$($SVG same-shape i.svg f.svg)" = "$($SVG count f.svg)" &&
+	test_grep "<text id=\"title\"[^>]*>Icicle Graph<" i.svg
+'
+
+test_expect_success '--min-width leaves narrow frames out, widths unchanged' '
+	"$PMREC" report --flamegraph=all.svg --min-width=0 "$TMP_ROOT/fp.data" 2>/dev/null &&
+	"$PMREC" report --flamegraph=some.svg --min-width=5 "$TMP_ROOT/fp.data" 2>/dev/null &&
+	a=$($SVG count all.svg) && s=$($SVG count some.svg) &&
+	test "$s" -lt "$a" &&
+	$SVG min-width some.svg 5 &&
+	test "$($SVG same-shape some.svg all.svg)" = "$s" &&
+	$SVG root some.svg >r && test_grep "^all x=10 w=1180 " r
+'
+
+test_expect_success '--title and --width' '
+	"$PMREC" report --flamegraph=t.svg --title="My <graph> & co" --width=800 \
+		"$TMP_ROOT/fp.data" 2>/dev/null &&
+	$SVG title t.svg >t &&
+	test_equal "My <graph> & co" "$(sed -n 1p t)" "title" &&
+	test_equal 800 "$(sed -n 2p t)" "width" &&
+	$SVG root t.svg >r && test_grep "^all x=10 w=780 " r
+'
+
+test_expect_success 'stdout with -, the same document as a file (deterministic)' '
+	"$PMREC" report --flamegraph=- "$TMP_ROOT/fp.data" >out.svg 2>err &&
+	! grep -q "wrote" err &&
+	"$PMREC" report --flamegraph "$TMP_ROOT/fp.data" 2>/dev/null &&
+	cmp out.svg flamegraph.svg
+'
+
+test_expect_success 'a hostile command name is escaped, the document still XML' '
+	"$HELPERS/gen-hostile" comm "$(printf "<a&\"b>\001;x")" -o h.data &&
+	"$PMREC" report --flamegraph=h.svg h.data 2>/dev/null &&
+	$SVG names h.svg >names &&
+	grep -q -x -F "<a&\"b>?:x" names &&
+	! grep -q "<a&" h.svg &&
+	"$HELPERS/gen-perfdata" -o g.data &&
+	"$PMREC" report --flamegraph=g.svg g.data 2>/dev/null &&
+	$SVG external g.svg >/dev/null
+'
+
+test_expect_success 'filters: --comm, and a graph without samples' '
+	"$PMREC" report --flamegraph=c.svg --comm calltree "$TMP_ROOT/fp.data" 2>/dev/null &&
+	$SVG names c.svg >names &&
+	test_equal 1 "$(grep -c -x calltree names)" "calltree frames" &&
+	"$PMREC" report --flamegraph=n.svg --comm nobody "$TMP_ROOT/fp.data" 2>err &&
+	test_grep "no samples of event" err &&
+	test_equal 1 "$($SVG count n.svg)" "frames without samples"
+'
+
+test_expect_success 'bad option values: exit 64 with the reason; unwritable file: exit 1' '
+	f="$TMP_ROOT/fp.data" &&
+	test_expect_code 64 "$PMREC" report --flamegraph --width=50 "$f" 2>err &&
+	test_grep "bad --width 50 for --flamegraph" err &&
+	test_expect_code 64 "$PMREC" report --flamegraph --min-width=-1 "$f" 2>err &&
+	test_grep "bad --min-width" err &&
+	test_expect_code 64 "$PMREC" report --flamegraph --min-width=2000 "$f" 2>err &&
+	test_grep "at most the width" err &&
+	test_expect_code 64 "$PMREC" report --inverted "$f" 2>err &&
+	test_grep "needs --flamegraph" err &&
+	test_expect_code 64 "$PMREC" report --diff="$f" "$f" 2>err &&
+	test_expect_code 64 "$PMREC" report --flamegraph --json "$f" 2>err &&
+	test_expect_code 64 "$PMREC" report --flamegraph --event=nope "$f" 2>err &&
+	test_expect_code 1 "$PMREC" report --flamegraph=/nonexistent/f.svg "$f" 2>err &&
+	test_grep "cannot create ./nonexistent/f.svg." err &&
+	test_expect_code 1 "$PMREC" report --flamegraph=x.svg --diff=nope.data "$f" 2>err &&
+	test_grep "cannot open .nope.data." err
+'
+
+# share_a doubles its share (25% to 50%), share_b halves it (25% to 12.5%).
+test_expect_success 'record two runs of shares: 2:2:4 and 4:1:3' '
+	"$PMREC" record -q -g -o "$TMP_ROOT/s1.data" -- "$HELPERS/shares" 2 2 4 20 &&
+	"$PMREC" record -q -g -o "$TMP_ROOT/s2.data" -- "$HELPERS/shares" 4 1 3 20
+'
+
+# rgb NAME SVG: the fill of frame NAME, as "R G B".
+rgb() {
+	$SVG fill "$2" "$1" | head -n 1 | tr -c "0-9\n" " "
+}
+
+test_expect_success '--diff: the function that doubled is red, the one that halved blue' '
+	"$PMREC" report --flamegraph=d.svg --diff="$TMP_ROOT/s1.data" "$TMP_ROOT/s2.data" 2>/dev/null &&
+	set -- $(rgb share_a d.svg) && test "$1" = 255 && test "$2" -lt 150 && test "$2" = "$3" &&
+	set -- $(rgb share_b d.svg) && test "$3" = 255 && test "$1" -lt 200 && test "$1" = "$2" &&
+	grep -q "<title>share_a (.*, base 2[0-9]\.[0-9][0-9]%, +2[0-9]\.[0-9][0-9] points)" d.svg &&
+	test_grep "Differential Flame Graph" d.svg
+'
+
+test_expect_success '--diff of identical inputs: no colour' '
+	"$PMREC" report --flamegraph=same.svg --diff="$TMP_ROOT/s1.data" "$TMP_ROOT/s1.data" 2>/dev/null &&
+	test_equal "rgb(220,220,220)" "$($SVG fills same.svg)" "fills"
+'
+
+test_done

@@ -1,0 +1,130 @@
+#!/bin/sh
+# The flame graph in a real browser (Debian's chromium, headless): with
+# ?s=REGEX in the URL its script marks the matching frames and shows their
+# share, which equals the folded stacks' share; a screenshot is a picture;
+# and driven by puppeteer-core (tests/browser/flame.js), a click zooms a
+# frame to the full width, Reset Zoom restores every frame, and Search
+# finds the folded stacks' share exactly.
+. "$(dirname "$0")/test-lib.sh"
+
+test_require_perf_event
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$CHROMIUM" ] || test_skip_all "no $CHROMIUM (apt-get install chromium; .ci/deps test does)"
+command -v node >/dev/null 2>&1 || test_skip_all "no node (apt-get install nodejs)"
+[ -d "$SRC_DIR/tests/browser/node_modules/puppeteer-core" ] ||
+	test_skip_all "no puppeteer-core (npm ci --prefix tests/browser; .ci/deps test does)"
+
+# Headless chromium as root needs --no-sandbox; its own profile directory
+# keeps runs apart.
+chromium() {
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMP_ROOT/chromium" "$@" 2>chromium.log
+}
+
+# folded.py FOLDED REGEX: the share of the folded stacks (stack weight
+# lines) with a frame that REGEX matches anywhere in its name, as the
+# flame graph prints it, and the matched weight.
+cat >"$TMP_ROOT/folded.py" <<'PY'
+import re, sys
+rx = re.compile(sys.argv[2])
+total = matched = 0
+for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
+    stack, w = line.rstrip('\n').rsplit(' ', 1)
+    total += int(w)
+    if any(rx.search(f) for f in stack.split(';')):
+        matched += int(w)
+print('Matched: %.2f%% %d' % (100 * matched / total, matched))
+PY
+
+test_expect_success 'record the call tree; its flame graph and folded stacks' '
+	"$PMREC" record -q -g -o "$TMP_ROOT/fp.data" -- "$HELPERS/calltree" 20 &&
+	"$PMREC" report --flamegraph="$TMP_ROOT/f.svg" --min-width=0 "$TMP_ROOT/fp.data" 2>/dev/null &&
+	"$PMREC" dump --folded=period "$TMP_ROOT/fp.data" >"$TMP_ROOT/folded" 2>/dev/null &&
+	test -s "$TMP_ROOT/folded"
+'
+
+# dom.py DOM NAME...: the Matched text and weight of a dumped DOM, which
+# marked the frames named NAME..., each of them, and no other.
+cat >"$TMP_ROOT/dom.py" <<'PY'
+import re, sys
+d = open(sys.argv[1]).read()
+text = re.search(r'<text id="matched"[^>]*>([^<]*)<', d).group(1)
+weight = re.search(r'<text id="matched"[^>]*fg:matched="(\d+)"', d).group(1)
+marked = re.findall(r'<g class="match"><title>([^<]*) \(', d)
+assert set(marked) == set(sys.argv[2:]), marked
+print(text, weight)
+PY
+
+test_expect_success '--dump-dom with ?s=REGEX: the script ran, marked the frames, Matched as folded' '
+	chromium --dump-dom "file://$TMP_ROOT/f.svg?s=%5Ecaller_%5Bab%5D%24" >dom &&
+	test_grep "fg:script=\"ran\"" dom &&
+	python3 "$TMP_ROOT/folded.py" "$TMP_ROOT/folded" "^caller_[ab]$" >want &&
+	python3 "$TMP_ROOT/dom.py" dom caller_a caller_b >got &&
+	cat want got &&
+	test_cmp want got
+'
+
+test_expect_success '--dump-dom with ?x=X&y=Y: zoomed into that frame' '
+	sed -n "s|.*<title>caller_b ([^<]*</title><rect x=\"\([0-9.]*\)\" y=\"\([0-9]*\)\".*|x=\1\&y=\2|p" \
+		"$TMP_ROOT/f.svg" >q &&
+	test_equal 1 "$(wc -l <q)" "caller_b frames" &&
+	chromium --dump-dom "file://$TMP_ROOT/f.svg?$(cat q)" >dom &&
+	test_grep "<title>caller_b [^<]*</title><rect x=\"10.00\" y=\"[0-9]+\" width=\"1180.00\"" dom &&
+	test_grep "<text id=\"unzoom\" class=\"\"" dom
+'
+
+# pixels.py PNG: the number of distinct colours of a PNG (8-bit RGB or
+# RGBA, not interlaced), decoded with zlib: no imaging library needed.
+cat >"$TMP_ROOT/pixels.py" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat = 8, b''
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', body)
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6) and not interlace, (depth, ctype, interlace)
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours, i = bytearray(stride), set(), 0
+for y in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    colours.update(bytes(line[x:x + 3]) for x in range(0, stride, bpp))
+    prev = line
+print(len(colours))
+PY
+
+test_expect_success 'a screenshot is a picture, not a blank page' '
+	chromium --screenshot="$PWD/shot.png" --window-size=1200,800 "file://$TMP_ROOT/f.svg" &&
+	n=$(python3 "$TMP_ROOT/pixels.py" shot.png) &&
+	echo "$n colours" &&
+	test "$n" -gt 20
+'
+
+test_expect_success 'puppeteer: click zooms to the full width, reset restores, search as folded' '
+	node "$SRC_DIR/tests/browser/flame.js" "$TMP_ROOT/f.svg" caller_b hot >out &&
+	cat out &&
+	test_grep "^zoom caller_b x=10.00 width=1180.00 " out &&
+	test_grep "^reset frames=" out &&
+	python3 "$TMP_ROOT/folded.py" "$TMP_ROOT/folded" hot >want &&
+	sed -n "s/^matched \(.*\) frames=[0-9]*$/\1/p" out >got &&
+	test_cmp want got
+'
+
+test_done
