@@ -27,6 +27,7 @@
 #include "list.h"
 #include "profile.h"
 #include "profile_print.h"
+#include "report-pprof.h"
 #include "report_sink.h"
 
 #define CMD "pmrec report"
@@ -58,6 +59,7 @@ struct report_opts {
 	struct pm_id_list pids, tids, cpus;
 	uint64_t time[2];
 	bool time_set;
+	struct report_pprof pprof;	/* with --pprof */
 };
 
 struct report {
@@ -88,6 +90,8 @@ enum {
 	OPT_COLOR,
 	OPT_WIDTH,
 	OPT_PERCENTAGE,
+	OPT_PPROF,
+	OPT_PPROF_LABELS,
 };
 
 static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym";
@@ -131,6 +135,11 @@ static const struct argp_option report_options[] = {
 	  .doc = "Colour percentages (default auto: when stdout is a terminal)" },
 	{ .name = "width", .key = OPT_WIDTH, .arg = "COLUMNS",
 	  .doc = "Cut text lines at COLUMNS, 0 never (default: the terminal's width, or never)" },
+	{ .name = "pprof", .key = OPT_PPROF, .arg = "FILE",
+	  .doc = "Write one event's profile as gzipped pprof profile.proto to FILE ('-': stdout) "
+		 "instead of the table" },
+	{ .name = "pprof-labels", .key = OPT_PPROF_LABELS, .arg = "LIST",
+	  .doc = "Labels of --pprof samples besides pid, tid and comm: cpu" },
 	{ 0 },
 };
 
@@ -324,6 +333,12 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		if (v > 1e9 || v != (double)(uint64_t)v)
 			argp_error(state, "bad --width '%s' (a whole number)", arg);
 		o->width = (long)v;
+		break;
+	case OPT_PPROF:
+		o->pprof.path = arg;
+		break;
+	case OPT_PPROF_LABELS:
+		report_pprof__parse_labels(state, arg, &o->pprof.labels);
 		break;
 	case ARGP_KEY_ARG:
 		if (o->input)
@@ -603,6 +618,20 @@ static int report__print(struct report *rep)
 	return err;
 }
 
+static int report__pprof(struct report *rep)
+{
+	struct report_pprof *rp = &rep->opts.pprof;
+	struct pm_profile_filter f;
+	struct pm_profile_query q;
+
+	report__query_base(rep, &q, &f);
+	rp->event = rep->opts.event;
+	rp->input = rep->name;
+	rp->filter = &f;
+	rp->lost_samples = pm_stats__lost(&rep->dumper.stats);
+	return report_pprof__write(rp, rep->r, rep->profile);
+}
+
 /* --- entry point --------------------------------------------------------- */
 
 static void report__warn(void *arg, const struct pm_warning *w)
@@ -641,7 +670,9 @@ static int report__read(struct report *rep)
 	if (err)
 		return err;
 	rep->sink.namer = d->namer;
-	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1;
+	rep->sink.addrs = rep->opts.pprof.path != NULL;
+	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
+			    !rep->sink.addrs;
 	err = pm_dumper__records(d);
 	pm_dumper__summary(d);
 	return err;
@@ -658,7 +689,7 @@ static int report__run(struct report *rep)
 	if (err) {
 		pm_cmd__input_error(CMD, rep->name ? rep->name : path, rep->r, err);
 	} else {
-		err = report__print(rep);
+		err = rep->opts.pprof.path ? report__pprof(rep) : report__print(rep);
 		if (err == -ENOENT)
 			return PM_EXIT_USAGE;
 		if (err == -ENOMEM)
@@ -675,7 +706,9 @@ static int report__run(struct report *rep)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rep = { .opts = { .children = -1, .width = -1 } };
+	struct report rep = {
+		.opts = { .children = -1, .width = -1, .pprof.labels = PM_PPROF_LABELS_DEFAULT },
+	};
 	int ret;
 
 	if (argp_parse(&report_argp, argc, argv, 0, NULL, &rep.opts))
