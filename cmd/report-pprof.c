@@ -113,9 +113,8 @@ int report_pprof__write(const struct report_pprof *rp, struct pm_reader *r,
 	o.filter = rp->filter;
 	fd = to_stdout ? STDOUT_FILENO : open(rp->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		err = -errno;
-		fprintf(stderr, CMD ": cannot create '%s': %s\n", rp->path, strerror(-err));
-		return err;
+		fprintf(stderr, CMD ": cannot create '%s': %s\n", rp->path, strerror(errno));
+		return -EIO;
 	}
 	err = pm_pprof__write(p, &o, write_all, &fd);
 	if (!to_stdout && close(fd) && !err)
@@ -125,6 +124,12 @@ int report_pprof__write(const struct report_pprof *rp, struct pm_reader *r,
 		fprintf(stderr, CMD ": write error on '%s': %s\n", name, strerror(-err));
 	if (err && !to_stdout)
 		unlink(rp->path);
+	/* The reader went away: as report's table, not a failure. */
+	if (err == -EPIPE)
+		return 0;
+	/* Said: only -ENOMEM is left to the caller to word. */
+	if (err && err != -ENOMEM)
+		err = -EIO;
 	if (!err && rp->lost_samples)
 		fprintf(stderr, CMD ": %s: warning: %llu samples were lost while recording; "
 			"the profile misses them\n", rp->input,

@@ -23,8 +23,9 @@ struct report_pprof {
 };
 
 /*
- * Writes the file; says what went wrong.  0, -ENOENT (no such event: a
- * usage error) or another negative errno.
+ * Writes the file; says what went wrong, but for -ENOMEM.  0 (also when
+ * the reader of stdout went away), -ENOENT (no such event: a usage error),
+ * -ENOMEM, or -EIO / -EINVAL (said).
  */
 int report_pprof__write(const struct report_pprof *rp, struct pm_reader *r,
 			const struct pm_profile *p);
