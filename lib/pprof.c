@@ -68,14 +68,21 @@ enum { FN_NAME, FN_SYSTEM_NAME, FN__NR };
 enum { LOC_MAPPING, LOC_ADDRESS, LOC_NR_LINES, LOC_LINES };
 enum { SMP_PID, SMP_TID, SMP_COMM, SMP_CPU, SMP_NR_LOCS, SMP_LOCS };
 
+struct mapinfo {
+	bool inline_frames;
+	uint64_t samples;		/* whose stacks go through the mapping */
+	uint64_t stamp;			/* the serial of the last sample counted */
+};
+
 struct builder {
 	const struct pm_profile *p;
 	const struct pm_pprof_opts *o;
 	struct pm_pb_keys strs, maps, funcs, locs, samples;
 	uint64_t *values;		/* per sample: samples, period */
 	size_t values_cap;
-	bool *map_inline;		/* per mapping: has_inline_frames */
-	size_t map_inline_cap;
+	struct mapinfo *mi;		/* per mapping */
+	size_t mi_cap;
+	uint64_t serial;		/* of the sample being added */
 	uint64_t key[SMP_LOCS + PM_PROFILE_MAX_FRAMES];
 	uint64_t lines[LOC_LINES + PM_PROFILE_MAX_FRAMES];
 	const struct pm_profile_frame *frames[PM_PROFILE_MAX_FRAMES];
@@ -142,9 +149,11 @@ static int key_id(struct pm_pb_keys *k, const uint64_t *w, size_t nr, uint64_t *
 	return err;
 }
 
+/* The mapping of f (0: none), counting the sample's weight in it once. */
 static int mapping_id(struct builder *bd, const struct pm_profile_frame *f, bool inl,
-		      uint64_t *id)
+		      uint64_t weight, uint64_t *id)
 {
+	struct mapinfo *mi;
 	uint64_t w[MAP__NR];
 	bool added;
 
@@ -158,12 +167,16 @@ static int mapping_id(struct builder *bd, const struct pm_profile_frame *f, bool
 	    key_id(&bd->maps, w, MAP__NR, id, &added))
 		return -ENOMEM;
 	if (added) {
-		if (pm_array__grow((void **)&bd->map_inline, &bd->map_inline_cap, *id - 1,
-				   sizeof(*bd->map_inline)))
+		if (pm_array__grow((void **)&bd->mi, &bd->mi_cap, *id - 1, sizeof(*bd->mi)))
 			return -ENOMEM;
-		bd->map_inline[*id - 1] = false;
+		bd->mi[*id - 1] = (struct mapinfo){ 0 };
 	}
-	bd->map_inline[*id - 1] |= inl;
+	mi = &bd->mi[*id - 1];
+	mi->inline_frames |= inl;
+	if (mi->stamp != bd->serial) {
+		mi->stamp = bd->serial;
+		mi->samples += weight;
+	}
 	return 0;
 }
 
@@ -199,7 +212,7 @@ static int function_id(struct builder *bd, const struct pm_profile_frame *f, uin
  * the one they are inlined into.
  */
 static int location_id(struct builder *bd, const struct pm_profile_frame *const *fr, size_t n,
-		       uint64_t *id)
+		       uint64_t weight, uint64_t *id)
 {
 	const struct pm_profile_frame *f = fr[n - 1];
 	uint64_t *w = bd->lines;
@@ -207,7 +220,7 @@ static int location_id(struct builder *bd, const struct pm_profile_frame *const 
 	bool added;
 
 	/* lines holds the key: mapping, address, then the functions. */
-	if (mapping_id(bd, f, n > 1, &w[LOC_MAPPING]))
+	if (mapping_id(bd, f, n > 1, weight, &w[LOC_MAPPING]))
 		return -ENOMEM;
 	w[LOC_ADDRESS] = f->ip;
 	w[LOC_NR_LINES] = n;
@@ -237,6 +250,7 @@ static int sample_add(struct builder *bd, uint32_t leaf, const struct pm_profile
 			return -EINVAL;
 	}
 	memset(k, 0, SMP_LOCS * sizeof(*k));
+	bd->serial++;
 	if (o->labels & PM_PPROF_LABEL_PID)
 		k[SMP_PID] = (uint64_t)(int64_t)ctx->pid;
 	if (o->labels & PM_PPROF_LABEL_TID)
@@ -251,7 +265,8 @@ static int sample_add(struct builder *bd, uint32_t leaf, const struct pm_profile
 		for (j = i; j + 1 < nr && bd->frames[j]->inlined; j++)
 			;
 		j++;
-		err = location_id(bd, bd->frames + i, j - i, &k[SMP_LOCS + nlocs]);
+		err = location_id(bd, bd->frames + i, j - i, n->self_samples,
+				  &k[SMP_LOCS + nlocs]);
 		if (err)
 			return err;
 		nlocs++;
@@ -375,14 +390,61 @@ static int emit_samples(struct builder *bd, struct pm_buf *out)
 	return err;
 }
 
+/* pprof's test for a shared library's file name: ".so" at the end or before a version. */
+static bool lib_name(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = memmem(p, (size_t)(end - p), ".so", 3))) {
+		p += 3;
+		if (p == end || ((*p == '.' || *p == '_') && p + 1 < end && p[1] >= '0' && p[1] <= '9'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * profile.proto: "mapping[0] will be the main binary".  pprof's guess
+ * (massageMappings) is the first file that is neither "[...]" nor a
+ * library; of those, the one most samples go through, which is the
+ * recorded program's rather than that of the process that started it.
+ */
+static size_t main_mapping(const struct builder *bd)
+{
+	size_t i, n, best = 0;
+	bool found = false;
+	const uint64_t *k;
+	const char *file;
+
+	for (i = 0; i < bd->maps.nr; i++) {
+		k = pm_pb_keys__key(&bd->maps, i, &n);
+		file = pm_pb_keys__key(&bd->strs, k[MAP_FILE], &n);
+		if (!n || file[0] == '[' || lib_name(file, n))
+			continue;
+		if (!found || bd->mi[i].samples > bd->mi[best].samples)
+			best = i;
+		found = true;
+	}
+	return best;
+}
+
+/* The id a mapping is written with: main's and the first's swapped. */
+static uint64_t mapping_out_id(size_t main, uint64_t id)
+{
+	return id == main + 1 ? 1 : id == 1 ? main + 1 : id;
+}
+
 static int emit_tables(struct builder *bd, struct pm_buf *out)
 {
+	size_t i, j, n, main = main_mapping(bd);
 	const uint64_t *k;
-	size_t i, j, n;
 	int err = 0;
 
 	for (i = 0; i < bd->maps.nr && !err; i++) {
-		k = pm_pb_keys__key(&bd->maps, i, &n);
+		/* In the order of their ids: the main one first. */
+		size_t m = mapping_out_id(main, i + 1) - 1;
+
+		k = pm_pb_keys__key(&bd->maps, m, &n);
 		err = pm_pb__uint(&bd->msg, MAPPING_ID, i + 1) ?:
 		      pm_pb__uint(&bd->msg, MAPPING_MEMORY_START, k[MAP_START]) ?:
 		      pm_pb__uint(&bd->msg, MAPPING_MEMORY_LIMIT, k[MAP_LIMIT]) ?:
@@ -390,13 +452,14 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 		      pm_pb__int(&bd->msg, MAPPING_FILENAME, (int64_t)k[MAP_FILE]) ?:
 		      pm_pb__int(&bd->msg, MAPPING_BUILD_ID, (int64_t)k[MAP_BUILD_ID]) ?:
 		      pm_pb__bool(&bd->msg, MAPPING_HAS_FUNCTIONS, true) ?:
-		      pm_pb__bool(&bd->msg, MAPPING_HAS_INLINE_FRAMES, bd->map_inline[i]) ?:
+		      pm_pb__bool(&bd->msg, MAPPING_HAS_INLINE_FRAMES, bd->mi[m].inline_frames) ?:
 		      emit(out, PROFILE_MAPPING, &bd->msg);
 	}
 	for (i = 0; i < bd->locs.nr && !err; i++) {
 		k = pm_pb_keys__key(&bd->locs, i, &n);
 		err = pm_pb__uint(&bd->msg, LOCATION_ID, i + 1) ?:
-		      pm_pb__uint(&bd->msg, LOCATION_MAPPING_ID, k[LOC_MAPPING]) ?:
+		      pm_pb__uint(&bd->msg, LOCATION_MAPPING_ID,
+				  k[LOC_MAPPING] ? mapping_out_id(main, k[LOC_MAPPING]) : 0) ?:
 		      pm_pb__uint(&bd->msg, LOCATION_ADDRESS, k[LOC_ADDRESS]);
 		for (j = 0; j < k[LOC_NR_LINES] && !err; j++)
 			err = pm_pb__uint(&bd->sub, LINE_FUNCTION_ID, k[LOC_LINES + j]) ?:
@@ -475,7 +538,7 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 	pm_buf__exit(&bd->msg);
 	pm_buf__exit(&bd->sub);
 	free(bd->values);
-	free(bd->map_inline);
+	free(bd->mi);
 	free(bd);
 	return err;
 }

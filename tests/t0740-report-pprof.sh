@@ -155,7 +155,8 @@ test_expect_success 'pprof -top: the functions and flat samples of report --no-c
 	"$PMREC" report --no-children -n --sort sym "$TMP_ROOT/fp.data" >rep.txt &&
 	python3 "$TMP_ROOT/top.py" top.txt rep.txt &&
 	test_grep " hot$" top.txt &&
-	test_grep " caller_a$" top.txt
+	test_grep " caller_a$" top.txt &&
+	test_grep "^File: calltree$" top.txt
 '
 
 test_expect_success 'pprof -traces: the stacks of dump --folded' '
@@ -227,6 +228,7 @@ test_expect_success 'a --call-graph dwarf file: unwound stacks, inlined function
 	sums_match d.data &&
 	test_grep ";main;a;b;leaf;mix [0-9]+$" folded.txt &&
 	test_grep "^ +mix \(inline\)$" traces.txt &&
+	test_grep "^File: dwprog$" top.txt &&
 	go tool pprof -raw p.pb.gz >raw.txt &&
 	test_grep "/dwprog [0-9a-f]{40} \[FN\]" raw.txt
 '
