@@ -221,6 +221,17 @@ test_expect_success 'a file written by perf record -g' '
 	test_grep "/calltree $id" raw.txt
 '
 
+test_expect_success 'time_nanos: the first sample on the wall clock with perf -k (CLOCK_DATA)' '
+	t0=$(date +%s) &&
+	perf record -q -B -k CLOCK_MONOTONIC -o k.data -- "$HELPERS/calltree" 3 >/dev/null 2>&1 &&
+	t1=$(date +%s) &&
+	"$PMREC" report --pprof=k.pb.gz k.data &&
+	$CHECK --show k.pb.gz >show &&
+	t=$(sed -n "s/^time_nanos //p" show) &&
+	echo "$t0 <= $t / 1e9 <= $t1" &&
+	test "$((t / 1000000000))" -ge "$t0" && test "$((t / 1000000000))" -le "$t1"
+'
+
 test_expect_success 'a --call-graph dwarf file: unwound stacks, inlined functions as Lines' '
 	gcc -O2 -fomit-frame-pointer -g -o dwprog "$SRC_DIR/tests/helpers/dwarf/prog.c" &&
 	"$PMREC" record --call-graph dwarf -q -o d.data -- ./dwprog 0.5 &&
