@@ -151,6 +151,9 @@ int pm_pb_keys__intern(struct pm_pb_keys *k, const void *p, size_t n, uint64_t *
 	const void *e;
 
 	*added = false;
+	/* An empty key may come as NULL (an empty pm_buf): no pointer for memcmp to see. */
+	if (!n)
+		p = "";
 	if (k->nr >= UINT32_MAX / 2)
 		return -ENOMEM;
 	if ((k->nr + 1) * 2 > (k->slot ? k->mask + 1 : 0) && keys__grow(k))
