@@ -31,6 +31,13 @@ ifeq ($(strip $(ZSTD_LIBS)),)
 ZSTD_LIBS := -lzstd
 endif
 
+# pprof files are gzip-compressed (zlib).
+ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags zlib 2>/dev/null)
+ZLIB_LIBS := $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
+ifeq ($(strip $(ZLIB_LIBS)),)
+ZLIB_LIBS := -lz
+endif
+
 # DWARF unwinding (libdw, from elfutils) and demangling (libiberty, a static
 # library without a .pc file).
 DW_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
@@ -42,10 +49,10 @@ IBERTY_LIBS ?= -liberty
 
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
-	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(DW_CFLAGS) -MMD -MP
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(IBERTY_LIBS) -lpthread
+PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
 
 ifneq ($(V),1)
 Q := @

@@ -28,6 +28,7 @@
 #include "profile.h"
 #include "profile_print.h"
 #include "report-flame.h"
+#include "report-pprof.h"
 #include "report_sink.h"
 
 #define CMD "pmrec report"
@@ -60,6 +61,7 @@ struct report_opts {
 	uint64_t time[2];
 	bool time_set;
 	struct report_flame_opts flame;
+	struct report_pprof pprof;	/* with --pprof */
 };
 
 struct report {
@@ -90,6 +92,8 @@ enum {
 	OPT_COLOR,
 	OPT_WIDTH,
 	OPT_PERCENTAGE,
+	OPT_PPROF,
+	OPT_PPROF_LABELS,
 };
 
 static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym";
@@ -134,6 +138,11 @@ static const struct argp_option report_options[] = {
 	{ .name = "width", .key = OPT_WIDTH, .arg = "COLUMNS",
 	  .doc = "Cut text lines at COLUMNS, 0 never (default: the terminal's width, or never); "
 		 "with --flamegraph, the image's width in pixels (default 1200)" },
+	{ .name = "pprof", .key = OPT_PPROF, .arg = "FILE",
+	  .doc = "Write one event's profile as gzipped pprof profile.proto to FILE ('-': stdout) "
+		 "instead of the table" },
+	{ .name = "pprof-labels", .key = OPT_PPROF_LABELS, .arg = "LIST",
+	  .doc = "Labels of --pprof samples besides pid, tid and comm: cpu" },
 	{ 0 },
 };
 
@@ -250,8 +259,9 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->flame;
 		break;
 	case ARGP_KEY_END:
-		if (o->flame.file && o->json)
-			argp_error(state, "--json and --flamegraph are two outputs: give one");
+		if (!!o->flame.file + !!o->json + !!o->pprof.path > 1)
+			argp_error(state, "--json, --flamegraph and --pprof are outputs of their own: "
+				   "give one");
 		report_flame__check(&o->flame, o->width, state);
 		break;
 	case 'i':
@@ -335,6 +345,12 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		if (v > 1e9 || v != (double)(uint64_t)v)
 			argp_error(state, "bad --width '%s' (a whole number)", arg);
 		o->width = (long)v;
+		break;
+	case OPT_PPROF:
+		o->pprof.path = arg;
+		break;
+	case OPT_PPROF_LABELS:
+		report_pprof__parse_labels(state, arg, &o->pprof.labels);
 		break;
 	case ARGP_KEY_ARG:
 		if (o->input)
@@ -620,6 +636,20 @@ static int report__print(struct report *rep)
 	return err;
 }
 
+static int report__pprof(struct report *rep)
+{
+	struct report_pprof *rp = &rep->opts.pprof;
+	struct pm_profile_filter f;
+	struct pm_profile_query q;
+
+	report__query_base(rep, &q, &f);
+	rp->event = rep->opts.event;
+	rp->input = rep->name;
+	rp->filter = &f;
+	rp->lost_samples = pm_stats__lost(&rep->dumper.stats);
+	return report_pprof__write(rp, rep->r, rep->profile);
+}
+
 /* --- entry point --------------------------------------------------------- */
 
 static void report__warn(void *arg, const struct pm_warning *w)
@@ -658,7 +688,9 @@ static int report__read(struct report *rep)
 	if (err)
 		return err;
 	rep->sink.namer = d->namer;
-	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1;
+	rep->sink.addrs = rep->opts.pprof.path != NULL;
+	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
+			    !rep->sink.addrs;
 	err = pm_dumper__records(d);
 	pm_dumper__summary(d);
 	return err;
@@ -745,7 +777,7 @@ static int report__run(struct report *rep)
 	if (!err && rep->opts.flame.file)
 		return report__flame(rep);
 	if (!err) {
-		err = report__print(rep);
+		err = rep->opts.pprof.path ? report__pprof(rep) : report__print(rep);
 		if (err == -ENOENT)
 			return PM_EXIT_USAGE;
 		if (err == -ENOMEM)
@@ -760,7 +792,9 @@ static int report__run(struct report *rep)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rep = { .opts = { .children = -1, .width = -1 } };
+	struct report rep = {
+		.opts = { .children = -1, .width = -1, .pprof.labels = PM_PPROF_LABELS_DEFAULT },
+	};
 	int ret;
 
 	if (argp_parse(&report_argp, argc, argv, 0, NULL, &rep.opts))

@@ -73,6 +73,10 @@ struct pm_machine {
 		uint64_t ip;
 		struct pm_frame f;
 	} last;
+	/* The kernel's text, from its MMAP record; end 0: none seen. */
+	struct {
+		uint64_t start, end, pgoff;
+	} ktext;
 	/* Bytes moved for mappings, against what the input paid for. */
 	uint64_t work, allowance;
 	bool overloaded;
@@ -306,11 +310,19 @@ static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h
 	uint64_t dev = 0;
 	const char *name;
 
-	if (pm_mmap_body__decode(h, body_len, &mb) ||
-	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+	if (pm_mmap_body__decode(h, body_len, &mb))
 		return 0;
 	name = mmap__name(&mb);
 	if (!name)
+		return 0;
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+	    !strncmp(name, "[kernel.kallsyms]", 17) && mb.addr + mb.len > mb.addr) {
+		m->ktext.start = mb.addr;
+		m->ktext.end = mb.addr + mb.len;
+		m->ktext.pgoff = mb.pgoff;
+		return 0;
+	}
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return 0;
 	nm.start = mb.addr;
 	nm.end = mb.addr + mb.len;
@@ -563,6 +575,49 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 		machine__refuse(m, map, "the file was replaced since the recording", f);
 	if (err)
 		f->sym = NULL;
+}
+
+int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
+			struct pm_mapping *out)
+{
+	const struct pm_expect *e;
+	const unsigned char *id;
+	struct pm_proc *p;
+	struct pm_map *map;
+	uint32_t i;
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (ip < m->ktext.start || ip >= m->ktext.end)
+			return -ENOENT;
+		out->start = m->ktext.start;
+		out->end = m->ktext.end;
+		out->pgoff = m->ktext.pgoff;
+		return 0;
+	}
+	p = cpumode == PERF_RECORD_MISC_USER && !m->overloaded ? machine__proc(m, pid, false) : NULL;
+	if (!p)
+		return -ENOENT;
+	i = proc__first_after(p, ip);
+	if (i == p->nr || p->maps[i].start > ip)
+		return -ENOENT;
+	map = &p->maps[i];
+	*out = (struct pm_mapping){ .start = map->start, .end = map->end, .pgoff = map->pgoff,
+				    .path = pm_dso__path(map->dso) };
+	e = map->id_len ? NULL : machine__expected(m, out->path);
+	if (map->id_len) {
+		memcpy(out->build_id, map->id, map->id_len);
+		out->build_id_len = map->id_len;
+	} else if (e) {
+		memcpy(out->build_id, e->id, e->len);
+		out->build_id_len = e->len;
+	} else if (map->state != MAP_REFUSED && !pm_dso__build_id(map->dso, &id, &len) &&
+		   len <= PM_BUILD_ID_SIZE) {
+		memcpy(out->build_id, id, len);
+		out->build_id_len = len;
+	}
+	return 0;
 }
 
 int pm_machine__map(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_map_info *mi)

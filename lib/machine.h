@@ -43,6 +43,8 @@ struct pm_frame {
 	const char *sym;	/* NULL when no symbol covers the address */
 	uint64_t off;		/* from the symbol's start */
 	const char *dso;	/* file path, "[kernel.kallsyms]", "[module]"; NULL: no map */
+	/* The symbol as the file spells it, before demangling (set by pm_namer). */
+	const char *linkage;
 	/*
 	 * Set, once per file, when the file at dso is not used: another build
 	 * id than recorded, or replaced since; refusal says why.
@@ -70,6 +72,23 @@ struct pm_map_info {
  * id than recorded).
  */
 int pm_machine__map(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_map_info *mi);
+/*
+ * The mapping that covers ip of process pid in cpumode, as pprof describes
+ * one: a user file's (refused ones too: the range stays true), or the
+ * kernel's text, from its MMAP record ("[kernel.kallsyms]_text").  The
+ * build id is the one recorded (MMAP2 record, else BUILD_ID feature), else
+ * the file's own.  Kernel build ids are the caller's to add.  0, or -ENOENT
+ * when there is none.
+ */
+struct pm_mapping {
+	uint64_t start, end, pgoff;
+	const char *path;		/* NULL for the kernel */
+	unsigned char build_id[PM_BUILD_ID_SIZE];
+	size_t build_id_len;		/* 0: unknown */
+};
+
+int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
+			struct pm_mapping *out);
 /* The last command name of thread tid, or NULL. */
 const char *pm_machine__comm(const struct pm_machine *m, int32_t tid);
 /* True once the input's mappings exceeded the work bound (symbols stopped). */

@@ -196,11 +196,33 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 	if (cpumode == PERF_RECORD_MISC_KERNEL && !n->kernel_syms)
 		namer__load_kallsyms(n);
 	pm_machine__resolve(n->machine, pid, cpumode, ip, f);
+	f->linkage = f->sym;
 	if (f->sym && n->dm)
 		f->sym = pm_demangler__name(n->dm, f->sym);
 	if (f->refused_now)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_DSO_REFUSED, .dso = f->dso,
 						    .why = f->refusal });
+}
+
+int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
+		      const struct pm_frame *f, struct pm_mapping *out)
+{
+	int err;
+
+	if (cpumode != PERF_RECORD_MISC_KERNEL)
+		return pm_machine__mapping(n->machine, pid, cpumode, ip, out);
+	/* A module has no range here, only its name. */
+	if (f->dso && strcmp(f->dso, "[kernel.kallsyms]")) {
+		*out = (struct pm_mapping){ .path = f->dso };
+		return 0;
+	}
+	err = pm_machine__mapping(n->machine, pid, cpumode, ip, out);
+	if (err && !f->dso)
+		return err;
+	out->path = "[kernel.kallsyms]";
+	memcpy(out->build_id, n->kernel_id, n->kernel_id_len);
+	out->build_id_len = n->kernel_id_len;
+	return 0;
 }
 
 bool pm_namer__overloaded(const struct pm_namer *n)
@@ -395,6 +417,7 @@ int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sampl
 		pm_namer__resolve(n, (int32_t)s->pid, fr->cpumode, fr->lookup, &fr->f);
 		if (fr->inlined) {
 			fr->f.sym = inl;
+			fr->f.linkage = inl;
 			fr->f.off = 0;
 		}
 	}

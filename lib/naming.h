@@ -60,6 +60,14 @@ void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st
  */
 int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s);
 
+/*
+ * The mapping of a frame named f (by pm_namer__resolve of the same pid,
+ * cpumode and ip), for pprof: see pm_machine__mapping.  Kernel frames are
+ * in "[kernel.kallsyms]" with the recorded kernel's build id, or in their
+ * module ("[name]", no range known).  0 or -ENOENT.
+ */
+int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
+		      const struct pm_frame *f, struct pm_mapping *out);
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
 /* A frame of a sample, named. */

@@ -38,8 +38,8 @@ struct nslot {
 #define FCACHE 4096		/* slots are the top 12 bits of a hash */
 
 struct fcache {
-	const char *dso, *dso_id, *sym;
-	uint64_t addr;
+	const char *dso, *dso_id, *sym, *map_file, *build_id, *linkage;
+	uint64_t addr, ip;
 	uint32_t id;		/* id + 1, 0 empty */
 	bool kernel;
 };
@@ -73,6 +73,7 @@ struct ctx {
 struct frame {
 	struct pm_profile_frame f;	/* first: results point at it */
 	uint32_t dso, dso_id, sym;	/* string ids + 1, 0 for NULL */
+	uint32_t map_file, build_id, linkage;
 };
 
 struct node {
@@ -83,6 +84,7 @@ struct node {
 struct event {
 	char *name;
 	uint64_t samples, period;
+	uint64_t first_time, last_time;
 };
 
 struct pm_profile {
@@ -220,20 +222,36 @@ static struct frame *frame_at(const struct pm_profile *p, uint32_t id)
 	return &p->frame_blocks[id / FRAME_BLOCK][id % FRAME_BLOCK];
 }
 
-static uint64_t frame_key_hash(const struct pm_profile *p, uint32_t dso, uint32_t dso_id,
-			       uint32_t sym, uint64_t addr, bool kernel)
+/* The per-address fields (ip, map) are mostly zero: they only add to the hash when set. */
+static uint64_t frame_key_hash(const struct pm_profile *p, const struct frame *k)
 {
-	return hash_words(p->seed, ((uint64_t)dso << 32 | sym) ^ ((uint64_t)kernel << 63),
-			  addr ^ ((uint64_t)dso_id << 32));
+	uint64_t h = hash_words(p->seed, ((uint64_t)k->dso << 32 | k->sym) ^
+					 ((uint64_t)k->f.kernel << 63),
+				k->f.addr ^ ((uint64_t)k->dso_id << 32));
+
+	if (k->f.ip || k->f.map.start || k->f.inlined || k->linkage)
+		h = hash_words(p->seed, h ^ k->f.ip,
+			       k->f.map.start ^ ((uint64_t)k->linkage << 1 | k->f.inlined));
+	return h;
 }
 
 static bool frame_hash(void *arg, uint32_t id, uint64_t *h)
 {
 	struct pm_profile *p = arg;
-	const struct frame *f = frame_at(p, id);
 
-	*h = frame_key_hash(p, f->dso, f->dso_id, f->sym, f->f.addr, f->f.kernel);
+	*h = frame_key_hash(p, frame_at(p, id));
 	return true;
+}
+
+/* Two interned frames: strings by id, the rest by value. */
+static bool frame_equal(const struct frame *a, const struct frame *b)
+{
+	return a->dso == b->dso && a->dso_id == b->dso_id && a->sym == b->sym &&
+	       a->map_file == b->map_file && a->build_id == b->build_id &&
+	       a->linkage == b->linkage &&
+	       a->f.addr == b->f.addr && a->f.kernel == b->f.kernel && a->f.ip == b->f.ip &&
+	       a->f.map.start == b->f.map.start && a->f.map.limit == b->f.map.limit &&
+	       a->f.map.pgoff == b->f.map.pgoff && a->f.inlined == b->f.inlined;
 }
 
 static uint64_t ctx_key_hash(const struct pm_profile *p, uint32_t event, uint32_t comm,
@@ -429,29 +447,39 @@ static bool same_str(const char *a, const char *interned)
 	return a == interned || (a && interned && !strcmp(a, interned));
 }
 
+static uint32_t str_find0(struct pm_profile *p, const char *s, int *err)
+{
+	return str_find(p, s, s ? strlen(s) : 0, err);
+}
+
 static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
 {
-	uint32_t dso = str_find(p, f->dso, f->dso ? strlen(f->dso) : 0, err);
-	uint32_t dso_id = str_find(p, f->dso_id, f->dso_id ? strlen(f->dso_id) : 0, err);
-	uint32_t sym = str_find(p, f->sym, f->sym ? strlen(f->sym) : 0, err);
-	uint64_t addr = f->addr, h;
+	struct frame k = {
+		.f = *f,
+		.dso = str_find0(p, f->dso, err),
+		.dso_id = str_find0(p, f->dso_id, err),
+		.sym = str_find0(p, f->sym, err),
+		.map_file = str_find0(p, f->map.file, err),
+		.build_id = str_find0(p, f->map.build_id, err),
+		.linkage = str_find0(p, f->linkage, err),
+	};
 	struct frame *nf;
 	size_t i, n = 0;
 	uint32_t id;
+	uint64_t h;
 
 	if (*err)
 		return NONE;
 	if ((p->nr_frames + 1) * 2 > p->frame_tab.mask + 1 &&
 	    idtab__grow(&p->frame_tab, frame_hash, p, p->nr_frames))
 		goto nomem;
-	if (dso_id == dso)
-		dso_id = 0;	/* one frame whether the id is given or not */
-	h = frame_key_hash(p, dso, dso_id, sym, addr, f->kernel);
+	if (k.dso_id == k.dso)
+		k.dso_id = 0;	/* one frame whether the id is given or not */
+	if (k.linkage == k.sym)
+		k.linkage = 0;	/* the same: a name that needs no demangling */
+	h = frame_key_hash(p, &k);
 	for (i = h & p->frame_tab.mask; p->frame_tab.slot[i]; i = (i + 1) & p->frame_tab.mask, n++) {
-		const struct frame *e = frame_at(p, p->frame_tab.slot[i] - 1);
-
-		if (e->dso == dso && e->dso_id == dso_id && e->sym == sym && e->f.addr == addr &&
-		    e->f.kernel == f->kernel) {
+		if (frame_equal(frame_at(p, p->frame_tab.slot[i] - 1), &k)) {
 			probe_len_check(p, n);
 			return p->frame_tab.slot[i] - 1;
 		}
@@ -470,13 +498,13 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 	}
 	id = (uint32_t)p->nr_frames++;
 	nf = frame_at(p, id);
-	*nf = (struct frame){
-		.f = {
-			.dso = str_at(p, dso), .dso_id = str_at(p, dso_id ? dso_id : dso),
-			.sym = str_at(p, sym), .addr = addr, .kernel = f->kernel,
-		},
-		.dso = dso, .dso_id = dso_id, .sym = sym,
-	};
+	*nf = k;
+	nf->f.dso = str_at(p, k.dso);
+	nf->f.dso_id = str_at(p, k.dso_id ? k.dso_id : k.dso);
+	nf->f.sym = str_at(p, k.sym);
+	nf->f.map.file = str_at(p, k.map_file);
+	nf->f.map.build_id = str_at(p, k.build_id);
+	nf->f.linkage = str_at(p, k.linkage ? k.linkage : k.sym);
 	p->frame_tab.slot[i] = id + 1;
 	return id;
 nomem:
@@ -488,23 +516,33 @@ static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *
 {
 	uint64_t addr = f->addr;
 	/* A cache slot, not a table key: one seeded multiply is enough. */
-	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^ f->kernel;
+	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^
+		     f->kernel ^ (f->ip * 0xff51afd7ed558ccdULL);
 	struct fcache *c = &p->fcache[((k ^ p->seed[0]) * (p->seed[1] | 1)) >> 52];
 	const struct frame *fr;
 	uint32_t id;
 
 	if (c->id && c->dso == f->dso && c->dso_id == f->dso_id && c->sym == f->sym &&
-	    c->addr == addr && c->kernel == f->kernel) {
+	    c->addr == addr && c->kernel == f->kernel && c->ip == f->ip &&
+	    c->map_file == f->map.file && c->build_id == f->map.build_id &&
+	    c->linkage == f->linkage) {
 		fr = frame_at(p, c->id - 1);
 		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym) &&
-		    (!f->dso_id || same_str(f->dso_id, fr->f.dso_id)))
+		    (!f->dso_id || same_str(f->dso_id, fr->f.dso_id)) &&
+		    same_str(f->map.file, fr->f.map.file) &&
+		    same_str(f->map.build_id, fr->f.map.build_id) &&
+		    (!f->linkage || same_str(f->linkage, fr->f.linkage)) &&
+		    f->map.start == fr->f.map.start && f->map.limit == fr->f.map.limit &&
+		    f->map.pgoff == fr->f.map.pgoff && f->inlined == fr->f.inlined)
 			return c->id - 1;
 	}
 	id = frame_intern(p, f, err);
 	if (id != NONE)
 		*c = (struct fcache){
 			.dso = f->dso, .dso_id = f->dso_id, .sym = f->sym, .addr = addr,
-			.kernel = f->kernel, .id = id + 1,
+			.kernel = f->kernel, .ip = f->ip, .map_file = f->map.file,
+			.build_id = f->map.build_id,
+			.linkage = f->linkage, .id = id + 1,
 		};
 	return id;
 }
@@ -795,7 +833,10 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 	p->ctxs[ctx].samples++;
 	ev = &p->events[s->event];
 	add_sat(&ev->period, s->period);
-	ev->samples++;
+	if (!ev->samples++ || s->time < ev->first_time)
+		ev->first_time = s->time;
+	if (s->time > ev->last_time)
+		ev->last_time = s->time;
 	return 0;
 }
 
@@ -807,6 +848,16 @@ uint64_t pm_profile__samples(const struct pm_profile *p, uint32_t event)
 uint64_t pm_profile__period(const struct pm_profile *p, uint32_t event)
 {
 	return event < p->nr_events ? p->events[event].period : 0;
+}
+
+int pm_profile__time_range(const struct pm_profile *p, uint32_t event, uint64_t *first,
+			   uint64_t *last)
+{
+	if (event >= p->nr_events || !p->events[event].samples)
+		return -ENOENT;
+	*first = p->events[event].first_time;
+	*last = p->events[event].last_time;
+	return 0;
 }
 
 size_t pm_profile__nr_strings(const struct pm_profile *p)

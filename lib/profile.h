@@ -31,6 +31,13 @@ struct pm_profile;
 /* Frames a sample keeps beyond this are dropped (the outermost ones, as perf's --max-stack). */
 #define PM_PROFILE_MAX_FRAMES 1024
 
+/* A mapping of a file (or of the kernel) into an address space, as pprof describes it. */
+struct pm_profile_map {
+	uint64_t start, limit, pgoff;
+	const char *file;	/* path, "[kernel.kallsyms]", "[module]"; NULL: no mapping */
+	const char *build_id;	/* hex; NULL: unknown */
+};
+
 struct pm_profile_frame {
 	const char *dso;	/* NULL: no mapping (shown as [unknown]) */
 	/*
@@ -49,6 +56,15 @@ struct pm_profile_frame {
 	 */
 	uint64_t addr;
 	bool kernel;		/* [k] rather than [.] */
+	/*
+	 * Left zero by callers that want a frame per function (report, flame
+	 * graphs); set by those that want a frame per address (pprof): frames
+	 * that differ in any of these stay apart.
+	 */
+	uint64_t ip;		/* the address named: a return address one byte back */
+	struct pm_profile_map map;	/* the mapping of ip; zero: none known */
+	const char *linkage;	/* the symbol as its file spells it (mangled); NULL: sym */
+	bool inlined;		/* a function inlined at ip into the next frame */
 };
 
 struct pm_profile_sample {
@@ -86,6 +102,9 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s);
 /* Samples and period added to an event (after the time filter). */
 uint64_t pm_profile__samples(const struct pm_profile *p, uint32_t event);
 uint64_t pm_profile__period(const struct pm_profile *p, uint32_t event);
+/* The times of the first and last samples added to an event; -ENOENT if none. */
+int pm_profile__time_range(const struct pm_profile *p, uint32_t event, uint64_t *first,
+			   uint64_t *last);
 /* Distinct strings and stack-tree nodes (memory is proportional to them). */
 size_t pm_profile__nr_strings(const struct pm_profile *p);
 size_t pm_profile__nr_nodes(const struct pm_profile *p);

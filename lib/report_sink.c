@@ -49,6 +49,7 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 	free(k->event_of);
 	free(k->comms);
 	free(k->frames);
+	free(k->build_ids);
 	*k = (struct pm_report_sink){ 0 };
 }
 
@@ -164,6 +165,50 @@ static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_fr
 		pf->addr = kernel ? nf->lookup - nf->f.off : 0;
 }
 
+/* The per-address part of a frame (see pm_profile_frame), for pprof. */
+static void frame__address(struct pm_report_sink *k, struct pm_profile_frame *pf,
+			   const struct pm_named_frame *nf, int32_t pid, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	struct pm_mapping m;
+	size_t i;
+
+	pf->ip = nf->lookup;
+	pf->linkage = nf->f.linkage;
+	pf->inlined = nf->inlined;
+	if (pm_namer__mapping(k->namer, pid, nf->cpumode, nf->lookup, &nf->f, &m))
+		return;
+	for (i = 0; i < m.build_id_len; i++) {
+		hex[2 * i] = digits[m.build_id[i] >> 4];
+		hex[2 * i + 1] = digits[m.build_id[i] & 15];
+	}
+	hex[2 * i] = '\0';
+	pf->map = (struct pm_profile_map){
+		.start = m.start, .limit = m.end, .pgoff = m.pgoff,
+		.file = m.path, .build_id = m.build_id_len ? hex : NULL,
+	};
+}
+
+static int sink__reserve(struct pm_report_sink *k, size_t nr)
+{
+	size_t cap = nr < 64 ? 64 : nr;
+	struct pm_profile_frame *f;
+	char (*ids)[2 * PM_BUILD_ID_SIZE + 1];
+
+	if (k->cap_frames && nr <= k->cap_frames)
+		return 0;
+	f = realloc(k->frames, cap * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	k->frames = f;
+	ids = realloc(k->build_ids, cap * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	k->build_ids = ids;
+	k->cap_frames = cap;
+	return 0;
+}
+
 static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 			const struct pm_sample *s)
 {
@@ -189,17 +234,14 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	}
 	if (nr > PM_PROFILE_MAX_FRAMES)
 		nr = PM_PROFILE_MAX_FRAMES;
-	if (!k->cap_frames || nr > k->cap_frames) {
-		size_t cap = nr < 64 ? 64 : nr;
-		struct pm_profile_frame *f = realloc(k->frames, cap * sizeof(*f));
-
-		if (!f)
-			return -ENOMEM;
-		k->frames = f;
-		k->cap_frames = cap;
-	}
-	for (i = 0; i < nr; i++)
+	err = sink__reserve(k, nr);
+	if (err)
+		return err;
+	for (i = 0; i < nr; i++) {
 		frame__convert(&k->frames[i], &nf[i]);
+		if (k->addrs)
+			frame__address(k, &k->frames[i], &nf[i], (int32_t)s->pid, k->build_ids[i]);
+	}
 	/* A sample without an ip still counts, as perf's [unknown]. */
 	if (!nr)
 		k->frames[nr++] = (struct pm_profile_frame){ 0 };

@@ -28,6 +28,11 @@ struct pm_report_sink {
 	 * call graphs or children needs no more, and naming is most of the cost.
 	 */
 	bool ip_only;
+	/*
+	 * A frame per address, not per function (pprof): frames keep their
+	 * address, mapping, build id, linkage name and inlining.
+	 */
+	bool addrs;
 	/* Profile event of each evsel (by pm_evsel.idx), registered in attr order. */
 	uint32_t *event_of;
 	size_t nr_events;
@@ -35,6 +40,7 @@ struct pm_report_sink {
 	struct pm_report_comm *comms;
 	size_t nr_comms, cap_comms;
 	struct pm_profile_frame *frames;
+	char (*build_ids)[2 * PM_BUILD_ID_SIZE + 1];	/* hex, per frame, with addrs */
 	size_t cap_frames;
 	struct pm_named_frame ip;	/* the frame of an ip_only sample */
 };

@@ -35,6 +35,13 @@ test_expect_success 'dump (text, json, stats, ordered) under valgrind: no error,
 	done
 '
 
+test_expect_success 'report --pprof under valgrind: no error, no leak' '
+	"$VG_PMREC" -g -q -o p.data -- "$HELPERS/calltree" 3 &&
+	vg "$VG_PMREC" report --pprof=p.pb.gz --pprof-labels=cpu p.data 2>vg.err ||
+		{ cat vg.err; exit 1; }
+	test "$(od -An -tx1 -N2 p.pb.gz | tr -d " ")" = 1f8b
+'
+
 test_expect_success 'dump of a truncated file under valgrind: error, but no invalid access' '
 	"$VG_PMREC" -a -q -o c.data -- sleep 0.2 &&
 	head -c 5000 c.data >cut.data &&
