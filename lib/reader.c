@@ -723,12 +723,16 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 		ret = reader__next_raw(r, rec);
 		if (ret < 0)
 			return ret;
-		if (!ret || rec->header->type != PERF_RECORD_COMPRESSED) {
-			if (r->unz_end > r->unz_start)
-				return reader__fail(r, r->unz_off, -EBADMSG,
-						    "the compressed data ends inside a record (%zu bytes left)",
-						    r->unz_end - r->unz_start);
-		}
+		if (!ret && r->unz_end > r->unz_start)
+			return reader__fail(r, r->unz_off, -EBADMSG,
+					    "the compressed data ends inside a record (%zu bytes left)",
+					    r->unz_end - r->unz_start);
+		/*
+		 * The compressed data is one stream: perf flushes what one
+		 * drain compressed into COMPRESSED records of at most 64 KiB,
+		 * and what zstd still holds comes out in the next drain's,
+		 * after a FINISHED_ROUND.  A record cut there waits for it.
+		 */
 		if (!ret || rec->header->type != PERF_RECORD_COMPRESSED)
 			return ret;
 		ret = reader__unpack(r, rec);

@@ -708,7 +708,9 @@ static void gen_minimal_data(struct gbuf *b, const struct gen *g)
 /*
  * A COMM and a SAMPLE in one zstd frame of one raw block (zstd's stored
  * form: no libzstd needed here), cut into two COMPRESSED records in the
- * middle of the COMM, as perf's records may be cut.
+ * middle of the COMM, as perf's records may be cut, with a FINISHED_ROUND
+ * between them: perf flushes one drain's output as COMPRESSED records of
+ * at most 64 KiB, and what zstd kept comes in the next drain's.
  */
 static void put_compressed(struct gbuf *b, const struct gen *g)
 {
@@ -731,6 +733,8 @@ static void put_compressed(struct gbuf *b, const struct gen *g)
 	cut = z.len - in.len + 12;
 	start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
 	put(b, z.p, cut);
+	rec_end_nopad(b, start);
+	start = rec_begin(b, PERF_RECORD_FINISHED_ROUND, 0);
 	rec_end_nopad(b, start);
 	start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
 	put(b, z.p + cut, z.len - cut);
