@@ -71,6 +71,8 @@ struct report {
 	struct pm_dumper dumper;
 	struct pm_report_sink sink;
 	const char *name;
+	/* The input, open while the report lasts: features are read on demand. */
+	int fd;
 	int32_t *pids, *tids, *cpus;
 	size_t nr_pids, nr_tids, nr_cpus;
 };
@@ -699,20 +701,20 @@ static int report__read(struct report *rep)
 /* Opens path and reads it into rep's profile; says why it failed.  0 or a negative errno. */
 static int report__load(struct report *rep, const char *path)
 {
-	int err, fd;
+	int err;
 
-	err = pm_cmd__open_input(CMD, rep->r, path, &rep->name, &fd);
-	if (fd >= 0 || !err)
+	err = pm_cmd__open_input(CMD, rep->r, path, &rep->name, &rep->fd);
+	if (rep->fd >= 0 || !err)
 		err = err ? err : report__read(rep);
 	if (err)
 		pm_cmd__input_error(CMD, rep->name ? rep->name : path, rep->r, err);
-	if (fd >= 0)
-		close(fd);
 	return err;
 }
 
 static void report__exit(struct report *rep)
 {
+	if (rep->fd >= 0)
+		close(rep->fd);
 	pm_dumper__exit(&rep->dumper);
 	pm_report_sink__exit(&rep->sink);
 	pm_profile__delete(rep->profile);
@@ -726,7 +728,7 @@ static void report__exit(struct report *rep)
 static int report__load_other(void *arg, const char *path, struct pm_profile **out)
 {
 	const struct report *rep = arg;
-	struct report other = { .opts = rep->opts };
+	struct report other = { .opts = rep->opts, .fd = -1 };
 	int err = -ENOMEM;
 
 	other.r = pm_reader__new();
@@ -794,6 +796,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report rep = {
 		.opts = { .children = -1, .width = -1, .pprof.labels = PM_PPROF_LABELS_DEFAULT },
+		.fd = -1,
 	};
 	int ret;
 
