@@ -230,6 +230,11 @@ bool pm_namer__overloaded(const struct pm_namer *n)
 	return pm_machine__overloaded(n->machine);
 }
 
+const char *pm_namer__comm(const struct pm_namer *n, int32_t tid)
+{
+	return pm_machine__comm(n->machine, tid);
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');

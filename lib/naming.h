@@ -70,6 +70,11 @@ int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_
 		      const struct pm_frame *f, struct pm_mapping *out);
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
+/*
+ * The command name of thread tid now: its last COMM, else its parent's at
+ * its FORK (as perf names it), else NULL.
+ */
+const char *pm_namer__comm(const struct pm_namer *n, int32_t tid);
 /* A frame of a sample, named. */
 struct pm_named_frame {
 	uint64_t ip;			/* as recorded */

@@ -4,16 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "perf_data.h"
-#include "record_body.h"
 #include "report_sink.h"
-
-/* One thread's name; tid + 1 so that a zeroed slot is free. */
-struct pm_report_comm {
-	int64_t key;
-	char comm[16];
-};
 
 /* Events are registered as samples need them: a pipe's attrs come with its records. */
 static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
@@ -47,88 +39,9 @@ int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct p
 void pm_report_sink__exit(struct pm_report_sink *k)
 {
 	free(k->event_of);
-	free(k->comms);
 	free(k->frames);
 	free(k->build_ids);
 	*k = (struct pm_report_sink){ 0 };
-}
-
-static struct pm_report_comm *comm__slot(struct pm_report_comm *t, size_t cap, int64_t key)
-{
-	size_t i = ((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> 20 & (cap - 1);
-
-	while (t[i].key && t[i].key != key)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-static int comm__grow(struct pm_report_sink *k)
-{
-	size_t cap = k->cap_comms ? k->cap_comms * 2 : 256, i;
-	struct pm_report_comm *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < k->cap_comms; i++)
-		if (k->comms[i].key)
-			*comm__slot(t, cap, k->comms[i].key) = k->comms[i];
-	free(k->comms);
-	k->comms = t;
-	k->cap_comms = cap;
-	return 0;
-}
-
-static const char *sink__comm(const struct pm_report_sink *k, int32_t tid)
-{
-	struct pm_report_comm *c;
-
-	if (!k->nr_comms)
-		return NULL;
-	c = comm__slot(k->comms, k->cap_comms, (int64_t)tid + 1);
-	return c->key ? c->comm : NULL;
-}
-
-static int sink__set_comm(struct pm_report_sink *k, int32_t tid, const char *comm, size_t max)
-{
-	struct pm_report_comm *c;
-
-	if ((k->nr_comms + 1) * 4 > k->cap_comms * 3 && comm__grow(k))
-		return -ENOMEM;
-	c = comm__slot(k->comms, k->cap_comms, (int64_t)tid + 1);
-	if (!c->key)
-		k->nr_comms++;
-	c->key = (int64_t)tid + 1;
-	max = strnlen(comm, max < sizeof(c->comm) - 1 ? max : sizeof(c->comm) - 1);
-	memcpy(c->comm, comm, max);
-	c->comm[max] = '\0';
-	return 0;
-}
-
-/*
- * A thread takes the name its last COMM gave it (exec or prctl); a new
- * thread or process its parent's, as perf's thread__fork gives it.
- */
-static int sink__track_comm(struct pm_report_sink *k, const struct pm_record *rec,
-			    size_t body_len)
-{
-	struct pm_comm_body cb;
-	struct pm_fork_body fb;
-	const char *parent;
-	char name[sizeof(((struct pm_report_comm *)0)->comm)];
-
-	if (rec->header->type == PERF_RECORD_FORK) {
-		if (pm_fork_body__decode(rec->header, body_len, &fb))
-			return 0;
-		parent = sink__comm(k, fb.ptid);
-		if (!parent)
-			return 0;
-		/* The table may grow under the parent's entry. */
-		memcpy(name, parent, sizeof(name));
-		return sink__set_comm(k, fb.tid, name, strlen(name));
-	}
-	if (pm_comm_body__decode(rec->header, body_len, &cb))
-		return 0;	/* the namer ignores it too */
-	return sink__set_comm(k, cb.tid, cb.comm, cb.comm_max);
 }
 
 /* perf's short dso name: a file's base name; "[kernel.kallsyms]" and the like as they are. */
@@ -247,7 +160,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		k->frames[nr++] = (struct pm_profile_frame){ 0 };
 	return pm_profile__add(k->profile, &(struct pm_profile_sample){
 		.event = k->event_of[s->evsel->idx],
-		.comm = sink__comm(k, (int32_t)s->tid),
+		.comm = pm_namer__comm(k->namer, (int32_t)s->tid),
 		.pid = (int32_t)s->pid,
 		.tid = (int32_t)s->tid,
 		.cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1,
@@ -262,13 +175,5 @@ int pm_report_sink__record(void *arg, const struct pm_record *rec, const struct 
 {
 	struct pm_report_sink *k = arg;
 
-	switch (rec->header->type) {
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-		return sink__track_comm(k, rec, in->body_len);
-	case PERF_RECORD_SAMPLE:
-		return sink__sample(k, rec, &in->s);
-	default:
-		return 0;
-	}
+	return rec->header->type == PERF_RECORD_SAMPLE ? sink__sample(k, rec, &in->s) : 0;
 }

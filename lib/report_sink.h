@@ -17,8 +17,6 @@
 #include "reader.h"
 #include "rec_info.h"
 
-struct pm_report_comm;
-
 struct pm_report_sink {
 	struct pm_profile *profile;	/* the caller's */
 	struct pm_reader *r;		/* the caller's */
@@ -36,9 +34,6 @@ struct pm_report_sink {
 	/* Profile event of each evsel (by pm_evsel.idx), registered in attr order. */
 	uint32_t *event_of;
 	size_t nr_events;
-	/* Command name of each thread, from COMM records. */
-	struct pm_report_comm *comms;
-	size_t nr_comms, cap_comms;
 	struct pm_profile_frame *frames;
 	char (*build_ids)[2 * PM_BUILD_ID_SIZE + 1];	/* hex, per frame, with addrs */
 	size_t cap_frames;
