@@ -2,8 +2,10 @@
 #ifndef PMREC_BUILTIN_H
 #define PMREC_BUILTIN_H
 
+#include <argp.h>
 #include <stdbool.h>
 
+#include "naming.h"
 #include "reader.h"
 #include "warning.h"
 
@@ -36,5 +38,10 @@ int pm_cmd__open_input(const char *cmd, struct pm_reader *r, const char *path,
 		       const char **name, int *fd);
 /* The reason of a failure to read: the reader's error with its offset, or ENOMEM. */
 void pm_cmd__input_error(const char *cmd, const char *input, struct pm_reader *r, int err);
+/*
+ * --no-demangle, --no-inline and --no-unwind, one copy for the commands
+ * that name frames: a child parser whose input is a struct pm_namer_opts.
+ */
+extern const struct argp pm_cmd__naming_argp;
 
 #endif

@@ -54,9 +54,6 @@ enum {
 	OPT_NO_SYMBOLS,
 	OPT_FOLDED,
 	OPT_QUEUE_SIZE,
-	OPT_NO_DEMANGLE,
-	OPT_NO_INLINE,
-	OPT_NO_UNWIND,
 };
 
 static const struct argp_option dump_options[] = {
@@ -79,12 +76,6 @@ static const struct argp_option dump_options[] = {
 	{ .name = "symbols", .key = OPT_SYMBOLS,
 	  .doc = "Name sample and call-chain addresses: sym, symoff, dso, frames (default)" },
 	{ .name = "no-symbols", .key = OPT_NO_SYMBOLS, .doc = "Do not name addresses" },
-	{ .name = "no-demangle", .key = OPT_NO_DEMANGLE,
-	  .doc = "Print C++ and Rust symbol names as recorded (mangled)" },
-	{ .name = "no-inline", .key = OPT_NO_INLINE,
-	  .doc = "Do not show functions inlined at a frame as frames of their own" },
-	{ .name = "no-unwind", .key = OPT_NO_UNWIND,
-	  .doc = "Do not unwind --call-graph dwarf stack copies: show the call chain only" },
 	{ .name = "folded", .key = OPT_FOLDED, .arg = "count|period", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "Print one 'comm;outer;...;inner N' line per distinct stack instead of records, "
 		 "N = samples (default) or summed period: FlameGraph's input" },
@@ -135,14 +126,8 @@ static error_t dump_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SYMBOLS:
 		o->no_symbols = true;
 		break;
-	case OPT_NO_DEMANGLE:
-		o->naming.no_demangle = true;
-		break;
-	case OPT_NO_INLINE:
-		o->naming.no_inline = true;
-		break;
-	case OPT_NO_UNWIND:
-		o->naming.no_unwind = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->naming;
 		break;
 	case OPT_QUEUE_SIZE: {
 		bool suffixed;
@@ -178,8 +163,14 @@ static error_t dump_parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child dump_children[] = {
+	{ .argp = &pm_cmd__naming_argp },
+	{ 0 },
+};
+
 static const struct argp dump_argp = {
 	.options = dump_options,
+	.children = dump_children,
 	.parser = dump_parse_opt,
 	.args_doc = "[FILE | -]",
 	.doc = "Print the records of a perf.data file or stream, one line each.\v"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the commands that read a recording (dump, report) share: opening
- * the input, and the wording of the warnings and faults lib/ reports.
+ * the input, the naming options, and the wording of the warnings and
+ * faults lib/ reports.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -90,3 +91,45 @@ void pm_cmd__input_error(const char *cmd, const char *input, struct pm_reader *r
 	else if (err == -ENOMEM)
 		fprintf(stderr, "%s: out of memory\n", cmd);
 }
+
+enum {
+	OPT_NO_DEMANGLE = 0x2000,	/* clear of report-flame.c's keys */
+	OPT_NO_INLINE,
+	OPT_NO_UNWIND,
+};
+
+static const struct argp_option naming_options[] = {
+	{ .name = "no-demangle", .key = OPT_NO_DEMANGLE,
+	  .doc = "Print C++ and Rust symbol names as recorded (mangled)" },
+	{ .name = "no-inline", .key = OPT_NO_INLINE,
+	  .doc = "Do not show functions inlined at a frame as frames of their own" },
+	{ .name = "no-unwind", .key = OPT_NO_UNWIND,
+	  .doc = "Do not unwind --call-graph dwarf stack copies: use the call chain only" },
+	{ 0 },
+};
+
+static error_t naming_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct pm_namer_opts *o = state->input;
+
+	(void)arg;
+	switch (key) {
+	case OPT_NO_DEMANGLE:
+		o->no_demangle = true;
+		break;
+	case OPT_NO_INLINE:
+		o->no_inline = true;
+		break;
+	case OPT_NO_UNWIND:
+		o->no_unwind = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp pm_cmd__naming_argp = {
+	.options = naming_options,
+	.parser = naming_parse_opt,
+};

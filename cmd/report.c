@@ -61,6 +61,7 @@ struct report_opts {
 	uint64_t time[2];
 	bool time_set;
 	struct report_flame_opts flame;
+	struct pm_namer_opts naming;
 	struct report_pprof pprof;	/* with --pprof */
 };
 
@@ -259,6 +260,7 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->flame;
+		state->child_inputs[1] = &o->naming;
 		break;
 	case ARGP_KEY_END:
 		if (!!o->flame.file + !!o->json + !!o->pprof.path > 1)
@@ -367,6 +369,7 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child report_children[] = {
 	{ .argp = &report_flame_argp, .header = "Flame graphs:" },
+	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
 	{ 0 },
 };
 
@@ -678,6 +681,7 @@ static int report__read(struct report *rep)
 	*d = (struct pm_dumper){
 		.r = rep->r,
 		.symbols = true,
+		.naming = rep->opts.naming,
 		.queue_size = QUEUE_SIZE,
 		.consume = pm_report_sink__record,
 		.consume_arg = &rep->sink,

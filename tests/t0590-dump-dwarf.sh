@@ -98,6 +98,24 @@ test_expect_success '--stats counts unwound and partial stacks; --no-unwind show
 	! grep -q ";main;a;b;leaf" folded
 '
 
+test_expect_success 'report: an inlined function is a row of its own; report --no-inline drops it' '
+	"$PMREC" record --call-graph dwarf -q -o d.data -- "$BIN/dwprog" 0.5 &&
+	"$PMREC" report --children --sort sym -g none d.data >rows &&
+	test_grep "\[\.\] mix *$" rows &&
+	"$PMREC" report --children --sort sym -g none --no-inline d.data >plain &&
+	! grep -q "\[\.\] mix *$" plain &&
+	test_grep "\[\.\] leaf *$" plain
+'
+
+test_expect_success 'report: C++ names demangled; report --no-demangle shows them raw' '
+	"$PMREC" record --call-graph dwarf -q -o d.data -- "$BIN/dwcxx" 0.5 &&
+	"$PMREC" report --no-children --sort sym d.data >rows &&
+	test_grep "pmtest::Worker<unsigned long>::crunch" rows &&
+	"$PMREC" report --no-children --sort sym --no-demangle d.data >raw &&
+	test_grep "_ZN6pmtest6WorkerImE6crunchEd" raw &&
+	! grep -q "pmtest::" raw
+'
+
 test_expect_success 'C++: templates, namespace and lambda demangled; --no-demangle is raw' '
 	"$PMREC" record --call-graph dwarf -q -o d.data -- "$BIN/dwcxx" 0.5 &&
 	"$PMREC" dump --folded d.data >folded &&
