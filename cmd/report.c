@@ -252,6 +252,41 @@ static void parse_number(const char *arg, double *v, struct argp_state *state, c
 		argp_error(state, "bad %s '%s' (a number >= 0)", what, arg);
 }
 
+/* The options that choose samples: --comm, --pid, --tid, --cpu, --time, --percentage. */
+static error_t report_parse_filter(int key, char *arg, struct argp_state *state)
+{
+	struct report_opts *o = state->input;
+
+	switch (key) {
+	case OPT_COMM:
+		parse_comms(o, arg, state);
+		break;
+	case OPT_PID:
+		if (pm_id_list__parse(&o->pids, arg, INT32_MAX))
+			argp_error(state, "bad pid list '%s' (e.g. 1,20-30)", arg);
+		break;
+	case OPT_TID:
+		if (pm_id_list__parse(&o->tids, arg, INT32_MAX))
+			argp_error(state, "bad tid list '%s' (e.g. 1,20-30)", arg);
+		break;
+	case 'C':
+		if (pm_id_list__parse(&o->cpus, arg, INT32_MAX))
+			argp_error(state, "bad CPU list '%s' (e.g. 0,2-3)", arg);
+		break;
+	case OPT_TIME:
+		parse_time(o, arg, state);
+		break;
+	case OPT_PERCENTAGE:
+		if (strcmp(arg, "absolute") && strcmp(arg, "relative"))
+			argp_error(state, "bad --percentage '%s' (absolute or relative)", arg);
+		o->relative = !strcmp(arg, "relative");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
 static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct report_opts *o = state->input;
@@ -296,29 +331,6 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_EVENT:
 		o->event = arg;
 		break;
-	case OPT_COMM:
-		parse_comms(o, arg, state);
-		break;
-	case OPT_PID:
-		if (pm_id_list__parse(&o->pids, arg, INT32_MAX))
-			argp_error(state, "bad pid list '%s' (e.g. 1,20-30)", arg);
-		break;
-	case OPT_TID:
-		if (pm_id_list__parse(&o->tids, arg, INT32_MAX))
-			argp_error(state, "bad tid list '%s' (e.g. 1,20-30)", arg);
-		break;
-	case 'C':
-		if (pm_id_list__parse(&o->cpus, arg, INT32_MAX))
-			argp_error(state, "bad CPU list '%s' (e.g. 0,2-3)", arg);
-		break;
-	case OPT_TIME:
-		parse_time(o, arg, state);
-		break;
-	case OPT_PERCENTAGE:
-		if (strcmp(arg, "absolute") && strcmp(arg, "relative"))
-			argp_error(state, "bad --percentage '%s' (absolute or relative)", arg);
-		o->relative = !strcmp(arg, "relative");
-		break;
 	case 'g':
 		/* perf's spelling `-g caller` gives the mode as the next word. */
 		if (!arg && state->next < state->argc &&
@@ -362,7 +374,7 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		o->input = arg;
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return report_parse_filter(key, arg, state);
 	}
 	return 0;
 }
