@@ -42,6 +42,16 @@ test_expect_success 'report --pprof under valgrind: no error, no leak' '
 	test "$(od -An -tx1 -N2 p.pb.gz | tr -d " ")" = 1f8b
 '
 
+test_expect_success 'report -g and a --diff flame graph under valgrind: no error, no leak' '
+	"$VG_PMREC" -g -q -o a.data -- "$HELPERS/calltree" 2 &&
+	"$VG_PMREC" -g -q -o b.data -- "$HELPERS/calltree" 2 &&
+	vg "$VG_PMREC" report --children -g caller b.data >/dev/null 2>vg.err ||
+		{ cat vg.err; exit 1; }
+	vg "$VG_PMREC" report --flamegraph=f.svg --diff=a.data b.data 2>vg.err ||
+		{ cat vg.err; exit 1; }
+	grep -q "<svg" f.svg
+'
+
 test_expect_success 'dump of a truncated file under valgrind: error, but no invalid access' '
 	"$VG_PMREC" -a -q -o c.data -- sleep 0.2 &&
 	head -c 5000 c.data >cut.data &&
