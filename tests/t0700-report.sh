@@ -15,11 +15,12 @@ if [ ! -e /sys/kernel/tracing/events ]; then
 fi
 
 # The comparison: perf's text in $1, pmrec's in $2, both report --stdio.
-# Names may differ only where pmrec's naming documents another choice of
-# alias (pmrec-report(1), NOTES): C++ names (pmrec does not demangle), PLT entries ("@plt" against the address),
-# an address named by another symbol at the same place (_start), and the
-# [k]/[.] mark of an unmapped zero address, and the Self share of an
-# unnamed address (below).  Prints "rows=N" when they match.
+# Rows whose name is an alias documented in pmrec-report(1), NOTES, are
+# left out on both sides: PLT entries ("@plt" against the address), an
+# address named by another symbol at the same place (_start), mangled
+# names, and unnamed addresses (perf keys its own samples by the
+# map-relative address and call-chain entries by the absolute one, two
+# rows; pmrec keeps one).  Prints "rows=N" when the rest match.
 cat >"$TMP_ROOT/cmp.py" <<'PY'
 import re, sys
 ROW = re.compile(r'^\s*(\d+\.\d+)%\s+(?:(\d+\.\d+)%\s+)?(?:(\d+)\s+)?(\S.*?)\s*$')
@@ -45,14 +46,19 @@ def key(r):
 want, got = rows(sys.argv[1], 20), rows(sys.argv[2], 20)
 if len(want) != len(got) or not want:
     sys.exit('rows: perf %d, pmrec %d' % (len(want), len(got)))
+# A row named by an alias may stand elsewhere in perf's order, or not in
+# its top 20 at all (ld.so's _start, hit by a page fault at exec in one run
+# in ten): the rows compared in order are the others, as many as both have.
+want = [r for r in want if not alias(r[3])]
+got = [r for r in got if not alias(r[3])]
+want, got = want[:min(len(want), len(got))], got[:min(len(want), len(got))]
+if not want:
+    sys.exit('no rows without an alias')
 for i, (w, g) in enumerate(zip(want, got)):
     if w[0] != g[0]:
         sys.exit('row %d: perf %s, pmrec %s' % (i + 1, w, g))
 # Ties aside: rows of one overhead (Children with --children) compare as
-# multisets, but for the last group, which the limit may cut.  An unnamed
-# address: perf keys its own samples by the map-relative address and
-# call-chain entries by the absolute one (two rows), pmrec by the absolute
-# one (one row): Self and its samples may differ there.
+# multisets, but for the last group, which the limit may cut.
 groups = {}
 for w, g in zip(want, got):
     gw, gg = groups.setdefault(w[0], ([], []))
@@ -61,13 +67,6 @@ for w, g in zip(want, got):
 last = want[-1][0]
 for k, (gw, gg) in groups.items():
     if k == last:
-        continue
-    if any(alias(r[3]) for r in gw + gg):
-        # A group with an alias on either side compares its named rows' numbers.
-        sw = sorted(r[1:3] for r in gw if not alias(r[3]))
-        sg = sorted(r[1:3] for r in gg if not alias(r[3]))
-        if len(sw) == len(sg) and sw != sg:
-            sys.exit('rows at %s%%: perf %s, pmrec %s' % (k, gw, gg))
         continue
     sw = sorted((r[1:3], key(r)) for r in gw)
     sg = sorted((r[1:3], key(r)) for r in gg)
@@ -81,7 +80,7 @@ same_rows() {
 	perf report -i "$1" --stdio $2 >perf.txt 2>/dev/null &&
 	"$PMREC" report $3 "$1" >pmrec.txt 2>pmrec.err &&
 	python3 "$TMP_ROOT/cmp.py" perf.txt pmrec.txt >cmp.out 2>&1 || {
-		cat cmp.out; cp perf.txt pmrec.txt "$1" /tmp/rep/ 2>/dev/null; head -n 40 perf.txt pmrec.txt; return 1
+		cat cmp.out; head -n 40 perf.txt pmrec.txt; return 1
 	}
 	echo "$1: $2: $(cat cmp.out)" >>"$TMP_ROOT/matched"
 }
