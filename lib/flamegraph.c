@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "flamegraph.h"
 #include "folded.h"
+#include "hash.h"
 
 #define NONE UINT32_MAX
 
@@ -84,23 +85,13 @@ struct fg {
 	struct out out;
 };
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 32;
-	x *= 0xd6e8feb86659fd93ULL;
-	x ^= x >> 32;
-	x *= 0xd6e8feb86659fd93ULL;
-	x ^= x >> 32;
-	return x;
-}
-
 static uint64_t hash_bytes(uint64_t seed, const unsigned char *p, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
 
 	while (n--)
 		h = (h ^ *p++) * 0x100000001b3ULL;
-	return mix64(h);
+	return pm_mix64(h);
 }
 
 static void add_sat(uint64_t *a, uint64_t b)
@@ -231,7 +222,7 @@ static void out__text(struct out *o, const char *s, size_t n)
 static int names__init(struct names *nm)
 {
 	if (getrandom(&nm->seed, sizeof(nm->seed), GRND_NONBLOCK) != sizeof(nm->seed))
-		nm->seed = mix64((uint64_t)(uintptr_t)nm ^ (uint64_t)time(NULL));
+		nm->seed = pm_mix64((uint64_t)(uintptr_t)nm ^ (uint64_t)time(NULL));
 	nm->mask = 1023;
 	nm->slot = calloc(nm->mask + 1, sizeof(*nm->slot));
 	nm->fmask = 1023;
@@ -357,7 +348,7 @@ static int fcache__grow(struct names *nm)
 	for (i = 0; i <= nm->fmask; i++) {
 		if (!nm->fslot[i].f)
 			continue;
-		for (s = mix64((uintptr_t)nm->fslot[i].f) & (cap - 1); slot[s].f; s = (s + 1) & (cap - 1))
+		for (s = pm_mix64((uintptr_t)nm->fslot[i].f) & (cap - 1); slot[s].f; s = (s + 1) & (cap - 1))
 			;
 		slot[s] = nm->fslot[i];
 	}
@@ -375,7 +366,7 @@ static uint32_t frame_name_cached(struct names *nm, const struct pm_profile_fram
 
 	if ((nm->fnr + 1) * 2 > nm->fmask + 1 && fcache__grow(nm))
 		return NONE;
-	for (i = mix64((uintptr_t)f) & nm->fmask; nm->fslot[i].f; i = (i + 1) & nm->fmask)
+	for (i = pm_mix64((uintptr_t)f) & nm->fmask; nm->fslot[i].f; i = (i + 1) & nm->fmask)
 		if (nm->fslot[i].f == f)
 			return nm->fslot[i].id;
 	id = frame_name(nm, f);
@@ -390,7 +381,7 @@ static uint32_t frame_name_cached(struct names *nm, const struct pm_profile_fram
 
 static uint64_t node_hash(uint64_t seed, uint32_t parent, uint32_t name)
 {
-	return mix64(((uint64_t)parent << 32 | name) ^ seed);
+	return pm_mix64(((uint64_t)parent << 32 | name) ^ seed);
 }
 
 static int tree__grow(struct tree *t, uint64_t seed)
@@ -439,39 +430,6 @@ static uint32_t tree__child(struct tree *t, uint64_t seed, uint32_t parent, uint
 	return id;
 }
 
-static bool in_list(const int32_t *v, size_t n, int32_t x)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
-/* As report's filters: false drops the context, *shown false hides it. */
-static bool ctx_kept(const struct pm_profile_filter *f, const struct pm_profile_ctx *c,
-		     bool *shown)
-{
-	size_t i;
-
-	*shown = true;
-	if (!f)
-		return true;
-	if (f->nr_cpus && !in_list(f->cpus, f->nr_cpus, c->cpu))
-		return false;
-	if (f->nr_comms) {
-		*shown = false;
-		for (i = 0; i < f->nr_comms && !*shown; i++)
-			*shown = c->comm && !strcmp(f->comms[i], c->comm);
-	}
-	if (f->nr_pids && !in_list(f->pids, f->nr_pids, c->pid))
-		*shown = false;
-	if (f->nr_tids && !in_list(f->tids, f->nr_tids, c->tid))
-		*shown = false;
-	return true;
-}
-
 static enum kind frame_kind(const struct pm_profile_frame *f)
 {
 	return f->kernel ? KIND_KERNEL : f->sym ? KIND_USER : KIND_UNKNOWN;
@@ -495,7 +453,7 @@ static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, u
 		node = name == NONE ? NONE :
 		       tree__child(t, g->names.seed, map[n.parent], name, frame_kind(n.frame), true);
 	} else {
-		if (c.event != event || !ctx_kept(g->o->filter, &c, &shown))
+		if (c.event != event || !pm_profile_filter__keeps(g->o->filter, &c, &shown))
 			return 0;
 		add_sat(&t->all_period, period[id]);
 		t->all_samples += samples[id];
@@ -665,7 +623,7 @@ static struct rgb name_color(const char *s, size_t n, enum kind kind)
 
 	while (n--)
 		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	h = mix64(h);
+	h = pm_mix64(h);
 	v1 = (double)(h & 0xff) / 255;
 	v2 = (double)(h >> 8 & 0xff) / 255;
 	v3 = (double)(h >> 16 & 0xff) / 255;

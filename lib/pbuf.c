@@ -5,6 +5,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "hash.h"
 #include "pbuf.h"
 
 int pm_pb__varint(struct pm_buf *b, uint64_t v)
@@ -74,16 +75,6 @@ int pm_pb__packed(struct pm_buf *b, uint32_t field, const uint64_t *v, size_t n)
 
 /* ---- key table ---- */
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 32;
-	x *= 0xd6e8feb86659fd93ULL;
-	x ^= x >> 32;
-	x *= 0xd6e8feb86659fd93ULL;
-	x ^= x >> 32;
-	return x;
-}
-
 static uint64_t keys__hash(const struct pm_pb_keys *k, const void *p, size_t n)
 {
 	const unsigned char *c = p;
@@ -91,11 +82,11 @@ static uint64_t keys__hash(const struct pm_pb_keys *k, const void *p, size_t n)
 
 	for (; n >= 8; c += 8, n -= 8) {
 		memcpy(&w, c, 8);
-		h = mix64(h ^ w);
+		h = pm_mix64(h ^ w);
 	}
 	w = 0;
 	memcpy(&w, c, n);
-	return mix64(h ^ w ^ k->seed);
+	return pm_mix64(h ^ w ^ k->seed);
 }
 
 void pm_pb_keys__init(struct pm_pb_keys *k)
@@ -107,7 +98,7 @@ void pm_pb_keys__init(struct pm_pb_keys *k)
 		return;
 	/* No entropy yet (early boot): the clock still varies per run. */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	k->seed = mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32));
+	k->seed = pm_mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32));
 }
 
 void pm_pb_keys__exit(struct pm_pb_keys *k)

@@ -287,31 +287,12 @@ static int sample_add(struct builder *bd, uint32_t leaf, const struct pm_profile
 	return 0;
 }
 
-static bool in_list(const int32_t *v, size_t n, int32_t x)
-{
-	size_t i;
-
-	if (!n)
-		return true;
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
+/* pprof has no hidden samples: it writes the ones report would show. */
 static bool ctx_kept(const struct pm_profile_filter *f, const struct pm_profile_ctx *c)
 {
-	size_t i;
+	bool shown;
 
-	if (!f)
-		return true;
-	if (!in_list(f->pids, f->nr_pids, c->pid) || !in_list(f->tids, f->nr_tids, c->tid) ||
-	    !in_list(f->cpus, f->nr_cpus, c->cpu))
-		return false;
-	for (i = 0; i < f->nr_comms; i++)
-		if (!strcmp(f->comms[i], c->comm))
-			return true;
-	return !f->nr_comms;
+	return pm_profile_filter__keeps(f, c, &shown) && shown;
 }
 
 static int builder__collect(struct builder *bd)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "hash.h"
 #include "profile.h"
 
 /*
@@ -133,32 +134,22 @@ struct pm_profile {
 	uint32_t path[PM_PROFILE_MAX_FRAMES];	/* scratch for queries */
 };
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 32;
-	x *= 0xd6e8feb86659fd93ULL;
-	x ^= x >> 32;
-	x *= 0xd6e8feb86659fd93ULL;
-	x ^= x >> 32;
-	return x;
-}
-
 static uint64_t hash_bytes(const uint64_t seed[2], const char *p, size_t n)
 {
 	uint64_t h = seed[0] ^ (n * 0x9e3779b97f4a7c15ULL), w;
 
 	for (; n >= 8; p += 8, n -= 8) {
 		memcpy(&w, p, 8);
-		h = mix64(h ^ w ^ seed[1]);
+		h = pm_mix64(h ^ w ^ seed[1]);
 	}
 	w = 0;
 	memcpy(&w, p, n);
-	return mix64(h ^ w ^ seed[1]);
+	return pm_mix64(h ^ w ^ seed[1]);
 }
 
 static uint64_t hash_words(const uint64_t seed[2], uint64_t a, uint64_t b)
 {
-	return mix64(mix64(a ^ seed[0]) ^ b ^ seed[1]);
+	return pm_mix64(pm_mix64(a ^ seed[0]) ^ b ^ seed[1]);
 }
 
 static void seed__init(uint64_t seed[2])
@@ -169,8 +160,8 @@ static void seed__init(uint64_t seed[2])
 		return;
 	/* No entropy yet (early boot): the clock and the heap layout still vary per run. */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	seed[0] = mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uintptr_t)seed);
-	seed[1] = mix64(seed[0] ^ (uintptr_t)&ts);
+	seed[0] = pm_mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uintptr_t)seed);
+	seed[1] = pm_mix64(seed[0] ^ (uintptr_t)&ts);
 }
 
 /* Hostile periods saturate rather than wrap. */
@@ -307,10 +298,10 @@ static uint64_t stack_hash(const uint64_t seed[2], uint32_t ctx, const uint32_t 
 	uint32_t i;
 
 	for (i = 0; i + 1 < nr; i += 2)
-		h = mix64(h ^ ((uint64_t)ids[i] << 32 | ids[i + 1]) ^ seed[1]);
+		h = pm_mix64(h ^ ((uint64_t)ids[i] << 32 | ids[i + 1]) ^ seed[1]);
 	if (i < nr)
-		h = mix64(h ^ ids[i] ^ seed[1]);
-	return mix64(h);
+		h = pm_mix64(h ^ ids[i] ^ seed[1]);
+	return pm_mix64(h);
 }
 
 static int stacks__grow(struct pm_profile *p, bool same)
@@ -991,33 +982,48 @@ static bool in_list(const int32_t *v, size_t n, int32_t x)
 	return false;
 }
 
+bool pm_profile_filter__keeps(const struct pm_profile_filter *f, const struct pm_profile_ctx *c,
+			      bool *shown)
+{
+	size_t i;
+
+	*shown = true;
+	if (!f)
+		return true;
+	if (f->nr_cpus && !in_list(f->cpus, f->nr_cpus, c->cpu))
+		return false;
+	if (f->nr_comms) {
+		*shown = false;
+		for (i = 0; i < f->nr_comms && !*shown; i++)
+			*shown = c->comm && !strcmp(f->comms[i], c->comm);
+	}
+	if (f->nr_pids && !in_list(f->pids, f->nr_pids, c->pid))
+		*shown = false;
+	if (f->nr_tids && !in_list(f->tids, f->nr_tids, c->tid))
+		*shown = false;
+	return true;
+}
+
 static int ctx_classify(struct qstate *qs)
 {
 	const struct pm_profile_filter *f = qs->q->filter;
 	struct pm_profile *p = qs->p;
 	struct pm_profile_result *r = qs->r;
-	size_t c, i;
+	size_t c;
 
 	qs->ctx_state = calloc(p->nr_ctxs ? p->nr_ctxs : 1, 1);
 	if (!qs->ctx_state)
 		return -ENOMEM;
 	for (c = 0; c < p->nr_ctxs; c++) {
 		const struct ctx *x = &p->ctxs[c];
-		bool shown = true;
+		const struct pm_profile_ctx pc = {
+			.event = x->event, .comm = str_at(p, x->comm),
+			.pid = x->pid, .tid = x->tid, .cpu = x->cpu,
+		};
+		bool shown;
 
-		if (x->event != qs->q->event)
+		if (x->event != qs->q->event || !pm_profile_filter__keeps(f, &pc, &shown))
 			continue;
-		if (f && f->nr_cpus && !in_list(f->cpus, f->nr_cpus, x->cpu))
-			continue;
-		if (f && f->nr_comms) {
-			shown = false;
-			for (i = 0; i < f->nr_comms && !shown; i++)
-				shown = !strcmp(f->comms[i], str_at(p, x->comm));
-		}
-		if (f && f->nr_pids && !in_list(f->pids, f->nr_pids, x->pid))
-			shown = false;
-		if (f && f->nr_tids && !in_list(f->tids, f->nr_tids, x->tid))
-			shown = false;
 		qs->ctx_state[c] = shown ? CTX_SHOWN : CTX_HIDDEN;
 		r->total_samples += x->samples;
 		add_sat(&r->total_period, x->period);

@@ -182,6 +182,15 @@ struct pm_profile_filter {
 	bool relative;
 };
 
+/*
+ * How f treats the samples of context c, as perf report's filters do:
+ * false drops them (another CPU: they count nowhere); else *shown says
+ * whether they are shown or hidden (hidden ones count in the total).
+ * f NULL keeps and shows everything.
+ */
+bool pm_profile_filter__keeps(const struct pm_profile_filter *f, const struct pm_profile_ctx *c,
+			      bool *shown);
+
 struct pm_profile_query {
 	uint32_t event;
 	const enum pm_profile_key *keys;	/* NULL: comm,dso,sym */

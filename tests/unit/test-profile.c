@@ -7,6 +7,7 @@
  * (6.1) prints them for the same samples.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -773,10 +774,37 @@ static void test_random(void)
 	pm_profile__delete(p);
 }
 
+/* The one statement of report's filters that flame graphs and pprof use too. */
+static void test_filter_keeps(void)
+{
+	static const char *const comms[] = { "worker" };
+	static const int32_t cpus[] = { 1 }, pids[] = { 7 };
+	const struct pm_profile_filter f = {
+		.comms = comms, .nr_comms = 1, .cpus = cpus, .nr_cpus = 1,
+		.pids = pids, .nr_pids = 1,
+	};
+	struct pm_profile_ctx c = { .comm = "worker", .pid = 7, .tid = 7, .cpu = 1 };
+	bool shown = false;
+
+	tap_ok(pm_profile_filter__keeps(&f, &c, &shown) && shown, "a matching context is shown");
+	c.cpu = 0;
+	tap_ok(!pm_profile_filter__keeps(&f, &c, &shown), "another CPU drops the context");
+	c.cpu = 1;
+	c.pid = 8;
+	tap_ok(pm_profile_filter__keeps(&f, &c, &shown) && !shown,
+	       "another pid hides it (it still counts)");
+	c.pid = 7;
+	c.comm = NULL;
+	tap_ok(pm_profile_filter__keeps(&f, &c, &shown) && !shown,
+	       "a thread without a name matches no --comm");
+	tap_ok(pm_profile_filter__keeps(NULL, &c, &shown) && shown, "no filter shows all");
+}
+
 int main(void)
 {
 	struct pm_profile *p = build();
 
+	test_filter_keeps();
 	test_self(p);
 	test_children(p);
 	test_keys(p);
