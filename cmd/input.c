@@ -42,6 +42,12 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 			"break (see --queue-size)", (unsigned long long)w->size,
 			(unsigned long long)w->offset);
 		break;
+	case PM_WARN_UNFLUSHED:
+		fprintf(stderr, "the compressed data ends inside a record (%llu bytes, after the "
+			"COMPRESSED record at offset %llu): its writer did not flush the rest; "
+			"that record is left out, as perf leaves it out",
+			(unsigned long long)w->size, (unsigned long long)w->offset);
+		break;
 	}
 	fputc('\n', stderr);
 }

@@ -250,6 +250,14 @@ int pm_dumper__records(struct pm_dumper *d)
 			err = ferr;
 	}
 	pm_oqueue__exit(&q);
+	if (!err) {
+		uint64_t off;
+		size_t left = pm_reader__unflushed(d->r, &off);
+
+		if (left)
+			dumper__warn(d, (struct pm_warning){ .kind = PM_WARN_UNFLUSHED,
+							     .size = left, .offset = off });
+	}
 	return err;
 }
 

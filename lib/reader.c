@@ -113,6 +113,12 @@ bool pm_reader__is_unfinished(const struct pm_reader *r)
 	return r->unfinished;
 }
 
+size_t pm_reader__unflushed(const struct pm_reader *r, uint64_t *offset)
+{
+	*offset = r->unz_off;
+	return r->unz_unflushed;
+}
+
 bool pm_reader__features_skipped(const struct pm_reader *r)
 {
 	return r->features_skipped;
@@ -723,10 +729,10 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 		ret = reader__next_raw(r, rec);
 		if (ret < 0)
 			return ret;
-		if (!ret && r->unz_end > r->unz_start)
-			return reader__fail(r, r->unz_off, -EBADMSG,
-					    "the compressed data ends inside a record (%zu bytes left)",
-					    r->unz_end - r->unz_start);
+		if (!ret && r->unz_end > r->unz_start) {
+			r->unz_unflushed = r->unz_end - r->unz_start;
+			r->unz_start = r->unz_end = 0;
+		}
 		/*
 		 * The compressed data is one stream: perf flushes what one
 		 * drain compressed into COMPRESSED records of at most 64 KiB,

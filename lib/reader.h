@@ -114,6 +114,12 @@ bool pm_reader__is_pipe(const struct pm_reader *r);
 bool pm_reader__is_unfinished(const struct pm_reader *r);
 /* File mode from a pipe: features after the data cannot be read first. */
 bool pm_reader__features_skipped(const struct pm_reader *r);
+/*
+ * Once the end is read: the bytes of a record that the compressed data
+ * ended inside, and where (the last COMPRESSED record).  perf record -z
+ * can leave what zstd still held unwritten; perf's reader drops the piece.
+ */
+size_t pm_reader__unflushed(const struct pm_reader *r, uint64_t *offset);
 /* The file header (pipe mode: only magic and size are set). */
 const struct perf_file_header *pm_reader__header(const struct pm_reader *r);
 

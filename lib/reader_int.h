@@ -80,6 +80,8 @@ struct pm_reader {
 	unsigned char *unz;
 	size_t unz_cap, unz_start, unz_end;
 	uint64_t unz_off;
+	/* Bytes of a record the compressed data ended inside (at unz_off). */
+	size_t unz_unflushed;
 
 	int status;		/* sticky fault, 0 if none */
 	struct pm_reader_error err;

@@ -15,6 +15,7 @@ enum pm_warning_kind {
 	PM_WARN_DSO_REFUSED,	/* dso not used for symbols, because of why */
 	PM_WARN_OVERLOADED,	/* too many mappings: later addresses unnamed */
 	PM_WARN_QUEUE_FULL,	/* over size bytes between two rounds, at offset */
+	PM_WARN_UNFLUSHED,	/* the compressed data ended inside a record: size bytes at offset */
 };
 
 struct pm_warning {

@@ -309,6 +309,17 @@ test_expect_success 'COMPRESSED records: the records they hold, across two of th
 	done
 '
 
+test_expect_success 'compressed data that ends inside a record: a warning, what is whole is read' '
+	"$GEN" --variant=compressed-unflushed -o cu.data &&
+	"$GEN" --pipe --variant=compressed-unflushed -o cup.data &&
+	for f in cu.data cup.data; do
+		"$PMREC" dump $f >out 2>err || { cat err; exit 1; }
+		test_grep "compressed data ends inside a record \([0-9]+ bytes, after the COMPRESSED record at offset [0-9]+\)" err &&
+		! grep -q " 4243/4243 " out &&
+		test_grep " SAMPLE " out || exit 1
+	done
+'
+
 test_expect_success 'a COMPRESSED record that is not zstd: an error with its offset' '
 	"$GEN" --pipe --variant=compressed-bad -o cb.data &&
 	dump_rc cb.data &&

@@ -67,7 +67,8 @@ test_expect_success() {
 		echo "ok $test_count - $1"
 	else
 		echo "not ok $test_count - $1"
-		sed -e 's/^/#   /' "$dir/.log" | tail -n 40
+		# On stderr too: prove shows it without -v, so a CI log says why.
+		sed -e 's/^/#   /' "$dir/.log" | tail -n 40 | tee /dev/stderr
 		test_failed=$((test_failed + 1))
 	fi
 }
