@@ -45,8 +45,17 @@ function layout(page) {
 		const before = await layout(page);
 
 		// Zoom: click the frame's rect.
-		const idx = await page.$$eval('#frames > g', (gs, name) =>
-			gs.findIndex(g => g.querySelector('title').textContent.startsWith(name + ' (')), frameName);
+		// The widest frame of that name: a stray sample may put another, narrow one elsewhere.
+		const idx = await page.$$eval('#frames > g', (gs, name) => {
+			let best = -1;
+			gs.forEach((g, i) => {
+				if (g.querySelector('title').textContent.startsWith(name + ' (') &&
+				    (best < 0 || +g.querySelector('rect').getAttribute('width') >
+				     +gs[best].querySelector('rect').getAttribute('width')))
+					best = i;
+			});
+			return best;
+		}, frameName);
 		if (idx < 0)
 			throw new Error('no frame ' + frameName);
 		const rects = await page.$$('#frames > g > rect');
