@@ -520,6 +520,20 @@ static const char *machine__module(struct pm_machine *m, const char *module)
 	return s;
 }
 
+/* The user mapping of process pid that covers addr, or NULL (none, or overloaded). */
+static struct pm_map *machine__map_at(struct pm_machine *m, int32_t pid, uint64_t addr)
+{
+	struct pm_proc *p = m->overloaded ? NULL : machine__proc(m, pid, false);
+	uint32_t i;
+
+	if (!p)
+		return NULL;
+	i = proc__first_after(p, addr);
+	if (i == p->nr || p->maps[i].start > addr)
+		return NULL;
+	return &p->maps[i];
+}
+
 static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
 			     struct pm_frame *f);
 
@@ -543,9 +557,7 @@ void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, ui
 static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
 			     struct pm_frame *f)
 {
-	struct pm_proc *p;
 	struct pm_map *map;
-	uint32_t i;
 	int err;
 
 	memset(f, 0, sizeof(*f));
@@ -556,15 +568,9 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 			f->dso = module ? machine__module(m, module) : "[kernel.kallsyms]";
 		return;
 	}
-	if (cpumode != PERF_RECORD_MISC_USER || m->overloaded)
+	map = cpumode == PERF_RECORD_MISC_USER ? machine__map_at(m, pid, ip) : NULL;
+	if (!map)
 		return;
-	p = machine__proc(m, pid, false);
-	if (!p)
-		return;
-	i = proc__first_after(p, ip);
-	if (i == p->nr || p->maps[i].start > ip)
-		return;
-	map = &p->maps[i];
 	f->dso = pm_dso__path(map->dso);
 	if (map->state == MAP_UNCHECKED)
 		machine__check(m, map, f);
@@ -582,9 +588,7 @@ int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uin
 {
 	const struct pm_expect *e;
 	const unsigned char *id;
-	struct pm_proc *p;
 	struct pm_map *map;
-	uint32_t i;
 	size_t len;
 
 	memset(out, 0, sizeof(*out));
@@ -596,13 +600,9 @@ int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uin
 		out->pgoff = m->ktext.pgoff;
 		return 0;
 	}
-	p = cpumode == PERF_RECORD_MISC_USER && !m->overloaded ? machine__proc(m, pid, false) : NULL;
-	if (!p)
+	map = cpumode == PERF_RECORD_MISC_USER ? machine__map_at(m, pid, ip) : NULL;
+	if (!map)
 		return -ENOENT;
-	i = proc__first_after(p, ip);
-	if (i == p->nr || p->maps[i].start > ip)
-		return -ENOENT;
-	map = &p->maps[i];
 	*out = (struct pm_mapping){ .start = map->start, .end = map->end, .pgoff = map->pgoff,
 				    .path = pm_dso__path(map->dso) };
 	e = map->id_len ? NULL : machine__expected(m, out->path);
@@ -622,16 +622,10 @@ int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uin
 
 int pm_machine__map(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_map_info *mi)
 {
-	struct pm_proc *p = m->overloaded ? NULL : machine__proc(m, pid, false);
-	const struct pm_map *map;
-	uint32_t i;
+	const struct pm_map *map = machine__map_at(m, pid, addr);
 
-	if (!p)
+	if (!map)
 		return -ENOENT;
-	i = proc__first_after(p, addr);
-	if (i == p->nr || p->maps[i].start > addr)
-		return -ENOENT;
-	map = &p->maps[i];
 	/* An unchecked file is checked, and refused with a warning, when it is named. */
 	if (map->state == MAP_REFUSED)
 		return -ENOENT;
