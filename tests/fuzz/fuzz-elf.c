@@ -84,27 +84,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_REPLAY
+static void fuzz__say(size_t len)
+{
+	(void)len;
+	printf(", heap %lld KiB", (long long)fuzz_heap_peak / 1024);
+}
+
 int main(int argc, char **argv)
 {
-	int i, bad = 0;
-
 	LLVMFuzzerInitialize(&argc, &argv);
-	for (i = 1; i < argc; i++) {
-		uint8_t *buf;
-		size_t len;
-		int err = fuzz_file__slurp(argv[i], &buf, &len);
-
-		if (err) {
-			fprintf(stderr, "fuzz-elf: cannot read '%s': %s\n", argv[i], strerror(-err));
-			free(buf);
-			bad = 1;
-			continue;
-		}
-		LLVMFuzzerTestOneInput(buf, len);
-		printf("%s: %zu bytes, heap %lld KiB\n", argv[i], len,
-		       (long long)fuzz_heap_peak / 1024);
-		free(buf);
-	}
-	return bad;
+	return fuzz_replay__files("fuzz-elf", argc, argv, fuzz__say);
 }
 #endif

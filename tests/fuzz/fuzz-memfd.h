@@ -75,4 +75,37 @@ static inline int fuzz_file__slurp(const char *path, uint8_t **buf, size_t *len)
 	return err;
 }
 
+/*
+ * The replay driver of a one-mode harness: each file through
+ * LLVMFuzzerTestOneInput, then a line from say (may be NULL) after its
+ * name.  1 if a file could not be read.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static inline int fuzz_replay__files(const char *name, int argc, char **argv,
+				     void (*say)(size_t len))
+{
+	int i, bad = 0;
+
+	for (i = 1; i < argc; i++) {
+		uint8_t *buf;
+		size_t len;
+		int err = fuzz_file__slurp(argv[i], &buf, &len);
+
+		if (err) {
+			fprintf(stderr, "%s: cannot read '%s': %s\n", name, argv[i], strerror(-err));
+			free(buf);
+			bad = 1;
+			continue;
+		}
+		LLVMFuzzerTestOneInput(buf, len);
+		printf("%s: %zu bytes", argv[i], len);
+		if (say)
+			say(len);
+		putchar('\n');
+		free(buf);
+	}
+	return bad;
+}
+
 #endif

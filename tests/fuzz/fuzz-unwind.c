@@ -92,24 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifdef FUZZ_REPLAY
 int main(int argc, char **argv)
 {
-	int i, bad = 0;
-
 	LLVMFuzzerInitialize(&argc, &argv);
-	for (i = 1; i < argc; i++) {
-		uint8_t *buf;
-		size_t len;
-		int err = fuzz_file__slurp(argv[i], &buf, &len);
-
-		if (err) {
-			fprintf(stderr, "fuzz-unwind: cannot read '%s': %s\n", argv[i], strerror(-err));
-			free(buf);
-			bad = 1;
-			continue;
-		}
-		LLVMFuzzerTestOneInput(buf, len);
-		printf("%s: %zu bytes\n", argv[i], len);
-		free(buf);
-	}
-	return bad;
+	return fuzz_replay__files("fuzz-unwind", argc, argv, NULL);
 }
 #endif
