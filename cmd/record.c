@@ -56,15 +56,24 @@ static int record__parse_tasks(struct record *rec, const char *list, bool thread
 /* ---- events ----------------------------------------------------------- */
 
 /*
- * One fd per event, CPU and task, beyond what is open already, and the few
- * the recording opens itself (the output, the workload's pipes): raise the
- * soft limit to that, up to the hard limit (perf does the same).
+ * The fds a recording opens after the events: the output (two while
+ * --switch-output rotates), the staging buffer's eventfd, and synthesis's
+ * walk of /proc, three deep (/proc, a task directory, a comm or maps file).
+ * What is open already (stdio, the signalfd, the control fifos, the
+ * workload's pipes, whatever was inherited) is counted as it stands.
+ */
+#define RECORD_OWN_FDS 6
+
+/*
+ * One fd per event, CPU and task, beyond what is open already and what the
+ * recording opens itself: raise the soft limit to that, up to the hard limit
+ * (perf does the same).
  */
 static void record__raise_nofile(struct record *rec)
 {
 	rlim_t now;
 
-	rec->nofile_needed = (rlim_t)pm_count_open_fds() + 4 +
+	rec->nofile_needed = (rlim_t)pm_count_open_fds() + RECORD_OWN_FDS +
 			     (rlim_t)rec->cpus.nr * rec->targets.nr * rec->opts->evlist.nr;
 	now = pm_raise_nofile(rec->nofile_needed);
 

@@ -94,12 +94,12 @@ test_expect_success 'a binary stream is never written to a terminal' '
 '
 
 test_expect_success 'a low soft RLIMIT_NOFILE is raised to what the events need' '
-	(ulimit -Sn 12 && "$PMREC" -q -e cpu-clock,task-clock,page-faults,minor-faults,major-faults,cs,migrations -a -o n.data -- true) &&
+	(ulimit -Sn 12 && "$HELPERS/barefds" "$PMREC" -q -e cpu-clock,task-clock,page-faults,minor-faults,major-faults,cs,migrations -a -o n.data -- true) &&
 	test "$(perf report --stats -i n.data 2>/dev/null | grep -c "SAMPLE events")" -ge 1
 '
 
 test_expect_success 'a low hard RLIMIT_NOFILE fails with the count it needs' '
-	rc=0 && { (ulimit -n 12 && "$PMREC" -e cpu-clock,task-clock,page-faults,minor-faults,major-faults,cs,migrations -a -o n.data -- true) 2>err || rc=$?; } &&
+	rc=0 && { (ulimit -n 12 && "$HELPERS/barefds" "$PMREC" -e cpu-clock,task-clock,page-faults,minor-faults,major-faults,cs,migrations -a -o n.data -- true) 2>err || rc=$?; } &&
 	test_equal 1 "$rc" "exit status" &&
 	test_grep "Too many open files" err &&
 	test_grep "needs about [0-9]+ file descriptors; RLIMIT_NOFILE allows 12" err

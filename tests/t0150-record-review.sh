@@ -52,13 +52,13 @@ test_expect_success 'cpu-clock:u on a task we may not trace: no advice to add :u
 
 test_expect_success 'EMFILE: the descriptor count in the hint is enough, and not 3x too many' '
 	events=cpu-clock,task-clock,page-faults,context-switches,cpu-migrations,minor-faults,major-faults,alignment-faults,emulation-faults,dummy &&
-	rc=0 && { (ulimit -n 20 && exec "$PMREC" -a -e $events -o n.data -- true) 2>err || rc=$?; } &&
+	rc=0 && { (ulimit -n 20 && exec "$HELPERS/barefds" "$PMREC" -a -e $events -o n.data -- true) 2>err || rc=$?; } &&
 	test_equal 1 "$rc" "exit status" &&
 	need=$(sed -n "s/.*needs about \([0-9]*\) file descriptors.*/\1/p" err) &&
 	test -n "$need" &&
 	cpus=$(nproc) &&
 	test "$need" -le $((cpus * 10 + 32)) &&
-	(ulimit -n "$need" && exec "$PMREC" -a -q -e $events -o n.data -- true)
+	(ulimit -n "$need" && exec "$HELPERS/barefds" "$PMREC" -a -q -e $events -o n.data -- true)
 '
 
 test_expect_success '-o - with stdout closed: one line, exit 1, nothing written elsewhere' '
