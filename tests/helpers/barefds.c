@@ -4,7 +4,6 @@
  * test of fd limits sees what CI's clean environment sees, not the fds the
  * caller's shell happened to leave open (those give pmrec a spare slot).
  */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
