@@ -65,14 +65,14 @@ struct pm_machine {
 	size_t nr_reported, cap_reported;
 	struct pm_module *modules;
 	size_t nr_modules, cap_modules;
-	/* The last address named: hot loops name the same one over and over. */
-	struct {
-		bool valid;
-		int32_t pid;
-		uint16_t cpumode;
-		uint64_t ip;
-		struct pm_frame f;
-	} last;
+	/*
+	 * Addresses named, by (pid, mode, ip): hot code is named over and over,
+	 * and a call graph names each caller again per sample.  An entry is
+	 * valid while gen is the machine's: anything that can change a name
+	 * (a mapping, a fork, kallsyms, a refused file) starts a generation.
+	 */
+	struct pm_resolved *resolved;	/* RESOLVE_SLOTS */
+	uint64_t gen;
 	/* The kernel's text, from its MMAP record; end 0: none seen. */
 	struct {
 		uint64_t start, end, pgoff;
@@ -80,6 +80,16 @@ struct pm_machine {
 	/* Bytes moved for mappings, against what the input paid for. */
 	uint64_t work, allowance;
 	bool overloaded;
+};
+
+#define RESOLVE_BITS 12
+#define RESOLVE_SLOTS (1u << RESOLVE_BITS)
+
+struct pm_resolved {
+	uint64_t ip, gen;	/* gen 0: empty */
+	int32_t pid;
+	uint16_t cpumode;
+	struct pm_frame f;
 };
 
 /* What any input may cost beyond its own size, and per input byte. */
@@ -141,10 +151,14 @@ struct pm_machine *pm_machine__new(void)
 	if (!m)
 		return NULL;
 	m->dsos = pm_dso_cache__new();
-	if (!m->dsos) {
+	m->resolved = calloc(RESOLVE_SLOTS, sizeof(*m->resolved));
+	if (!m->dsos || !m->resolved) {
+		pm_dso_cache__delete(m->dsos);
+		free(m->resolved);
 		free(m);
 		return NULL;
 	}
+	m->gen = 1;
 	m->allowance = WORK_BASE;
 	return m;
 }
@@ -170,12 +184,13 @@ void pm_machine__delete(struct pm_machine *m)
 	free(m->modules);
 	pm_kallsyms__delete(m->ks);
 	pm_dso_cache__delete(m->dsos);
+	free(m->resolved);
 	free(m);
 }
 
 void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks)
 {
-	m->last.valid = false;
+	m->gen++;
 	pm_kallsyms__delete(m->ks);
 	m->ks = ks;
 }
@@ -439,13 +454,13 @@ int pm_machine__event(struct pm_machine *m, const struct perf_event_header *h,
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		m->last.valid = false;
+		m->gen++;
 		return machine__mmap(m, h, body_len);
 	case PERF_RECORD_COMM:
-		m->last.valid = false;
+		m->gen++;
 		return machine__comm(m, h, body_len);
 	case PERF_RECORD_FORK:
-		m->last.valid = false;
+		m->gen++;
 		return machine__fork(m, h, body_len);
 	default:
 		return 0;
@@ -464,12 +479,18 @@ bool pm_machine__overloaded(const struct pm_machine *m)
 	return m->overloaded;
 }
 
+uint64_t pm_machine__generation(const struct pm_machine *m)
+{
+	return m->gen;
+}
+
 static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char *why,
 			    struct pm_frame *f)
 {
 	size_t i;
 
 	map->state = MAP_REFUSED;
+	m->gen++;
 	/* Once per path: a replaced file can stand behind several DSOs. */
 	for (i = 0; i < m->nr_reported; i++)
 		if (!strcmp(pm_dso__path(m->reported[i]), pm_dso__path(map->dso)))
@@ -540,18 +561,18 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
 			 struct pm_frame *f)
 {
-	if (m->last.valid && m->last.ip == ip && m->last.pid == pid && m->last.cpumode == cpumode) {
-		*f = m->last.f;
+	uint64_t k = (ip * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(uint32_t)pid << 32) ^ cpumode;
+	struct pm_resolved *e = &m->resolved[(k * 0xff51afd7ed558ccdULL) >> (64 - RESOLVE_BITS)];
+
+	if (e->gen == m->gen && e->ip == ip && e->pid == pid && e->cpumode == cpumode) {
+		*f = e->f;
 		return;
 	}
 	machine__resolve(m, pid, cpumode, ip, f);
-	m->last.valid = true;
-	m->last.pid = pid;
-	m->last.cpumode = cpumode;
-	m->last.ip = ip;
-	m->last.f = *f;
+	/* After the naming: a refusal starts a generation, and this entry is of the new one. */
+	*e = (struct pm_resolved){ .ip = ip, .gen = m->gen, .pid = pid, .cpumode = cpumode, .f = *f };
 	/* A refusal is said once. */
-	m->last.f.refused_now = false;
+	e->f.refused_now = false;
 }
 
 static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,

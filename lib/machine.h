@@ -93,5 +93,7 @@ int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uin
 const char *pm_machine__comm(const struct pm_machine *m, int32_t tid);
 /* True once the input's mappings exceeded the work bound (symbols stopped). */
 bool pm_machine__overloaded(const struct pm_machine *m);
+/* Changes whenever a name may change: see pm_namer__generation. */
+uint64_t pm_machine__generation(const struct pm_machine *m);
 
 #endif

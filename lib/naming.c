@@ -407,6 +407,32 @@ int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm
 	return namer__collect(n, cpumode, s, &nr);
 }
 
+int pm_namer__chain(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
+		    struct pm_named_frame **frames, size_t *nr)
+{
+	int err = namer__collect(n, cpumode, s, nr);
+
+	*frames = n->chain;
+	return err;
+}
+
+void pm_namer__name(struct pm_namer *n, int32_t pid, struct pm_named_frame *fr)
+{
+	const char *inl = fr->f.sym;
+
+	pm_namer__resolve(n, pid, fr->cpumode, fr->lookup, &fr->f);
+	if (fr->inlined) {
+		fr->f.sym = inl;
+		fr->f.linkage = inl;
+		fr->f.off = 0;
+	}
+}
+
+uint64_t pm_namer__generation(const struct pm_namer *n)
+{
+	return pm_machine__generation(n->machine);
+}
+
 int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 		     const struct pm_named_frame **frames, size_t *nr)
 {
@@ -415,17 +441,8 @@ int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sampl
 
 	if (err)
 		return err;
-	for (i = 0; i < *nr; i++) {
-		struct pm_named_frame *fr = &n->chain[i];
-		const char *inl = fr->f.sym;
-
-		pm_namer__resolve(n, (int32_t)s->pid, fr->cpumode, fr->lookup, &fr->f);
-		if (fr->inlined) {
-			fr->f.sym = inl;
-			fr->f.linkage = inl;
-			fr->f.off = 0;
-		}
-	}
+	for (i = 0; i < *nr; i++)
+		pm_namer__name(n, (int32_t)s->pid, &n->chain[i]);
 	*frames = n->chain;
 	return 0;
 }

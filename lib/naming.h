@@ -96,6 +96,21 @@ struct pm_named_frame {
 int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 		     const struct pm_named_frame **frames, size_t *nr);
 /*
+ * The same frames, not yet named (inlined ones have their name): a caller
+ * that remembers names by address (see pm_namer__generation) names the
+ * frames it has not met with pm_namer__name.  Valid until the next call.
+ */
+int pm_namer__chain(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
+		    struct pm_named_frame **frames, size_t *nr);
+/* Names fr, a frame of pm_namer__chain, of process pid. */
+void pm_namer__name(struct pm_namer *n, int32_t pid, struct pm_named_frame *fr);
+/*
+ * Changes whenever a name may change (a mapping, a fork, a file refused):
+ * a frame not inlined named under one generation (same pid, cpumode, ip and
+ * lookup) is named the same again under it.
+ */
+uint64_t pm_namer__generation(const struct pm_namer *n);
+/*
  * The folded stack of a sample, "comm;outer;...;inner", in *stack and
  * *len (valid until the next call).  cpumode is the record's.  0 or -ENOMEM.
  */

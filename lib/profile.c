@@ -795,7 +795,7 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 	struct event *ev;
 	int err = 0;
 
-	if (s->event >= p->nr_events || !s->nr_frames || !s->frames)
+	if (s->event >= p->nr_events || !s->nr_frames || !(s->frames || s->frame_ids))
 		return -EINVAL;
 	if (!in_time(p, s->time))
 		return 0;
@@ -811,6 +811,12 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 	}
 	n = s->nr_frames < PM_PROFILE_MAX_FRAMES ? s->nr_frames : PM_PROFILE_MAX_FRAMES;
 	for (i = 0; i < n; i++) {
+		if (!s->frames) {
+			if (s->frame_ids[i] >= p->nr_frames)
+				return -EINVAL;
+			p->path[i] = s->frame_ids[i];
+			continue;
+		}
 		p->path[i] = frame_find(p, &s->frames[i], &err);
 		if (err)
 			return err;
@@ -829,6 +835,16 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 	if (s->time > ev->last_time)
 		ev->last_time = s->time;
 	return 0;
+}
+
+int pm_profile__frame_id(struct pm_profile *p, const struct pm_profile_frame *f, uint32_t *id)
+{
+	int err = 0;
+
+	if (p->reseed && profile__rebuild(p))
+		return -ENOMEM;
+	*id = frame_find(p, f, &err);
+	return err;
 }
 
 uint64_t pm_profile__samples(const struct pm_profile *p, uint32_t event)

@@ -74,8 +74,14 @@ struct pm_profile_sample {
 	int32_t cpu;		/* -1: not recorded */
 	uint64_t time;
 	uint64_t period;
-	/* Innermost first: frames[0] is the sample's own ip. At least one. */
+	/*
+	 * Innermost first: frames[0] is the sample's own ip.  At least one,
+	 * given as frames or, when frames is NULL, as frame_ids (from
+	 * pm_profile__frame_id): a caller that meets an address again can keep
+	 * its id rather than name it again.
+	 */
 	const struct pm_profile_frame *frames;
+	const uint32_t *frame_ids;
 	uint32_t nr_frames;
 };
 
@@ -96,8 +102,13 @@ const char *pm_profile__event_name(const struct pm_profile *p, uint32_t event);
 int pm_profile__set_time_filter(struct pm_profile *p, const uint64_t (*slices)[2],
 				size_t nr);
 
-/* O(frames).  0, -EINVAL (unknown event, no frame) or -ENOMEM. */
+/* O(frames).  0, -EINVAL (unknown event, no frame, an unknown id) or -ENOMEM. */
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s);
+/*
+ * The id of frame f (its strings copied): equal frames have one id, valid
+ * for the profile's life.  0 or -ENOMEM.
+ */
+int pm_profile__frame_id(struct pm_profile *p, const struct pm_profile_frame *f, uint32_t *id);
 
 /* Samples and period added to an event (after the time filter). */
 uint64_t pm_profile__samples(const struct pm_profile *p, uint32_t event);

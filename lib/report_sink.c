@@ -30,17 +30,23 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 	return 0;
 }
 
+#define SINK_SEEN_BITS 12
+#define SINK_SEEN_SLOTS (1u << SINK_SEEN_BITS)
+
 int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct pm_profile *p)
 {
 	*k = (struct pm_report_sink){ .profile = p, .r = r };
+	k->seen = calloc(SINK_SEEN_SLOTS, sizeof(*k->seen));
+	if (!k->seen)
+		return -ENOMEM;
 	return sink__events(k, r);
 }
 
 void pm_report_sink__exit(struct pm_report_sink *k)
 {
 	free(k->event_of);
-	free(k->frames);
-	free(k->build_ids);
+	free(k->ids);
+	free(k->seen);
 	*k = (struct pm_report_sink){ 0 };
 }
 
@@ -105,20 +111,56 @@ static void frame__address(struct pm_report_sink *k, struct pm_profile_frame *pf
 static int sink__reserve(struct pm_report_sink *k, size_t nr)
 {
 	size_t cap = nr < 64 ? 64 : nr;
-	struct pm_profile_frame *f;
-	char (*ids)[2 * PM_BUILD_ID_SIZE + 1];
+	uint32_t *ids;
 
-	if (k->cap_frames && nr <= k->cap_frames)
+	if (nr <= k->cap_ids)
 		return 0;
-	f = realloc(k->frames, cap * sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	k->frames = f;
-	ids = realloc(k->build_ids, cap * sizeof(*ids));
+	ids = realloc(k->ids, cap * sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
-	k->build_ids = ids;
-	k->cap_frames = cap;
+	k->ids = ids;
+	k->cap_ids = cap;
+	return 0;
+}
+
+static struct pm_sink_seen *sink__seen(struct pm_report_sink *k, int32_t pid,
+				       const struct pm_named_frame *fr)
+{
+	uint64_t h = (fr->lookup * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(uint32_t)pid << 32) ^
+		     (fr->ip - fr->lookup) ^ ((uint64_t)fr->cpumode << 8);
+
+	return &k->seen[(h * 0xff51afd7ed558ccdULL) >> (64 - SINK_SEEN_BITS)];
+}
+
+/* The profile's id of frame fr of process pid, named unless seen. */
+static int sink__frame_id(struct pm_report_sink *k, int32_t pid, struct pm_named_frame *fr,
+			  uint32_t *id)
+{
+	char hex[2 * PM_BUILD_ID_SIZE + 1];
+	struct pm_sink_seen *e = NULL;
+	struct pm_profile_frame pf;
+	int err;
+
+	/* An inlined frame's name comes with it, from the unwinder. */
+	if (!fr->inlined) {
+		e = sink__seen(k, pid, fr);
+		if (e->gen == pm_namer__generation(k->namer) && e->ip == fr->ip &&
+		    e->lookup == fr->lookup && e->pid == pid && e->cpumode == fr->cpumode) {
+			*id = e->id;
+			return 0;
+		}
+	}
+	pm_namer__name(k->namer, pid, fr);
+	frame__convert(&pf, fr);
+	if (k->addrs)
+		frame__address(k, &pf, fr, pid, hex);
+	err = pm_profile__frame_id(k->profile, &pf, id);
+	if (err || !e)
+		return err;
+	/* The generation after naming: naming may refuse a file, and start one. */
+	*e = (struct pm_sink_seen){ .ip = fr->ip, .lookup = fr->lookup,
+				    .gen = pm_namer__generation(k->namer), .pid = pid,
+				    .cpumode = fr->cpumode, .id = *id };
 	return 0;
 }
 
@@ -126,7 +168,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 			const struct pm_sample *s)
 {
 	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	const struct pm_named_frame *nf;
+	struct pm_named_frame *nf;
 	size_t nr, i;
 	int err;
 
@@ -137,27 +179,25 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	}
 	if (k->ip_only) {
 		k->ip = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip, .cpumode = cpumode };
-		pm_namer__resolve(k->namer, (int32_t)s->pid, cpumode, s->ip, &k->ip.f);
 		nf = &k->ip;
 		nr = s->fields & PERF_SAMPLE_IP ? 1 : 0;
 	} else {
-		err = pm_namer__frames(k->namer, cpumode, s, &nf, &nr);
+		err = pm_namer__chain(k->namer, cpumode, s, &nf, &nr);
 		if (err)
 			return err;
 	}
 	if (nr > PM_PROFILE_MAX_FRAMES)
 		nr = PM_PROFILE_MAX_FRAMES;
-	err = sink__reserve(k, nr);
+	err = sink__reserve(k, nr + 1);
+	for (i = 0; i < nr && !err; i++)
+		err = sink__frame_id(k, (int32_t)s->pid, &nf[i], &k->ids[i]);
+	/* A sample without an ip still counts, as perf's [unknown]. */
+	if (!err && !nr) {
+		err = pm_profile__frame_id(k->profile, &(struct pm_profile_frame){ 0 }, &k->ids[0]);
+		nr = 1;
+	}
 	if (err)
 		return err;
-	for (i = 0; i < nr; i++) {
-		frame__convert(&k->frames[i], &nf[i]);
-		if (k->addrs)
-			frame__address(k, &k->frames[i], &nf[i], (int32_t)s->pid, k->build_ids[i]);
-	}
-	/* A sample without an ip still counts, as perf's [unknown]. */
-	if (!nr)
-		k->frames[nr++] = (struct pm_profile_frame){ 0 };
 	return pm_profile__add(k->profile, &(struct pm_profile_sample){
 		.event = k->event_of[s->evsel->idx],
 		.comm = pm_namer__comm(k->namer, (int32_t)s->tid),
@@ -166,7 +206,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		.cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1,
 		.time = s->time,
 		.period = s->period,
-		.frames = k->frames,
+		.frame_ids = k->ids,
 		.nr_frames = (uint32_t)nr,
 	});
 }

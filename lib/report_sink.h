@@ -17,6 +17,18 @@
 #include "reader.h"
 #include "rec_info.h"
 
+/*
+ * A frame named before: its profile id, while the namer's generation holds.
+ * Hot code comes back sample after sample, and a call graph names every
+ * caller again: an id found here skips naming, demangling and interning.
+ */
+struct pm_sink_seen {
+	uint64_t ip, lookup, gen;	/* gen 0: empty */
+	int32_t pid;
+	uint16_t cpumode;
+	uint32_t id;
+};
+
 struct pm_report_sink {
 	struct pm_profile *profile;	/* the caller's */
 	struct pm_reader *r;		/* the caller's */
@@ -34,10 +46,10 @@ struct pm_report_sink {
 	/* Profile event of each evsel (by pm_evsel.idx), registered in attr order. */
 	uint32_t *event_of;
 	size_t nr_events;
-	struct pm_profile_frame *frames;
-	char (*build_ids)[2 * PM_BUILD_ID_SIZE + 1];	/* hex, per frame, with addrs */
-	size_t cap_frames;
+	uint32_t *ids;			/* the profile's frame ids of a sample */
+	size_t cap_ids;
 	struct pm_named_frame ip;	/* the frame of an ip_only sample */
+	struct pm_sink_seen *seen;	/* SINK_SEEN_SLOTS, by address */
 };
 
 /* Registers the input's events with the profile, in attr order.  0 or -ENOMEM. */

@@ -196,6 +196,7 @@ static const char *dso_at(struct pm_machine *m, uint64_t addr)
 static void test_overlaps(void)
 {
 	struct pm_machine *m = pm_machine__new();
+	uint64_t gen;
 	struct rec r;
 
 	feed(m, &r, 1, 0x10000, 0x40000, 0, 0, 0, NULL, "[a]");
@@ -204,7 +205,11 @@ static void test_overlaps(void)
 	       !strcmp(dso_at(m, 0x2ffff), "[b]") && !strcmp(dso_at(m, 0x30000), "[a]") &&
 	       !strcmp(dso_at(m, 0x4ffff), "[a]") && !strcmp(dso_at(m, 0x50000), "-"),
 	       "a map inside another splits it in three");
+	gen = pm_machine__generation(m);
 	feed(m, &r, 1, 0x08000, 0x30000, 0, 0, 0, NULL, "[c]");
+	tap_ok(pm_machine__generation(m) != gen && !strcmp(dso_at(m, 0x20000), "[c]") &&
+	       !strcmp(dso_at(m, 0x1ffff), "[c]"),
+	       "addresses named before a new map are named by it after (a new generation)");
 	tap_ok(!strcmp(dso_at(m, 0x8000), "[c]") && !strcmp(dso_at(m, 0x37fff), "[c]") &&
 	       !strcmp(dso_at(m, 0x38000), "[a]") && !strcmp(dso_at(m, 0x7fff), "-"),
 	       "a map over several replaces and trims them");

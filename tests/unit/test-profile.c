@@ -702,6 +702,55 @@ static bool graph_sane(const struct pm_profile_graph *g, uint32_t n)
 	return sum <= g->nodes[n].period;
 }
 
+/* Samples given by frame ids count as the same samples given by frames. */
+static void test_frame_ids(void)
+{
+	struct pm_profile *p = pm_profile__new(), *q = pm_profile__new();
+	struct pm_profile_sample s = { .event = 0, .comm = "prog", .pid = 1, .tid = 1, .period = 1 };
+	char hot[] = "hot";
+	uint32_t ids[2], again, bad = 99;
+	struct pm_profile_query qq = { .event = 0, .graph = true };
+	struct pm_profile_result *a, *b;
+	const struct pm_profile_frame f[] = { F("prog", "hot"), F("prog", "main") };
+	bool ok;
+
+	pm_profile__add_event(p, "e");
+	pm_profile__add_event(q, "e");
+	ok = !pm_profile__frame_id(p, &f[0], &ids[0]) && !pm_profile__frame_id(p, &f[1], &ids[1]);
+	/* Equal contents, another buffer: one frame. */
+	ok = ok && !pm_profile__frame_id(p, &(struct pm_profile_frame)F("prog", hot), &again) &&
+	     again == ids[0] && ids[0] != ids[1];
+	hot[0] = 'c';
+	ok = ok && !pm_profile__frame_id(p, &(struct pm_profile_frame)F("prog", hot), &again) &&
+	     again != ids[0];
+	tap_ok(ok, "frame ids: equal frames share one id, a changed name gets another");
+
+	s.nr_frames = 2;
+	s.frame_ids = ids;
+	pm_profile__add(p, &s);
+	pm_profile__add(p, &s);
+	s.frame_ids = NULL;
+	s.frames = f;
+	pm_profile__add(q, &s);
+	pm_profile__add(q, &s);
+	a = query(p, &qq);
+	b = query(q, &qq);
+	tap_ok(a->nr_rows == b->nr_rows && a->rows[0].self_period == 2 &&
+	       b->rows[0].self_period == 2 && !strcmp(a->rows[0].frame->sym, "hot") &&
+	       a->rows[0].graph.nr == b->rows[0].graph.nr,
+	       "a sample by frame ids counts as the same sample by frames");
+	pm_profile_result__delete(a);
+	pm_profile_result__delete(b);
+
+	s.frames = NULL;
+	s.frame_ids = &bad;
+	s.nr_frames = 1;
+	tap_ok(pm_profile__add(p, &s) == -EINVAL && pm_profile__samples(p, 0) == 2,
+	       "an id the profile never gave is -EINVAL and counts nothing");
+	pm_profile__delete(p);
+	pm_profile__delete(q);
+}
+
 /* Random stacks over a few names (so recursion is common): perf's invariants hold. */
 static void test_random(void)
 {
@@ -821,5 +870,6 @@ int main(void)
 	test_tree_and_input();
 	test_random();
 	test_dso_id();
+	test_frame_ids();
 	return tap_done();
 }
