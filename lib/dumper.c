@@ -81,6 +81,8 @@ static bool dumper__has_stacks(const struct pm_dumper *d)
 
 int pm_dumper__setup(struct pm_dumper *d)
 {
+	int err;
+
 	d->pr = (struct pm_printer){ .em = &d->em, .r = d->r, .raw = d->raw };
 	/* --stats counts the stacks that could not be unwound all the way. */
 	if (!d->symbols && !(d->stats_only && !d->naming.no_unwind && dumper__has_stacks(d)))
@@ -101,7 +103,10 @@ int pm_dumper__setup(struct pm_dumper *d)
 		if (!d->folded)
 			return -ENOMEM;
 	}
-	return pm_namer__read_build_ids(d->namer);
+	err = pm_namer__read_build_ids(d->namer);
+	if (!err && d->symbols)
+		pm_namer__prefetch_kallsyms(d->namer);
+	return err;
 }
 
 void pm_dumper__exit(struct pm_dumper *d)

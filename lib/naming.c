@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,13 @@ struct pm_namer {
 	struct pm_unwinder *uw;		/* made on the first dwarf sample */
 	struct pm_unwind_frame uf[PM_UNWIND_MAX_FRAMES];
 	struct pm_unwind_stats ustats;
+	/* /proc/kallsyms read on a thread of its own while records are read. */
+	struct {
+		pthread_t thread;
+		bool started;
+		struct pm_kallsyms *ks;
+		int err;		/* errno when ks is NULL */
+	} prefetch;
 };
 
 struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn_arg)
@@ -68,10 +76,27 @@ void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st
 	*st = n->ustats;
 }
 
+static struct pm_kallsyms *namer__join_prefetch(struct pm_namer *n, int *err)
+{
+	struct pm_kallsyms *ks;
+
+	if (!n->prefetch.started)
+		return NULL;
+	pthread_join(n->prefetch.thread, NULL);
+	n->prefetch.started = false;
+	ks = n->prefetch.ks;
+	n->prefetch.ks = NULL;
+	*err = n->prefetch.err;
+	return ks;
+}
+
 void pm_namer__delete(struct pm_namer *n)
 {
+	int err;
+
 	if (!n)
 		return;
+	pm_kallsyms__delete(namer__join_prefetch(n, &err));
 	pm_unwinder__delete(n->uw);
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
@@ -168,9 +193,32 @@ static enum kernel_match namer__same_kernel(struct pm_namer *n)
 	return !uname(&u) && !strcmp(rel, u.release) ? KERNEL_SAME : KERNEL_OTHER;
 }
 
+static void *namer__prefetch(void *arg)
+{
+	struct pm_namer *n = arg;
+
+	n->prefetch.ks = pm_kallsyms__load(NULL);
+	n->prefetch.err = n->prefetch.ks ? 0 : errno;
+	return NULL;
+}
+
+void pm_namer__prefetch_kallsyms(struct pm_namer *n)
+{
+	size_t i, nr = pm_reader__nr_evsels(n->r);
+	bool kernel = !nr;
+
+	for (i = 0; i < nr; i++)
+		kernel |= !pm_reader__evsel(n->r, i)->attr.exclude_kernel;
+	if (!kernel || n->kernel_syms || n->prefetch.started ||
+	    namer__same_kernel(n) == KERNEL_OTHER)
+		return;
+	n->prefetch.started = !pthread_create(&n->prefetch.thread, NULL, namer__prefetch, n);
+}
+
 static void namer__load_kallsyms(struct pm_namer *n)
 {
 	struct pm_kallsyms *ks;
+	int err;
 
 	enum kernel_match m = namer__same_kernel(n);
 
@@ -181,9 +229,13 @@ static void namer__load_kallsyms(struct pm_namer *n)
 	}
 	if (m == KERNEL_UNKNOWN)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_UNKNOWN_KERNEL });
-	ks = pm_kallsyms__load(NULL);
+	err = errno;
+	if (n->prefetch.started)
+		ks = namer__join_prefetch(n, &err);
+	else if (!(ks = pm_kallsyms__load(NULL)))
+		err = errno;
 	if (!ks) {
-		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_NO_KALLSYMS, .err = errno });
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_NO_KALLSYMS, .err = err });
 		return;
 	}
 	pm_machine__set_kallsyms(n->machine, ks);

@@ -36,6 +36,13 @@ int pm_namer__read_build_ids(struct pm_namer *n);
  * sample_id trailer.  0 or -ENOMEM.
  */
 int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body_len);
+/*
+ * Starts reading /proc/kallsyms on a thread, when the input's events may
+ * sample the kernel and it was recorded on this kernel: the first kernel
+ * frame then waits only for what is left of the read (the kernel takes
+ * tens of milliseconds to list its symbols).  Nothing if it cannot start.
+ */
+void pm_namer__prefetch_kallsyms(struct pm_namer *n);
 /* Names ip of process pid in cpumode (see pm_machine__resolve). */
 void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
 		       struct pm_frame *f);

@@ -20,6 +20,7 @@
 #define MAX_PROBE 64
 #define NONE UINT32_MAX
 #define FRAME_BLOCK 1024u
+#define CTX_SEEN 256u
 
 struct idtab {
 	uint32_t *slot;
@@ -116,7 +117,12 @@ struct pm_profile {
 	size_t node_mask;
 
 	struct fcache *fcache;	/* FCACHE entries */
-	uint32_t last_ctx;	/* NONE before the first sample */
+	/*
+	 * Contexts met lately, by thread, CPU and event (id + 1, 0 empty):
+	 * samples of an -a recording alternate between CPUs and threads, and
+	 * a hit costs a compare instead of interning the command name.
+	 */
+	uint32_t ctx_seen[CTX_SEEN];
 
 	struct stack *stacks;
 	size_t nr_stacks, stacks_cap;
@@ -634,7 +640,6 @@ struct pm_profile *pm_profile__new(void)
 		return NULL;
 	seed__init(p->seed);
 	p->fcache = calloc(FCACHE, sizeof(*p->fcache));
-	p->last_ctx = NONE;
 	/* Node 0: the root of every context. */
 	if (!p->fcache || node__new(p, NONE, NONE, NONE) == NONE) {
 		free(p->fcache);
@@ -791,7 +796,7 @@ static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
 
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 {
-	uint32_t n, i, ctx, node;
+	uint32_t n, i, ctx, node, *seen;
 	struct event *ev;
 	int err = 0;
 
@@ -801,14 +806,15 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 		return 0;
 	if (p->reseed && profile__rebuild(p))
 		return -ENOMEM;
-	ctx = p->last_ctx;
-	/* Consecutive samples mostly come from one thread. */
-	if (ctx == NONE || !same_ctx(p, &p->ctxs[ctx], s)) {
+	seen = &p->ctx_seen[((uint32_t)s->tid * 0x9e3779b1u ^ (uint32_t)s->cpu * 0x85ebca6bu ^
+			     s->event) % CTX_SEEN];
+	if (!*seen || !same_ctx(p, &p->ctxs[*seen - 1], s)) {
 		ctx = ctx_find(p, s, &err);
 		if (err)
 			return err;
-		p->last_ctx = ctx;
+		*seen = ctx + 1;
 	}
+	ctx = *seen - 1;
 	n = s->nr_frames < PM_PROFILE_MAX_FRAMES ? s->nr_frames : PM_PROFILE_MAX_FRAMES;
 	for (i = 0; i < n; i++) {
 		if (!s->frames) {
