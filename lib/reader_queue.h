@@ -69,7 +69,8 @@ struct pm_oqueue {
 	struct pm_queued *popped;	/* owned until the next pop */
 	struct pm_qchunk *chunks;	/* every chunk holding records */
 	struct pm_qchunk *cur;		/* records are carved from it */
-	struct pm_qchunk *spare;	/* an emptied chunk kept for reuse */
+	struct pm_qchunk *spares;	/* emptied chunks kept for reuse (by next) */
+	size_t nr_spares;
 	/*
 	 * Memory: bytes carved from the chunks (popped records included
 	 * until their chunk goes or is compacted), of which live_bytes are
@@ -78,7 +79,7 @@ struct pm_oqueue {
 	size_t chunk_bytes;
 	size_t live_bytes;
 	size_t array_bytes;
-	size_t nr_mapped;		/* chunks mapped, spare included */
+	size_t nr_mapped;		/* chunks mapped, spares included */
 };
 
 void pm_oqueue__init(struct pm_oqueue *q);
