@@ -242,6 +242,7 @@ int pm_dumper__records(struct pm_dumper *d)
 	int err;
 
 	pm_oqueue__init(&q);
+	pm_oqueue__set_compact_above(&q, d->queue_size / 2);
 	while (!d->em.out.err && (err = pm_reader__next(d->r, &rec)) > 0) {
 		err = d->ordered ? dumper__ordered(d, &q, &rec) : dumper__record(d, &rec);
 		if (err)

@@ -428,6 +428,11 @@ int pm_oqueue__push(struct pm_oqueue *q, const struct pm_record *rec, uint64_t t
 	return 0;
 }
 
+void pm_oqueue__set_compact_above(struct pm_oqueue *q, size_t bytes)
+{
+	q->compact_above = bytes;
+}
+
 uint64_t pm_oqueue__round(struct pm_oqueue *q)
 {
 	uint64_t limit = q->next_flush;
@@ -450,7 +455,8 @@ int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec)
 	 * in random time order, every chunk.  Compacting when they are half
 	 * of the chunks costs at most one copy per popped byte.
 	 */
-	if (q->chunk_bytes - q->live_bytes > q->live_bytes + PM_QCHUNK_SIZE / 16)
+	if (q->chunk_bytes > q->compact_above &&
+	    q->chunk_bytes - q->live_bytes > q->live_bytes + PM_QCHUNK_SIZE / 16)
 		oqueue__compact(q);
 	if (!q->nr || q->heap[0].time > limit)
 		return 0;

@@ -80,10 +80,19 @@ struct pm_oqueue {
 	size_t live_bytes;
 	size_t array_bytes;
 	size_t nr_mapped;		/* chunks mapped, spares included */
+	size_t compact_above;		/* see pm_oqueue__set_compact_above() */
 };
 
 void pm_oqueue__init(struct pm_oqueue *q);
 void pm_oqueue__exit(struct pm_oqueue *q);
+/*
+ * Pops compact the records only while the chunks hold more than bytes (0,
+ * the default: always).  A round's flush pops what it popped into chunks
+ * that empty by its end; compacting halfway copied half of each round again
+ * (cold, a round ago).  A caller that bounds the queue at B sets B / 2:
+ * popping down to B / 2 still reclaims whatever the order.
+ */
+void pm_oqueue__set_compact_above(struct pm_oqueue *q, size_t bytes);
 /* Copies rec into the queue. */
 int pm_oqueue__push(struct pm_oqueue *q, const struct pm_record *rec, uint64_t time);
 /*
@@ -100,8 +109,9 @@ int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec);
  * Memory the queue holds: its records, the popped ones whose space is not
  * reclaimed yet, and its bookkeeping; 0 when empty.  Whatever the order of
  * the records, popping reclaims (records are compacted when more than half
- * of the chunks' bytes are popped ones), so popping until this is small
- * bounds the queue's memory: within it plus two chunks.
+ * of the chunks' bytes are popped ones, above the compaction threshold), so
+ * popping until this is small (not below the threshold) bounds the queue's
+ * memory: within it plus two chunks.
  */
 static inline size_t pm_oqueue__bytes(const struct pm_oqueue *q)
 {

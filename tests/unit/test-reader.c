@@ -597,6 +597,42 @@ static void test_queue_bound(void)
 }
 
 /*
+ * Old and new records interleaved in every chunk (a round flushed up to the
+ * previous round's end leaves such chunks): popping the old ones leaves each
+ * chunk two thirds popped.  By default that compacts; above the threshold it
+ * does not, and the chunks still empty by the end.
+ */
+static void test_queue_compact_above(void)
+{
+	enum { N = 200000 };
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 64 };
+	uint64_t data[8] = { 0 };
+	struct pm_record rec = { .header = &h, .data = data }, out;
+	size_t halfway[2], i, k;
+	struct pm_oqueue q;
+
+	memcpy(data, &h, sizeof(h));
+	for (k = 0; k < 2; k++) {
+		pm_oqueue__init(&q);
+		if (k)
+			pm_oqueue__set_compact_above(&q, SIZE_MAX);
+		for (i = 0; i < N; i++)
+			pm_oqueue__push(&q, &rec, i % 3 ? i : N + i);
+		for (i = 0; i < N * 2 / 3 - 16; i++)
+			pm_oqueue__pop(&q, UINT64_MAX, &out);
+		halfway[k] = pm_oqueue__bytes(&q);
+		while (pm_oqueue__pop(&q, UINT64_MAX, &out) > 0)
+			;
+		ok(pm_oqueue__bytes(&q) == 0, "queue: %s, empty at the end of the round",
+		   k ? "no compaction" : "compaction");
+		pm_oqueue__exit(&q);
+	}
+	ok(halfway[0] < halfway[1] * 3 / 4,
+	   "queue: compaction reclaims popped records halfway (%zu bytes), above the threshold "
+	   "they wait for their chunks to empty (%zu bytes)", halfway[0], halfway[1]);
+}
+
+/*
  * Against a reference (sort what is pending at each round, deliver up to the
  * limit): sorted chunks from 4 "rings" per pass, equal times, a few records
  * far out of order, and a stretch where every record starts a new run.
@@ -706,6 +742,7 @@ int main(void)
 	test_queue();
 	test_queue_runs();
 	test_queue_bound();
+	test_queue_compact_above();
 	test_names();
 	printf("1..%d\n", nr_tests);
 	return nr_failed ? 1 : 0;
