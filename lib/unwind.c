@@ -35,6 +35,30 @@ struct session {
 	int32_t pid;
 	Dwfl *dwfl;
 	uint64_t used;			/* clock of the last use */
+	uint64_t serial;		/* never reused: keys its CFI rules */
+};
+
+/*
+ * How one pc steps to its caller, as libdw's CFI says it (dwarf_frame_cfa,
+ * dwarf_frame_register), kept so that the next sample at that pc steps
+ * with arithmetic instead of libdw's interpreter and its allocations.
+ * Only the forms x86-64 code uses are kept (CFA = register + offset;
+ * registers undefined, same, at CFA + n or equal to CFA + n); a pc with
+ * any other form, a signal frame or no CFI is unwound by libdw.
+ */
+enum { RULE_UNDEF, RULE_SAME, RULE_AT_CFA, RULE_CFA_PLUS };
+#define NR_DWARF_REGS 17
+#define DWARF_RA 16
+#define CFI_RULE_BITS 11
+
+struct cfi_rule {
+	uint64_t session;		/* serial; 0: empty */
+	uint64_t pc;			/* as libdw looks it up: a return address one back */
+	int64_t cfa_off;
+	int64_t off[NR_DWARF_REGS];
+	uint8_t cfa_reg;
+	uint8_t kind[NR_DWARF_REGS];
+	bool libdw;			/* not kept: libdw unwinds samples that reach it */
 };
 
 /* A file in the inline session, by the machine's DSO. */
@@ -57,6 +81,8 @@ struct pm_unwinder {
 	struct session sessions[MAX_SESSIONS];
 	size_t nr_sessions;
 	uint64_t clock;
+	uint64_t serial;
+	struct cfi_rule *rules;		/* 1 << CFI_RULE_BITS, by (session, pc) */
 	/*
 	 * Inlines are a property of a file, not of a process: one offline
 	 * session holds every file once, so each file's DWARF is read once.
@@ -102,7 +128,8 @@ struct pm_unwinder *pm_unwinder__new(struct pm_machine *m)
 	u->arch_elf = arch_elf__new();
 	u->nr_buckets = 4096;
 	u->buckets = calloc(u->nr_buckets, sizeof(*u->buckets));
-	if (!u->arch_elf || !u->buckets) {
+	u->rules = calloc(1u << CFI_RULE_BITS, sizeof(*u->rules));
+	if (!u->arch_elf || !u->buckets || !u->rules) {
 		pm_unwinder__delete(u);
 		return NULL;
 	}
@@ -147,6 +174,7 @@ void pm_unwinder__delete(struct pm_unwinder *u)
 	if (u->buckets)
 		inline_cache__clear(u);
 	free(u->buckets);
+	free(u->rules);
 	if (u->arch_elf)
 		elf_end(u->arch_elf);
 	free(u);
@@ -339,7 +367,7 @@ static const Dwfl_Callbacks inline_callbacks = {
 };
 
 /* The session of process pid, made on first use. */
-static Dwfl *unwinder__session(struct pm_unwinder *u, int32_t pid)
+static struct session *unwinder__session(struct pm_unwinder *u, int32_t pid)
 {
 	struct session *se;
 	Dwfl *dwfl;
@@ -348,7 +376,7 @@ static Dwfl *unwinder__session(struct pm_unwinder *u, int32_t pid)
 	for (i = 0; i < u->nr_sessions; i++) {
 		if (u->sessions[i].pid == pid) {
 			u->sessions[i].used = ++u->clock;
-			return u->sessions[i].dwfl;
+			return &u->sessions[i];
 		}
 	}
 	if (u->nr_sessions == MAX_SESSIONS) {
@@ -371,7 +399,8 @@ static Dwfl *unwinder__session(struct pm_unwinder *u, int32_t pid)
 	se->pid = pid;
 	se->dwfl = dwfl;
 	se->used = ++u->clock;
-	return dwfl;
+	se->serial = ++u->serial;
+	return se;
 }
 
 static int cb_frame(Dwfl_Frame *state, void *arg)
@@ -407,12 +436,176 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* ---- the kept CFI rules ---- */
+
+static struct cfi_rule *rule__slot(struct pm_unwinder *u, uint64_t serial, uint64_t pc)
+{
+	uint64_t h = (pc ^ serial * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+
+	return &u->rules[h >> (64 - CFI_RULE_BITS)];
+}
+
+/* Register regno's rule in frame, if of a kept form. */
+static bool rule__reg(Dwarf_Frame *frame, int regno, uint8_t *kind, int64_t *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	bool value = false;
+
+	if (dwarf_frame_register(frame, regno, mem, &ops, &nops))
+		return false;
+	if (!nops) {
+		*kind = ops ? RULE_UNDEF : RULE_SAME;
+		return !ops || ops == mem;
+	}
+	if (ops[nops - 1].atom == DW_OP_stack_value) {
+		value = true;
+		nops--;
+	}
+	if (!nops || nops > 2 || ops[0].atom != DW_OP_call_frame_cfa ||
+	    (nops == 2 && ops[1].atom != DW_OP_plus_uconst))
+		return false;
+	*off = nops == 2 ? (int64_t)ops[1].number : 0;
+	*kind = value ? RULE_CFA_PLUS : RULE_AT_CFA;
+	return true;
+}
+
+/* The rule of frame, where every part is of a kept form. */
+static bool rule__from_frame(struct cfi_rule *r, Dwarf_Frame *frame)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	bool signal;
+	int i;
+
+	if (dwarf_frame_info(frame, NULL, NULL, &signal) != DWARF_RA || signal ||
+	    dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
+	    ops[0].number >= NR_DWARF_REGS)
+		return false;
+	r->cfa_reg = (uint8_t)ops[0].number;
+	r->cfa_off = (int64_t)ops[0].number2;
+	for (i = 0; i < NR_DWARF_REGS; i++)
+		if (!rule__reg(frame, i, &r->kind[i], &r->off[i]))
+			return false;
+	return true;
+}
+
+/* The CFI of pc as libdw's unwinder finds it: .eh_frame first, then .debug_frame. */
+static void rule__fill(struct cfi_rule *r, Dwfl *dwfl, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+
+	r->libdw = true;
+	if (!mod)
+		return;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+		frame = NULL;
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+			return;
+	}
+	r->libdw = !rule__from_frame(r, frame);
+	free(frame);
+}
+
+/*
+ * Unwinds u->s with the kept rules, frame by frame as libdw would (its
+ * checks in cb_frame, its step in handle_cfi: every register evaluated,
+ * a read outside the copy leaves that register unknown).  Returns false
+ * when a pc needs libdw: the caller starts the sample over with libdw.
+ */
+static bool unwinder__fast(struct pm_unwinder *u, struct session *se)
+{
+	uint64_t regs[NR_DWARF_REGS], next[NR_DWARF_REGS], pc, lookup, cfa;
+	uint32_t set = (1u << NR_DWARF_REGS) - 1, nset;
+	const struct cfi_rule *r;
+	struct cfi_rule *slot;
+	bool initial = true, cfa_known;
+	int i;
+
+	for (i = 0; i < NR_DWARF_REGS; i++) {
+		regs[i] = 0;
+		sample__reg(u->s, dwarf_to_perf[i], &regs[i]);
+	}
+	for (;;) {
+		pc = regs[DWARF_RA];
+		if (!pc) {
+			u->stopped = true;
+			return true;
+		}
+		if (u->nr && (set & 1u << DWARF_SP)) {
+			if (regs[DWARF_SP] < u->last_sp ||
+			    (regs[DWARF_SP] == u->last_sp && pc == u->frames[u->nr - 1].ip)) {
+				u->stopped = true;
+				return true;
+			}
+			u->last_sp = regs[DWARF_SP];
+		}
+		lookup = initial ? pc : pc - 1;
+		slot = rule__slot(u, se->serial, lookup);
+		if (slot->session != se->serial || slot->pc != lookup) {
+			session__report(u, se->dwfl, (int32_t)u->s->pid, lookup);
+			*slot = (struct cfi_rule){ .session = se->serial, .pc = lookup };
+			rule__fill(slot, se->dwfl, lookup);
+		}
+		r = slot;
+		u->frames[u->nr++] = (struct pm_unwind_frame){ .ip = pc, .lookup = lookup };
+		if (u->nr == PM_UNWIND_MAX_FRAMES) {
+			u->stopped = true;
+			return true;
+		}
+		if (r->libdw)
+			return false;
+		cfa_known = set & 1u << r->cfa_reg;
+		cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
+		nset = 0;
+		for (i = 0; i < NR_DWARF_REGS; i++) {
+			switch (r->kind[i]) {
+			case RULE_SAME:
+				next[i] = regs[i];
+				nset |= set & 1u << i;
+				break;
+			case RULE_CFA_PLUS:
+				next[i] = cfa + (uint64_t)r->off[i];
+				nset |= cfa_known ? 1u << i : 0;
+				break;
+			case RULE_AT_CFA:
+				if (cfa_known && cb_memory_read(NULL, cfa + (uint64_t)r->off[i], &next[i], u))
+					nset |= 1u << i;
+				break;
+			default:
+				break;
+			}
+		}
+		/* No return address, or 0: the outermost frame, and libdw ends there quietly. */
+		if (!(nset & 1u << DWARF_RA) || !next[DWARF_RA])
+			return true;
+		memcpy(regs, next, sizeof(regs));
+		set = nset;
+		initial = false;
+	}
+}
+
+/* The libdw unwinding of u->s, from its first frame. */
+static int unwinder__libdw(struct pm_unwinder *u, Dwfl *dwfl)
+{
+	u->nr = 0;
+	u->last_sp = u->sp;
+	u->stopped = false;
+	u->read_failed = false;
+	return dwfl_getthread_frames(dwfl, (pid_t)u->s->tid, cb_frame, u);
+}
+
 int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
 			struct pm_unwind_frame *frames, size_t *nr, bool *partial)
 {
 	uint64_t ip = 0, sp = 0;
-	Dwfl *dwfl;
-	int ret;
+	struct session *se;
+	int ret = 0;
 
 	*nr = 0;
 	*partial = true;
@@ -420,8 +613,8 @@ int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
 		return 0;
 	sample__reg(s, PERF_X86_IP, &ip);
 	sample__reg(s, PERF_X86_SP, &sp);
-	dwfl = unwinder__session(u, (int32_t)s->pid);
-	if (!dwfl) {
+	se = unwinder__session(u, (int32_t)s->pid);
+	if (!se) {
 		frames[(*nr)++] = (struct pm_unwind_frame){ .ip = ip, .lookup = ip };
 		return 0;
 	}
@@ -435,8 +628,9 @@ int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
 	u->last_sp = sp;
 	u->stopped = false;
 	u->read_failed = false;
-	session__report(u, dwfl, (int32_t)s->pid, ip);
-	ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, cb_frame, u);
+	session__report(u, se->dwfl, (int32_t)s->pid, ip);
+	if (!unwinder__fast(u, se))
+		ret = unwinder__libdw(u, se->dwfl);
 	*nr = u->nr;
 	/*
 	 * libdw returns 0 when the CFI says the outermost frame was reached,
@@ -602,6 +796,7 @@ int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 {
 	struct pm_map_info mi;
 	struct inline_entry *e;
+	struct session *se;
 	uint64_t off;
 	size_t h, i;
 	Dwfl *dwfl;
@@ -618,9 +813,10 @@ int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 		Dwfl_Module *smod;
 		Dwarf_Addr sbias;
 
-		dwfl = unwinder__session(u, pid);
-		if (!dwfl)
+		se = unwinder__session(u, pid);
+		if (!se)
 			return 0;
+		dwfl = se->dwfl;
 		session__report(u, dwfl, pid, lookup);
 		smod = dwfl_addrmodule(dwfl, lookup);
 		if (!smod || !dwfl_module_getelf(smod, &sbias))

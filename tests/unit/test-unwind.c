@@ -249,7 +249,9 @@ static void test_demangle(void)
 
 int main(void)
 {
-	static struct pm_unwind_frame fr[PM_UNWIND_MAX_FRAMES];
+	static struct pm_unwind_frame fr[PM_UNWIND_MAX_FRAMES], first[PM_UNWIND_MAX_FRAMES];
+	bool partial_first;
+	size_t nr_first;
 	static struct capture good;
 	struct pm_machine *m = pm_machine__new();
 	struct pm_unwinder *u = m ? pm_unwinder__new(m) : NULL;
@@ -269,8 +271,14 @@ int main(void)
 	tap_ok(ok && nr >= 3, "own stack: %zu frames", nr);
 	tap_ok(frames_have(m, pid, fr, nr, "capture_here") && frames_have(m, pid, fr, nr, "outer_frame") &&
 	       frames_have(m, pid, fr, nr, "main"), "own stack: capture_here, outer_frame, main");
+	memcpy(first, fr, nr * sizeof(*fr));
+	nr_first = nr;
+	partial_first = partial;
 	tap_ok(!pm_unwinder__unwind(u, &s, fr, &nr, &partial) && frames_have(m, pid, fr, nr, "main"),
 	       "the session is reused for a second sample");
+	/* The second steps by the CFI rules the first kept. */
+	tap_ok(nr == nr_first && partial == partial_first && !memcmp(fr, first, nr * sizeof(*fr)),
+	       "kept CFI rules step to the same %zu frames as the first unwinding", nr);
 	test_hostile(u, &good, pid);
 	test_demangle();
 	pm_unwinder__delete(u);
