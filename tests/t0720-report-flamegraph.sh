@@ -207,6 +207,17 @@ test_expect_success 'bad option values: exit 64 with the reason; unwritable file
 	test_grep "cannot open .nope.data." err
 '
 
+test_expect_success 'a malformed --diff base: its name, offset and reason, exit 1, no SVG' '
+	f=$TMP_ROOT/fp.data &&
+	printf "PERFILE2garbage" >bad.data &&
+	head -c 300 "$f" >cut.data &&
+	for base in bad.data cut.data; do
+		test_expect_code 1 "$PMREC" report --flamegraph=x.svg --diff=$base "$f" 2>err &&
+		test_grep "^pmrec report: $base: offset 0x[0-9a-f]+: " err &&
+		test ! -e x.svg || return 1
+	done
+'
+
 # share_a doubles its share (25% to 50%), share_b halves it (25% to 12.5%).
 test_expect_success 'record two runs of shares: 2:2:4 and 4:1:3' '
 	"$PMREC" record -q -g -o "$TMP_ROOT/s1.data" -- "$HELPERS/shares" 2 2 4 20 &&
