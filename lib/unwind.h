@@ -12,7 +12,9 @@
  *
  * One libdw session (Dwfl) per address space, reused across its samples:
  * files are reported as the unwinding reaches them, from the mappings the
- * machine model tracks.  Hostile input ends an unwinding early, never
+ * machine model tracks.  The CFI rule of each pc met is kept in its simple
+ * x86-64 forms, and later samples step through it by arithmetic, as libdw
+ * would; a pc with another form goes to libdw's unwinder.  Hostile input ends an unwinding early, never
  * makes it loop: at most PM_UNWIND_MAX_FRAMES frames, and the stack
  * pointer must move outwards from one frame to the next.
  *
