@@ -688,7 +688,7 @@ static const char *report__default_input(void)
 static int report__read(struct report *rep)
 {
 	struct pm_dumper *d = &rep->dumper;
-	int err;
+	int err, ferr;
 
 	*d = (struct pm_dumper){
 		.r = rep->r,
@@ -710,8 +710,10 @@ static int report__read(struct report *rep)
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;
 	err = pm_dumper__records(d);
+	/* On a fault too: every sample read before it counts. */
+	ferr = pm_report_sink__finish(&rep->sink);
 	pm_dumper__summary(d);
-	return err;
+	return err ? err : ferr;
 }
 
 /* Opens path and reads it into rep's profile; says why it failed.  0 or a negative errno. */

@@ -35,6 +35,7 @@ struct pm_namer {
 		bool started;
 		struct pm_kallsyms *ks;
 		int err;		/* errno when ks is NULL */
+		bool done;		/* set by the thread, atomically, as it ends */
 	} prefetch;
 };
 
@@ -199,6 +200,7 @@ static void *namer__prefetch(void *arg)
 
 	n->prefetch.ks = pm_kallsyms__load(NULL);
 	n->prefetch.err = n->prefetch.ks ? 0 : errno;
+	__atomic_store_n(&n->prefetch.done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -213,6 +215,11 @@ void pm_namer__prefetch_kallsyms(struct pm_namer *n)
 	    namer__same_kernel(n) == KERNEL_OTHER)
 		return;
 	n->prefetch.started = !pthread_create(&n->prefetch.thread, NULL, namer__prefetch, n);
+}
+
+bool pm_namer__kernel_pending(const struct pm_namer *n)
+{
+	return n->prefetch.started && !__atomic_load_n(&n->prefetch.done, __ATOMIC_ACQUIRE);
 }
 
 static void namer__load_kallsyms(struct pm_namer *n)

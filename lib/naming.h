@@ -43,6 +43,11 @@ int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body
  * tens of milliseconds to list its symbols).  Nothing if it cannot start.
  */
 void pm_namer__prefetch_kallsyms(struct pm_namer *n);
+/*
+ * True while that read goes on: naming a kernel address now would wait
+ * for it.  Kernel addresses are named alike whenever they are named.
+ */
+bool pm_namer__kernel_pending(const struct pm_namer *n);
 /* Names ip of process pid in cpumode (see pm_machine__resolve). */
 void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
 		       struct pm_frame *f);

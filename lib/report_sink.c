@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "perf_data.h"
 #include "report_sink.h"
 
@@ -31,6 +32,10 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 }
 
 #define SINK_SEEN_BITS 12
+/* Beyond these, a kernel frame waits for the symbols instead (memory bound). */
+#define SINK_DEFER_MAX (1u << 18)
+#define SINK_PENDING_MAX (1u << 18)
+#define PM_SINK_PENDING (1u << 31)
 #define SINK_SEEN_SLOTS (1u << SINK_SEEN_BITS)
 
 int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct pm_profile *p)
@@ -47,6 +52,10 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 	free(k->event_of);
 	free(k->ids);
 	free(k->seen);
+	free(k->deferred);
+	free(k->deferred_ids);
+	free(k->pending);
+	pm_buf__exit(&k->comms);
 	*k = (struct pm_report_sink){ 0 };
 }
 
@@ -164,11 +173,107 @@ static int sink__frame_id(struct pm_report_sink *k, int32_t pid, struct pm_named
 	return 0;
 }
 
+/* The offset + 1 of comm in the pool; consecutive samples mostly share one. */
+static int sink__comm(struct pm_report_sink *k, const char *comm, uint32_t *off)
+{
+	size_t len = strlen(comm) + 1;
+
+	if (k->last_comm && !strcmp((const char *)k->comms.data + k->last_comm - 1, comm)) {
+		*off = (uint32_t)k->last_comm;
+		return 0;
+	}
+	if (k->comms.len + len >= UINT32_MAX || pm_buf__reserve(&k->comms, len))
+		return -ENOMEM;
+	memcpy(k->comms.data + k->comms.len, comm, len);
+	k->last_comm = k->comms.len + 1;
+	k->comms.len += len;
+	*off = (uint32_t)k->last_comm;
+	return 0;
+}
+
+/* Keeps sample ps, whose frames are ids[0..nr), some of them pending, for later. */
+static int sink__defer(struct pm_report_sink *k, const struct pm_profile_sample *ps,
+		       const uint32_t *ids, size_t nr)
+{
+	uint32_t comm = 0;
+	int err = ps->comm ? sink__comm(k, ps->comm, &comm) : 0;
+
+	if (err || pm_array__grow((void **)&k->deferred, &k->cap_deferred, k->nr_deferred,
+				  sizeof(*k->deferred)))
+		return -ENOMEM;
+	while (k->nr_deferred_ids + nr > k->cap_deferred_ids)
+		if (pm_array__grow((void **)&k->deferred_ids, &k->cap_deferred_ids,
+				   k->cap_deferred_ids, sizeof(*k->deferred_ids)))
+			return -ENOMEM;
+	k->deferred[k->nr_deferred++] = (struct pm_sink_deferred){
+		.time = ps->time, .period = ps->period,
+		.pid = ps->pid, .tid = ps->tid, .cpu = ps->cpu,
+		.event = ps->event, .nr_frames = ps->nr_frames,
+		.first_id = (uint32_t)k->nr_deferred_ids, .comm = comm,
+	};
+	memcpy(k->deferred_ids + k->nr_deferred_ids, ids, nr * sizeof(*ids));
+	k->nr_deferred_ids += nr;
+	return 0;
+}
+
+/* A kernel frame to name once the symbols are in: its index, tagged. */
+static int sink__pend(struct pm_report_sink *k, const struct pm_named_frame *fr, uint32_t *id)
+{
+	if (pm_array__grow((void **)&k->pending, &k->cap_pending, k->nr_pending,
+			   sizeof(*k->pending)))
+		return -ENOMEM;
+	k->pending[k->nr_pending] = (struct pm_sink_pending){ .ip = fr->ip, .lookup = fr->lookup };
+	*id = PM_SINK_PENDING | (uint32_t)k->nr_pending++;
+	return 0;
+}
+
+/* Names the pending kernel frames (waiting for the symbols) and adds the samples that waited. */
+static int sink__flush(struct pm_report_sink *k)
+{
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < k->nr_pending && !err; i++) {
+		struct pm_named_frame fr = { .ip = k->pending[i].ip, .lookup = k->pending[i].lookup,
+					     .cpumode = PERF_RECORD_MISC_KERNEL };
+		uint32_t id;
+
+		/* The index is done with: the slot keeps the id (both 32 bits wide). */
+		err = sink__frame_id(k, -1, &fr, &id);
+		k->pending[i].ip = id;
+	}
+	for (i = 0; i < k->nr_deferred && !err; i++) {
+		const struct pm_sink_deferred *d = &k->deferred[i];
+		uint32_t *ids = k->deferred_ids + d->first_id;
+
+		for (j = 0; j < d->nr_frames; j++)
+			if (ids[j] & PM_SINK_PENDING)
+				ids[j] = (uint32_t)k->pending[ids[j] & ~PM_SINK_PENDING].ip;
+		err = pm_profile__add(k->profile, &(struct pm_profile_sample){
+			.event = d->event,
+			.comm = d->comm ? (const char *)k->comms.data + d->comm - 1 : NULL,
+			.pid = d->pid, .tid = d->tid, .cpu = d->cpu,
+			.time = d->time, .period = d->period,
+			.frame_ids = ids, .nr_frames = d->nr_frames,
+		});
+	}
+	k->nr_deferred = k->nr_deferred_ids = k->nr_pending = 0;
+	k->comms.len = k->last_comm = 0;
+	return err;
+}
+
+int pm_report_sink__finish(struct pm_report_sink *k)
+{
+	return sink__flush(k);
+}
+
 static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 			const struct pm_sample *s)
 {
 	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct pm_profile_sample ps;
 	struct pm_named_frame *nf;
+	bool defer;
 	size_t nr, i;
 	int err;
 
@@ -176,6 +281,15 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		err = sink__events(k, k->r);
 		if (err)
 			return err;
+	}
+	/* Full, the samples that wait go in once the symbols are in (waiting for them). */
+	defer = pm_namer__kernel_pending(k->namer);
+	if (k->nr_deferred && (!defer || k->nr_deferred >= SINK_DEFER_MAX ||
+			       k->nr_pending >= SINK_PENDING_MAX - PM_PROFILE_MAX_FRAMES)) {
+		err = sink__flush(k);
+		if (err)
+			return err;
+		defer = pm_namer__kernel_pending(k->namer);
 	}
 	if (k->ip_only) {
 		k->ip = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip, .cpumode = cpumode };
@@ -189,8 +303,13 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	if (nr > PM_PROFILE_MAX_FRAMES)
 		nr = PM_PROFILE_MAX_FRAMES;
 	err = sink__reserve(k, nr + 1);
-	for (i = 0; i < nr && !err; i++)
+	for (i = 0; i < nr && !err; i++) {
+		if (defer && nf[i].cpumode == PERF_RECORD_MISC_KERNEL && !nf[i].inlined) {
+			err = sink__pend(k, &nf[i], &k->ids[i]);
+			continue;
+		}
 		err = sink__frame_id(k, (int32_t)s->pid, &nf[i], &k->ids[i]);
+	}
 	/* A sample without an ip still counts, as perf's [unknown]. */
 	if (!err && !nr) {
 		err = pm_profile__frame_id(k->profile, &(struct pm_profile_frame){ 0 }, &k->ids[0]);
@@ -198,7 +317,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	}
 	if (err)
 		return err;
-	return pm_profile__add(k->profile, &(struct pm_profile_sample){
+	ps = (struct pm_profile_sample){
 		.event = k->event_of[s->evsel->idx],
 		.comm = pm_namer__comm(k->namer, (int32_t)s->tid),
 		.pid = (int32_t)s->pid,
@@ -208,7 +327,8 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		.period = s->period,
 		.frame_ids = k->ids,
 		.nr_frames = (uint32_t)nr,
-	});
+	};
+	return defer ? sink__defer(k, &ps, k->ids, nr) : pm_profile__add(k->profile, &ps);
 }
 
 int pm_report_sink__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)

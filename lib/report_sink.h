@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "naming.h"
 #include "profile.h"
 #include "reader.h"
@@ -27,6 +28,24 @@ struct pm_sink_seen {
 	int32_t pid;
 	uint16_t cpumode;
 	uint32_t id;
+};
+
+/*
+ * While /proc/kallsyms is still being read (pm_namer__kernel_pending),
+ * samples wait, in their order (the profile keeps perf's order of first
+ * appearance): user frames named at once, as the mappings are then, kernel
+ * frames kept as indexes into the pending addresses until the symbols are in.
+ */
+struct pm_sink_deferred {
+	uint64_t time, period;
+	int32_t pid, tid, cpu;
+	uint32_t event, nr_frames;
+	uint32_t first_id;		/* in deferred_ids */
+	uint32_t comm;			/* offset + 1 in comms; 0: none */
+};
+
+struct pm_sink_pending {
+	uint64_t ip, lookup;		/* a kernel frame not named yet */
 };
 
 struct pm_report_sink {
@@ -50,12 +69,26 @@ struct pm_report_sink {
 	size_t cap_ids;
 	struct pm_named_frame ip;	/* the frame of an ip_only sample */
 	struct pm_sink_seen *seen;	/* SINK_SEEN_SLOTS, by address */
+	struct pm_sink_deferred *deferred;
+	size_t nr_deferred, cap_deferred;
+	uint32_t *deferred_ids;		/* pending ones: PM_SINK_PENDING | index */
+	size_t nr_deferred_ids, cap_deferred_ids;
+	struct pm_buf comms;		/* of the deferred samples */
+	size_t last_comm;		/* offset + 1 of the last one added; 0: none */
+	struct pm_sink_pending *pending;
+	size_t nr_pending, cap_pending;
 };
 
 /* Registers the input's events with the profile, in attr order.  0 or -ENOMEM. */
 int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r,
 			 struct pm_profile *p);
 void pm_report_sink__exit(struct pm_report_sink *k);
+
+/*
+ * Adds the samples still waiting for the kernel's symbols (waiting for
+ * them if need be): call it after the last record.  0 or -ENOMEM.
+ */
+int pm_report_sink__finish(struct pm_report_sink *k);
 
 /* A pm_dumper_consume_fn: arg is the sink.  0, -EINVAL or -ENOMEM. */
 int pm_report_sink__record(void *arg, const struct pm_record *rec,
