@@ -9,6 +9,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "buf.h"
 #include "demangle.h"
 #include "unwind.h"
 
@@ -67,6 +68,27 @@ struct inline_file {
 	Dwfl_Module *mod;		/* NULL: not usable */
 };
 
+/*
+ * The scopes with code of one compilation unit, found once: a look-up then
+ * searches them by address instead of walking the unit's tree (the walk
+ * stepped over every DIE before the function, most of the inline cost).
+ */
+struct cu_scope {
+	Dwarf_Addr start, end;
+	Dwarf_Addr max_end;		/* the largest end up to this one, by start */
+	uint32_t order;			/* in the walk: the first match wins, as in die__path */
+	int nest;
+	Dwarf_Die die;
+};
+
+struct cu_index {
+	const Dwarf_Die *cu;		/* libdwfl's, stable while the module lives */
+	struct cu_scope *scopes;
+	size_t nr, cap;
+	struct cu_index *next;
+};
+#define CU_BUCKETS 256
+
 struct inline_entry {
 	const struct pm_dso *dso;
 	uint64_t off;			/* file offset of the address */
@@ -99,6 +121,7 @@ struct pm_unwinder {
 	bool stopped;			/* by us: cap, loop, bad pc */
 	bool read_failed;		/* outside the copy: libdw then ends quietly */
 	bool demangle;
+	struct cu_index *cus[CU_BUCKETS];
 	/* Inlined names, hashed by (dso, offset). */
 	struct inline_entry **buckets;
 	size_t nr_buckets, nr_entries;
@@ -163,10 +186,26 @@ static void sessions__clear(struct pm_unwinder *u)
 	u->nr_sessions = 0;
 }
 
+static void cu_index__delete_all(struct pm_unwinder *u)
+{
+	struct cu_index *ix, *next;
+	size_t i;
+
+	for (i = 0; i < CU_BUCKETS; i++) {
+		for (ix = u->cus[i]; ix; ix = next) {
+			next = ix->next;
+			free(ix->scopes);
+			free(ix);
+		}
+		u->cus[i] = NULL;
+	}
+}
+
 void pm_unwinder__delete(struct pm_unwinder *u)
 {
 	if (!u)
 		return;
+	cu_index__delete_all(u);
 	sessions__clear(u);
 	if (u->inline_dwfl)
 		dwfl_end(u->inline_dwfl);
@@ -716,6 +755,117 @@ static int die__path(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *path, int dept
 	return depth;
 }
 
+static bool die__is_scope(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_lexical_block || tag == DW_TAG_try_block || tag == DW_TAG_catch_block;
+}
+
+static bool die__is_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_structure_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_enumeration_type;
+}
+
+static int cu_index__add(struct cu_index *ix, Dwarf_Die *die, uint32_t order, int nest)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (start >= end)
+			continue;
+		if (pm_array__grow((void **)&ix->scopes, &ix->cap, ix->nr, sizeof(*ix->scopes)))
+			return -ENOMEM;
+		ix->scopes[ix->nr++] = (struct cu_scope){ .start = start, .end = end, .order = order,
+							  .nest = nest, .die = *die };
+	}
+	return 0;
+}
+
+/* The scopes die__path could start from, in its order (see there). */
+static int cu_index__walk(struct cu_index *ix, Dwarf_Die *parent, uint32_t *order, int nest)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die child, unit;
+	int tag, err = 0;
+
+	if (nest > INLINE_MAX_DEPTH || dwarf_child(parent, &child))
+		return 0;
+	do {
+		tag = dwarf_tag(&child);
+		if (tag == DW_TAG_imported_unit) {
+			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &a), &unit))
+				err = cu_index__walk(ix, &unit, order, nest + 1);
+		} else if (die__is_container(tag)) {
+			err = cu_index__walk(ix, &child, order, nest + 1);
+		} else if (die__is_scope(tag)) {
+			err = cu_index__add(ix, &child, (*order)++, nest);
+		}
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	return err;
+}
+
+static int scope__cmp(const void *a, const void *b)
+{
+	const struct cu_scope *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The index of unit cu, built on first use; NULL on ENOMEM. */
+static struct cu_index *unwinder__cu_index(struct pm_unwinder *u, Dwarf_Die *cu)
+{
+	size_t h = ((uintptr_t)cu >> 4) % CU_BUCKETS, i;
+	uint32_t order = 0;
+	struct cu_index *ix;
+
+	for (ix = u->cus[h]; ix; ix = ix->next)
+		if (ix->cu == cu)
+			return ix;
+	ix = calloc(1, sizeof(*ix));
+	if (!ix)
+		return NULL;
+	ix->cu = cu;
+	if (cu_index__walk(ix, cu, &order, 0)) {
+		free(ix->scopes);
+		free(ix);
+		return NULL;
+	}
+	if (ix->nr)
+		qsort(ix->scopes, ix->nr, sizeof(*ix->scopes), scope__cmp);
+	for (i = 0; i < ix->nr; i++)
+		ix->scopes[i].max_end = i && ix->scopes[i - 1].max_end > ix->scopes[i].end ?
+					ix->scopes[i - 1].max_end : ix->scopes[i].end;
+	ix->next = u->cus[h];
+	u->cus[h] = ix;
+	return ix;
+}
+
+/* The first scope of ix, in die__path's order, with code at pc; NULL if none. */
+static const struct cu_scope *cu_index__find(const struct cu_index *ix, Dwarf_Addr pc)
+{
+	const struct cu_scope *best = NULL;
+	size_t lo = 0, hi = ix->nr;
+
+	/* The scopes that start at or before pc: [0, lo). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->scopes[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && ix->scopes[lo].max_end > pc)
+		if (ix->scopes[lo].end > pc && (!best || ix->scopes[lo].order < best->order))
+			best = &ix->scopes[lo];
+	return best;
+}
+
 /* The inline session's module of the file mapped at mi, reported on first use. */
 static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct pm_map_info *mi)
 {
@@ -750,11 +900,14 @@ static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct 
  * Reads the inlined scopes at vaddr (a virtual address of the file of mod)
  * into a new cache entry e.
  */
-static int inline_entry__fill(struct inline_entry *e, Dwfl_Module *mod, uint64_t vaddr,
-			      bool demangle)
+static int inline_entry__fill(struct pm_unwinder *u, struct inline_entry *e, Dwfl_Module *mod,
+			      uint64_t vaddr)
 {
 	Dwarf_Die path[INLINE_MAX_DEPTH], *cu;
+	const struct cu_scope *scope;
 	Dwarf_Addr bias, lookup;
+	struct cu_index *ix;
+	bool demangle = u->demangle;
 	int i, n;
 
 	if (!mod || !dwfl_module_getelf(mod, &bias))
@@ -763,9 +916,14 @@ static int inline_entry__fill(struct inline_entry *e, Dwfl_Module *mod, uint64_t
 	cu = dwfl_module_addrdie(mod, lookup, &bias);
 	if (!cu)
 		return 0;
-	n = die__path(cu, lookup - bias, path, 0, 0);
-	if (!n)
+	ix = unwinder__cu_index(u, cu);
+	if (!ix)
+		return -ENOMEM;
+	scope = cu_index__find(ix, lookup - bias);
+	if (!scope)
 		return 0;
+	path[0] = scope->die;
+	n = die__path(&path[0], lookup - bias, path, 1, scope->nest + 1);
 	e->names = calloc((size_t)n, sizeof(*e->names));
 	if (!e->names)
 		return -ENOMEM;
@@ -828,8 +986,7 @@ int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 			return -ENOMEM;
 		e->dso = mi.dso;
 		e->off = off;
-		if (inline_entry__fill(e, unwinder__inline_module(u, &mi), lookup - sbias,
-				       u->demangle)) {
+		if (inline_entry__fill(u, e, unwinder__inline_module(u, &mi), lookup - sbias)) {
 			for (i = 0; i < e->nr; i++)
 				free(e->names[i]);
 			free(e->names);
