@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "utf8.h"
 
 const char pm_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -58,32 +59,6 @@ void pm_out__printf(struct pm_out *o, const char *fmt, ...)
 		pm_out__mem(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-/* Length of a valid UTF-8 sequence at p, or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0];
-	size_t len, i;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong forms, surrogates and code points past U+10FFFF. */
-	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
-	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
-		return 0;
-	return len;
-}
-
 /* The escape of byte c in a quoted string: JSON's \u00XX or text's \xXX for the unnamed ones. */
 static void out__escape(struct pm_out *o, unsigned char c, bool json)
 {
@@ -111,6 +86,7 @@ void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, start = 0, len;
+	uint32_t cp;
 
 	pm_out__ch(o, '"');
 	while (i < n) {
@@ -120,7 +96,7 @@ void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		if (c >= 0x80 && (len = utf8_len(p + i, n - i))) {
+		if (c >= 0x80 && (len = pm_utf8__len(p + i, n - i, &cp))) {
 			i += len;
 			continue;
 		}

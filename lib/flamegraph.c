@@ -11,6 +11,7 @@
 #include "flamegraph.h"
 #include "folded.h"
 #include "hash.h"
+#include "utf8.h"
 
 #define NONE UINT32_MAX
 
@@ -102,31 +103,13 @@ static void add_sat(uint64_t *a, uint64_t b)
 
 /* ---- text ---- */
 
-/* Length of the UTF-8 sequence at s that XML 1.0 allows (not U+FFFE, U+FFFF), or 0. */
+/* Length of the UTF-8 sequence at s that XML 1.0 allows (no controls but tab, not U+FFFE, U+FFFF), or 0. */
 static size_t xml_char_len(const unsigned char *s, size_t n)
 {
-	size_t len, i;
 	uint32_t c;
+	size_t len = pm_utf8__len(s, n, &c);
 
-	if (s[0] < 0x80)
-		return s[0] >= 0x20 || s[0] == '\t' ? 1 : 0;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
+	if (!len || (c < 0x20 && c != '\t') || c == 0xfffe || c == 0xffff)
 		return 0;
 	return len;
 }

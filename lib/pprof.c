@@ -7,6 +7,7 @@
 #include "perf_data.h"
 #include "pprof.h"
 #include "reader_cursor.h"
+#include "utf8.h"
 
 /* profile.proto field numbers. */
 enum {
@@ -98,21 +99,7 @@ static int utf8_clean(struct pm_buf *b, const char *s, size_t n)
 	int err = 0;
 
 	while (i < n && !err) {
-		len = u[i] < 0x80 ? 1 : u[i] >= 0xc2 && u[i] < 0xe0 ? 2 :
-		      u[i] >= 0xe0 && u[i] < 0xf0 ? 3 : u[i] >= 0xf0 && u[i] < 0xf5 ? 4 : 0;
-		if (len > 1 && i + len <= n) {
-			size_t k;
-
-			c = u[i] & (0xff >> (len + 1));
-			for (k = 1; k < len && (u[i + k] & 0xc0) == 0x80; k++)
-				c = c << 6 | (u[i + k] & 0x3f);
-			/* Overlong, surrogate or past U+10FFFF: not UTF-8. */
-			if (k < len || (len == 3 && (c < 0x800 || (c >= 0xd800 && c < 0xe000))) ||
-			    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
-				len = 0;
-		} else if (len > 1) {
-			len = 0;
-		}
+		len = pm_utf8__len(u + i, n - i, &c);
 		if (len) {
 			err = pm_buf__append(b, u + i, len);
 			i += len;

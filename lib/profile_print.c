@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "profile_print.h"
+#include "utf8.h"
 
 /* A printer's state: errors stick, so the calls in between need no checks. */
 struct out {
@@ -420,39 +421,10 @@ int pm_profile__print_text(struct pm_buf *b, struct pm_profile_result *const *re
 
 /* ---- JSON ---- */
 
-/* Length of the valid UTF-8 sequence at s (up to end), or 0. */
-static size_t utf8_len(const unsigned char *s, const unsigned char *end)
-{
-	size_t n, i;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if ((size_t)(end - s) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
-}
-
 static void json_str(struct out *o, const char *text)
 {
 	const unsigned char *s = (const unsigned char *)text, *end;
+	uint32_t cp;
 	size_t n;
 
 	if (!text) {
@@ -462,7 +434,7 @@ static void json_str(struct out *o, const char *text)
 	end = s + strlen(text);
 	str(o, "\"");
 	while (s < end) {
-		n = utf8_len(s, end);
+		n = pm_utf8__len(s, (size_t)(end - s), &cp);
 		if (!n) {
 			str(o, "\\ufffd");
 			s++;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "emit.h"
 #include "tap.h"
+#include "utf8.h"
 
 /* A buffer that never flushes in these tests: its bytes are the output. */
 static struct pm_emit em;
@@ -236,12 +238,48 @@ static void test_fd(void)
 	pm_out__exit(&o);
 }
 
+/* The one UTF-8 check: what it takes and what it refuses. */
+static void test_utf8(void)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+		uint32_t cp;
+	} cases[] = {
+		{ "a", 1, 'a' }, { "\t", 1, '\t' },
+		{ "\xc3\xa9", 2, 0xe9 }, { "\xe2\x82\xac", 3, 0x20ac },
+		{ "\xf0\x9f\x94\xa5", 4, 0x1f525 }, { "\xf4\x8f\xbf\xbf", 4, 0x10ffff },
+		{ "\xc0\x80", 0, 0 },			/* overlong NUL */
+		{ "\xe0\x80\xaf", 0, 0 },		/* overlong '/' */
+		{ "\xed\xa0\x80", 0, 0 },		/* a surrogate */
+		{ "\xf4\x90\x80\x80", 0, 0 },		/* past U+10FFFF */
+		{ "\x80", 0, 0 }, { "\xff", 0, 0 },	/* stray bytes */
+		{ "\xe2\x82", 0, 0 },			/* cut short */
+		{ "\xe2\x28\xa1", 0, 0 },		/* a broken continuation */
+	};
+	size_t i, len;
+	uint32_t cp;
+	bool ok = true;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cp = 0;
+		len = pm_utf8__len((const unsigned char *)cases[i].s, strlen(cases[i].s), &cp);
+		if (len != cases[i].len || (len && cp != cases[i].cp)) {
+			printf("# case %zu: length %zu, code point %#x\n", i, len, (unsigned)cp);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "pm_utf8__len: valid sequences of 1 to 4 bytes; overlong forms, surrogates, "
+	       "past U+10FFFF, stray and cut bytes refused");
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	if (pm_out__init(&em.out, -1, 1 << 16))
 		return 1;
 	test_numbers();
+	test_utf8();
 	test_escapes();
 	test_fields();
 	test_fd();
