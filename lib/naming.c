@@ -77,12 +77,16 @@ void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st
 	*st = n->ustats;
 }
 
-static struct pm_kallsyms *namer__join_prefetch(struct pm_namer *n, int *err)
+/* The prefetched kallsyms, waited for, else read now; NULL with *err (an errno) if none. */
+static struct pm_kallsyms *namer__take_kallsyms(struct pm_namer *n, int *err)
 {
 	struct pm_kallsyms *ks;
 
-	if (!n->prefetch.started)
-		return NULL;
+	if (!n->prefetch.started) {
+		ks = pm_kallsyms__load(NULL);
+		*err = ks ? 0 : errno;
+		return ks;
+	}
 	pthread_join(n->prefetch.thread, NULL);
 	n->prefetch.started = false;
 	ks = n->prefetch.ks;
@@ -97,7 +101,8 @@ void pm_namer__delete(struct pm_namer *n)
 
 	if (!n)
 		return;
-	pm_kallsyms__delete(namer__join_prefetch(n, &err));
+	if (n->prefetch.started)
+		pm_kallsyms__delete(namer__take_kallsyms(n, &err));
 	pm_unwinder__delete(n->uw);
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
@@ -236,11 +241,7 @@ static void namer__load_kallsyms(struct pm_namer *n)
 	}
 	if (m == KERNEL_UNKNOWN)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_UNKNOWN_KERNEL });
-	err = errno;
-	if (n->prefetch.started)
-		ks = namer__join_prefetch(n, &err);
-	else if (!(ks = pm_kallsyms__load(NULL)))
-		err = errno;
+	ks = namer__take_kallsyms(n, &err);
 	if (!ks) {
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_NO_KALLSYMS, .err = err });
 		return;

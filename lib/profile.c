@@ -32,21 +32,6 @@ struct nslot {
 };
 
 /*
- * The frames of consecutive samples repeat, and callers pass the same
- * strings (the same pointers) for them: a direct-mapped cache by pointer
- * skips the hashing of names.  A hit still compares the contents, so a
- * caller reusing a buffer for another name is safe.
- */
-#define FCACHE 4096		/* slots are the top 12 bits of a hash */
-
-struct fcache {
-	const char *dso, *dso_id, *sym, *map_file, *build_id, *linkage;
-	uint64_t addr, ip;
-	uint32_t id;		/* id + 1, 0 empty */
-	bool kernel;
-};
-
-/*
  * Every distinct stack (context and frame ids, innermost first) once, with
  * its leaf node: a sample whose stack was seen costs one probe here instead
  * of one tree-table probe per frame.
@@ -116,7 +101,6 @@ struct pm_profile {
 	struct nslot *node_slot;
 	size_t node_mask;
 
-	struct fcache *fcache;	/* FCACHE entries */
 	/*
 	 * Contexts met lately, by thread, CPU and event (id + 1, 0 empty):
 	 * samples of an -a recording alternate between CPUs and threads, and
@@ -439,11 +423,6 @@ static const char *str_at(const struct pm_profile *p, uint32_t id1)
 
 /* ---- frames, contexts, nodes ---- */
 
-static bool same_str(const char *a, const char *interned)
-{
-	return a == interned || (a && interned && !strcmp(a, interned));
-}
-
 static uint32_t str_find0(struct pm_profile *p, const char *s, int *err)
 {
 	return str_find(p, s, s ? strlen(s) : 0, err);
@@ -507,41 +486,6 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 nomem:
 	*err = -ENOMEM;
 	return NONE;
-}
-
-static uint32_t frame_find(struct pm_profile *p, const struct pm_profile_frame *f, int *err)
-{
-	uint64_t addr = f->addr;
-	/* A cache slot, not a table key: one seeded multiply is enough. */
-	uint64_t k = ((uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)f->sym ^ addr ^
-		     f->kernel ^ (f->ip * 0xff51afd7ed558ccdULL);
-	struct fcache *c = &p->fcache[((k ^ p->seed[0]) * (p->seed[1] | 1)) >> 52];
-	const struct frame *fr;
-	uint32_t id;
-
-	if (c->id && c->dso == f->dso && c->dso_id == f->dso_id && c->sym == f->sym &&
-	    c->addr == addr && c->kernel == f->kernel && c->ip == f->ip &&
-	    c->map_file == f->map.file && c->build_id == f->map.build_id &&
-	    c->linkage == f->linkage) {
-		fr = frame_at(p, c->id - 1);
-		if (same_str(f->dso, fr->f.dso) && same_str(f->sym, fr->f.sym) &&
-		    (!f->dso_id || same_str(f->dso_id, fr->f.dso_id)) &&
-		    same_str(f->map.file, fr->f.map.file) &&
-		    same_str(f->map.build_id, fr->f.map.build_id) &&
-		    (!f->linkage || same_str(f->linkage, fr->f.linkage)) &&
-		    f->map.start == fr->f.map.start && f->map.limit == fr->f.map.limit &&
-		    f->map.pgoff == fr->f.map.pgoff && f->inlined == fr->f.inlined)
-			return c->id - 1;
-	}
-	id = frame_intern(p, f, err);
-	if (id != NONE)
-		*c = (struct fcache){
-			.dso = f->dso, .dso_id = f->dso_id, .sym = f->sym, .addr = addr,
-			.kernel = f->kernel, .ip = f->ip, .map_file = f->map.file,
-			.build_id = f->map.build_id,
-			.linkage = f->linkage, .id = id + 1,
-		};
-	return id;
 }
 
 static uint32_t node__new(struct pm_profile *p, uint32_t parent, uint32_t frame, uint32_t ctx)
@@ -639,10 +583,8 @@ struct pm_profile *pm_profile__new(void)
 	if (!p)
 		return NULL;
 	seed__init(p->seed);
-	p->fcache = calloc(FCACHE, sizeof(*p->fcache));
 	/* Node 0: the root of every context. */
-	if (!p->fcache || node__new(p, NONE, NONE, NONE) == NONE) {
-		free(p->fcache);
+	if (node__new(p, NONE, NONE, NONE) == NONE) {
 		free(p->nodes);
 		free(p);
 		errno = ENOMEM;
@@ -672,7 +614,6 @@ void pm_profile__delete(struct pm_profile *p)
 	free(p->ctx_tab.slot);
 	free(p->nodes);
 	free(p->node_slot);
-	free(p->fcache);
 	free(p->stacks);
 	free(p->stack_ids);
 	free(p->stack_slot);
@@ -823,7 +764,7 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 			p->path[i] = s->frame_ids[i];
 			continue;
 		}
-		p->path[i] = frame_find(p, &s->frames[i], &err);
+		p->path[i] = frame_intern(p, &s->frames[i], &err);
 		if (err)
 			return err;
 	}
@@ -849,7 +790,7 @@ int pm_profile__frame_id(struct pm_profile *p, const struct pm_profile_frame *f,
 
 	if (p->reseed && profile__rebuild(p))
 		return -ENOMEM;
-	*id = frame_find(p, f, &err);
+	*id = frame_intern(p, f, &err);
 	return err;
 }
 

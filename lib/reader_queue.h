@@ -87,9 +87,9 @@ void pm_oqueue__init(struct pm_oqueue *q);
 void pm_oqueue__exit(struct pm_oqueue *q);
 /*
  * Pops compact the records only while the chunks hold more than bytes (0,
- * the default: always).  A round's flush pops what it popped into chunks
- * that empty by its end; compacting halfway copied half of each round again
- * (cold, a round ago).  A caller that bounds the queue at B sets B / 2:
+ * the default: always).  A round's flush empties its chunks by its end;
+ * compacting them halfway copied half of each round a second time, cold
+ * (queued a round ago).  A caller that bounds the queue at B sets B / 2:
  * popping down to B / 2 still reclaims whatever the order.
  */
 void pm_oqueue__set_compact_above(struct pm_oqueue *q, size_t bytes);

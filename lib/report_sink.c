@@ -35,7 +35,7 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 /* Beyond these, a kernel frame waits for the symbols instead (memory bound). */
 #define SINK_DEFER_MAX (1u << 18)
 #define SINK_PENDING_MAX (1u << 18)
-#define PM_SINK_PENDING (1u << 31)
+#define SINK_PENDING_BIT (1u << 31)
 #define SINK_SEEN_SLOTS (1u << SINK_SEEN_BITS)
 
 int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct pm_profile *p)
@@ -223,7 +223,7 @@ static int sink__pend(struct pm_report_sink *k, const struct pm_named_frame *fr,
 			   sizeof(*k->pending)))
 		return -ENOMEM;
 	k->pending[k->nr_pending] = (struct pm_sink_pending){ .ip = fr->ip, .lookup = fr->lookup };
-	*id = PM_SINK_PENDING | (uint32_t)k->nr_pending++;
+	*id = SINK_PENDING_BIT | (uint32_t)k->nr_pending++;
 	return 0;
 }
 
@@ -236,19 +236,16 @@ static int sink__flush(struct pm_report_sink *k)
 	for (i = 0; i < k->nr_pending && !err; i++) {
 		struct pm_named_frame fr = { .ip = k->pending[i].ip, .lookup = k->pending[i].lookup,
 					     .cpumode = PERF_RECORD_MISC_KERNEL };
-		uint32_t id;
 
-		/* The index is done with: the slot keeps the id (both 32 bits wide). */
-		err = sink__frame_id(k, -1, &fr, &id);
-		k->pending[i].ip = id;
+		err = sink__frame_id(k, -1, &fr, &k->pending[i].id);
 	}
 	for (i = 0; i < k->nr_deferred && !err; i++) {
 		const struct pm_sink_deferred *d = &k->deferred[i];
 		uint32_t *ids = k->deferred_ids + d->first_id;
 
 		for (j = 0; j < d->nr_frames; j++)
-			if (ids[j] & PM_SINK_PENDING)
-				ids[j] = (uint32_t)k->pending[ids[j] & ~PM_SINK_PENDING].ip;
+			if (ids[j] & SINK_PENDING_BIT)
+				ids[j] = k->pending[ids[j] & ~SINK_PENDING_BIT].id;
 		err = pm_profile__add(k->profile, &(struct pm_profile_sample){
 			.event = d->event,
 			.comm = d->comm ? (const char *)k->comms.data + d->comm - 1 : NULL,

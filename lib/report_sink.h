@@ -46,6 +46,7 @@ struct pm_sink_deferred {
 
 struct pm_sink_pending {
 	uint64_t ip, lookup;		/* a kernel frame not named yet */
+	uint32_t id;			/* its profile id, once named */
 };
 
 struct pm_report_sink {
@@ -71,7 +72,7 @@ struct pm_report_sink {
 	struct pm_sink_seen *seen;	/* SINK_SEEN_SLOTS, by address */
 	struct pm_sink_deferred *deferred;
 	size_t nr_deferred, cap_deferred;
-	uint32_t *deferred_ids;		/* pending ones: PM_SINK_PENDING | index */
+	uint32_t *deferred_ids;		/* a pending frame: its index, top bit set */
 	size_t nr_deferred_ids, cap_deferred_ids;
 	struct pm_buf comms;		/* of the deferred samples */
 	size_t last_comm;		/* offset + 1 of the last one added; 0: none */

@@ -587,7 +587,7 @@ static void test_queue_bound(void)
 	   "queue: random order under a %d-byte limit: %zu flushes keep at least %zu bytes "
 	   "queued, at most %zu bytes, %zu of %d records out", LIMIT, flushes, min_kept,
 	   max_bytes, popped, N);
-	/* The chunks: the records kept, plus the current chunk and the spare. */
+	/* The chunks: the records kept, plus the current chunk and the spares (reused first). */
 	ok(max_mapped <= LIMIT + (3u << 20),
 	   "queue: the chunks mapped stay within the limit plus 3 MiB (at most %zu bytes)",
 	   max_mapped);
