@@ -72,11 +72,13 @@ test_expect_success 'pmrec dump reads perf record -z files with the counts perf 
 		"$PMREC" dump --stats $f.data >d$f || exit 1
 		grep -q -E "^total +samples +$n$" d$f || { cat d$f; exit 1; }
 	done &&
-	# perf may lose some of the storm on a loaded machine: what it kept and
-	# what it counted lost are every call.
-	kept=$(awk "\$1 == \"total\" && \$2 == \"samples\" { print \$3 }" dps) &&
+	# perf may lose some of the storm on a loaded machine, and perf 6.1 -z
+	# writes some records twice (5 of 50000 in 2 of 10 runs here): the calls
+	# missing from its file are the ones pmrec counts lost.
+	r=$(perf script -i ps.data -F trace 2>/dev/null | "$HELPERS/seqcheck" 50000) &&
+	echo "perf -z storm: $r" &&
 	lost=$(awk "\$1 == \"total\" && \$2 == \"lost\" { print \$3 }" dps) &&
-	test_equal 50000 "$((kept + lost))" "samples + lost in perf -z storm"
+	test_equal "$(field missing "$r")" "$lost" "calls missing, lost in pmrec dump"
 '
 
 test_expect_success 'a -z recording SIGKILLed 10 times at random moments reads in perf and pmrec' '
