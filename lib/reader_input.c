@@ -1,11 +1,110 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "reader_input.h"
+
+struct pm_input_ahead {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int fd;
+	bool busy;		/* a pread is asked for or under way */
+	bool ready;		/* its result is in: len, err */
+	bool stop;
+	unsigned char *spare;	/* the thread reads into spare + cap */
+	size_t cap;
+	uint64_t off;
+	size_t len;
+	int err;
+};
+
+static void *ahead__run(void *arg)
+{
+	struct pm_input_ahead *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		ssize_t n;
+
+		while (!a->stop && !(a->busy && !a->ready))
+			pthread_cond_wait(&a->cond, &a->lock);
+		if (a->stop)
+			break;
+		pthread_mutex_unlock(&a->lock);
+		do
+			n = pread(a->fd, a->spare + a->cap, a->cap, (off_t)a->off);
+		while (n < 0 && errno == EINTR);
+		pthread_mutex_lock(&a->lock);
+		a->err = n < 0 ? -errno : 0;
+		a->len = n < 0 ? 0 : (size_t)n;
+		a->ready = true;
+		a->busy = false;
+		pthread_cond_broadcast(&a->cond);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+/* Asks for the cap bytes at off; the lock is held and no pread is under way. */
+static void ahead__ask(struct pm_input_ahead *a, uint64_t off)
+{
+	a->off = off;
+	a->busy = true;
+	a->ready = false;
+	pthread_cond_broadcast(&a->cond);
+}
+
+/* Waits until no pread is under way; the lock is held. */
+static void ahead__idle(struct pm_input_ahead *a)
+{
+	while (a->busy)
+		pthread_cond_wait(&a->cond, &a->lock);
+}
+
+static void ahead__delete(struct pm_input_ahead *a)
+{
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->cond);
+	close(a->fd);
+	free(a->spare);
+	free(a);
+}
+
+/* The read-ahead of a regular file; NULL if it cannot be had: plain reads then. */
+static struct pm_input_ahead *ahead__new(int fd, size_t cap)
+{
+	struct pm_input_ahead *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	/* Its own fd: the caller may close the one it gave before the reader goes. */
+	a->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	a->cap = cap;
+	a->spare = malloc(2 * cap);
+	if (a->fd < 0 || !a->spare || pthread_mutex_init(&a->lock, NULL))
+		goto fail;
+	if (pthread_cond_init(&a->cond, NULL)) {
+		pthread_mutex_destroy(&a->lock);
+		goto fail;
+	}
+	if (pthread_create(&a->thread, NULL, ahead__run, a)) {
+		ahead__delete(a);
+		return NULL;
+	}
+	return a;
+fail:
+	if (a->fd >= 0)
+		close(a->fd);
+	free(a->spare);
+	free(a);
+	return NULL;
+}
 
 int pm_input__init(struct pm_input *in, int fd, size_t cap)
 {
@@ -18,21 +117,73 @@ int pm_input__init(struct pm_input *in, int fd, size_t cap)
 	if (S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_SET) == 0) {
 		in->seekable = true;
 		in->file_size = (uint64_t)st.st_size;
+		in->ahead = ahead__new(fd, cap);
 	}
-	in->buf = malloc(cap);
+	in->buf = malloc(in->ahead ? 2 * cap : cap);
 	return in->buf ? 0 : -ENOMEM;
 }
 
 void pm_input__exit(struct pm_input *in)
 {
+	struct pm_input_ahead *a = in->ahead;
+
+	if (a) {
+		pthread_mutex_lock(&a->lock);
+		a->stop = true;
+		pthread_cond_broadcast(&a->cond);
+		pthread_mutex_unlock(&a->lock);
+		pthread_join(a->thread, NULL);
+		ahead__delete(a);
+		in->ahead = NULL;
+	}
 	free(in->buf);
 	in->buf = NULL;
+}
+
+/*
+ * Takes the chunk read ahead, puts the unconsumed bytes in front of it and
+ * asks for the next chunk, into the buffer given back.
+ */
+static int input__fill_ahead(struct pm_input *in)
+{
+	struct pm_input_ahead *a = in->ahead;
+	size_t left = in->end - in->start, len;
+	unsigned char *chunk;
+	int err;
+
+	pthread_mutex_lock(&a->lock);
+	if (!a->busy && !a->ready)
+		ahead__ask(a, in->next);
+	ahead__idle(a);
+	a->ready = false;
+	err = a->err;
+	len = a->len;
+	chunk = a->spare;
+	pthread_mutex_unlock(&a->lock);
+	if (err)
+		return err;
+	if (!len) {
+		in->eof = true;
+		return 0;
+	}
+	memcpy(chunk + in->cap - left, in->buf + in->start, left);
+	pthread_mutex_lock(&a->lock);
+	a->spare = in->buf;
+	ahead__ask(a, in->next + len);
+	pthread_mutex_unlock(&a->lock);
+	in->buf = chunk;
+	in->start = in->cap - left;
+	in->end = in->cap + len;
+	in->next += len;
+	return 0;
 }
 
 static int input__fill(struct pm_input *in)
 {
 	ssize_t n;
 
+	if (in->ahead)
+		return input__fill_ahead(in);
 	do
 		n = read(in->fd, in->buf + in->end, in->cap - in->end);
 	while (n < 0 && errno == EINTR);
@@ -51,7 +202,7 @@ ssize_t pm_input__peek(struct pm_input *in, size_t n, const unsigned char **p)
 	if (n > in->cap)
 		return -EINVAL;
 	while (in->end - in->start < n && !in->eof) {
-		if (in->start + n > in->cap) {
+		if (!in->ahead && in->start + n > in->cap) {
 			memmove(in->buf, in->buf + in->start, in->end - in->start);
 			in->end -= in->start;
 			in->start = 0;
@@ -128,8 +279,16 @@ int pm_input__seek(struct pm_input *in, uint64_t off)
 		return -ESPIPE;
 	if (off > INT64_MAX)
 		return -EINVAL;
-	if (lseek(in->fd, (off_t)off, SEEK_SET) < 0)
+	if (in->ahead) {
+		/* The chunk read ahead, or being read, is of the old place. */
+		pthread_mutex_lock(&in->ahead->lock);
+		ahead__idle(in->ahead);
+		in->ahead->ready = false;
+		pthread_mutex_unlock(&in->ahead->lock);
+		in->next = off;
+	} else if (lseek(in->fd, (off_t)off, SEEK_SET) < 0) {
 		return -errno;
+	}
 	in->start = in->end = 0;
 	in->pos = off;
 	in->eof = false;

@@ -729,6 +729,96 @@ static void test_names(void)
 	   "feature names");
 }
 
+/*
+ * A file of several input buffers (4 MB of 40-byte samples, so records
+ * straddle every chunk the read-ahead hands over) reads as its stream
+ * does, record for record, and its features after the data still read.
+ */
+static void test_read_ahead(void)
+{
+	enum { NR = 100000 };
+	struct perf_file_header h = {
+		.magic = PERF_MAGIC2,
+		.size = PERF_FILE_HEADER_SIZE,
+		.attr_size = PM_FILE_ATTR_SIZE + 16,
+		.attrs = { .offset = PERF_FILE_HEADER_SIZE, .size = PM_FILE_ATTR_SIZE + 16 },
+		.data = { .offset = PERF_FILE_HEADER_SIZE + PM_FILE_ATTR_SIZE + 16 },
+	};
+	struct perf_file_section hostname;
+	struct pm_buf b = { 0 };
+	struct pm_reader *r;
+	struct pm_record rec;
+	struct pm_sample s;
+	struct pm_cursor c;
+	const char *str = NULL;
+	size_t table, len = 0;
+	int err, fd, pass, fds[2];
+	uint64_t i;
+	pid_t pid;
+
+	pm_buf__alloc(&b, sizeof(h));
+	put_attr(&b, SMALL_TYPE, PERF_COUNT_SW_CPU_CLOCK);
+	pm_buf__append_u64(&b, 0);
+	pm_buf__append_u64(&b, 0);
+	put_comm(&b);
+	for (i = 0; i < NR; i++)
+		put_sample(&b, 0x400000 + i, 1000 + i);
+	h.data.size = b.len - h.data.offset;
+	h.adds_features[0] = 1ULL << HEADER_HOSTNAME;
+	table = b.len;
+	pm_buf__alloc(&b, sizeof(hostname));
+	hostname.offset = b.len;
+	pm_buf__append_perf_string(&b, "host");
+	hostname.size = b.len - hostname.offset;
+	memcpy(b.data + table, &hostname, sizeof(hostname));
+	memcpy(b.data, &h, sizeof(h));
+
+	for (pass = 0; pass < 2; pass++) {
+		const char *what = pass ? "through a pipe" : "file";
+		bool seq = true;
+
+		r = pm_reader__new();
+		pid = -1;
+		if (pass) {
+			/* Read while the writer writes: 4 MB do not fit in a pipe. */
+			if (pipe2(fds, O_CLOEXEC))
+				exit(1);
+			pid = fork();
+			if (!pid) {
+				close(fds[0]);
+				_exit(write(fds[1], b.data, b.len) == (ssize_t)b.len ? 0 : 1);
+			}
+			close(fds[1]);
+			fd = fds[0];
+		} else {
+			fd = memfd_of(&b, b.len);
+		}
+		err = pm_reader__open_fd(r, fd);
+		i = 0;
+		while (!err && (err = pm_reader__next(r, &rec)) > 0) {
+			err = 0;
+			if (rec.header->type != PERF_RECORD_SAMPLE)
+				continue;
+			err = pm_reader__parse_sample(r, &rec, &s);
+			if (!err && (s.ip != 0x400000 + i || s.time != 1000 + i))
+				seq = false;
+			i++;
+		}
+		ok(!err && i == NR && seq, "%s of 4 MB: %d samples in order (%llu read, error %d)",
+		   what, NR, (unsigned long long)i, err);
+		if (!pass)
+			ok(!pm_reader__feature(r, HEADER_HOSTNAME, &c) &&
+			   !pm_cursor__perf_string(&c, &str, &len) && len == 4 &&
+			   !memcmp(str, "host", 4), "%s: the feature after the data reads", what);
+		/* The caller may close its fd first: the read-ahead has its own. */
+		close(fd);
+		pm_reader__delete(r);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	pm_buf__exit(&b);
+}
+
 int main(void)
 {
 	test_good();
@@ -744,6 +834,7 @@ int main(void)
 	test_queue_bound();
 	test_queue_compact_above();
 	test_names();
+	test_read_ahead();
 	printf("1..%d\n", nr_tests);
 	return nr_failed ? 1 : 0;
 }
