@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +334,19 @@ static int emit_label(struct builder *bd, const char *key, bool str, int64_t v)
 	       emit(&bd->msg, SAMPLE_LABEL, &bd->sub);
 }
 
+/*
+ * cpu is a string label: pprof's readers (go tool pprof among them) drop a
+ * number label of 0 that has no unit, and CPU 0 is a CPU.
+ */
+static int emit_cpu_label(struct builder *bd, int64_t cpu)
+{
+	char s[24];
+	uint64_t id;
+
+	snprintf(s, sizeof(s), "%lld", (long long)cpu);
+	return str_id0(bd, s, &id) ?: emit_label(bd, "cpu", true, (int64_t)id);
+}
+
 static int emit_samples(struct builder *bd, struct pm_buf *out)
 {
 	unsigned labels = bd->o->labels;
@@ -351,7 +365,7 @@ static int emit_samples(struct builder *bd, struct pm_buf *out)
 		if (!err && (labels & PM_PPROF_LABEL_COMM))
 			err = emit_label(bd, "comm", true, (int64_t)k[SMP_COMM]);
 		if (!err && (labels & PM_PPROF_LABEL_CPU) && k[SMP_CPU])
-			err = emit_label(bd, "cpu", false, (int64_t)k[SMP_CPU] - 1);
+			err = emit_cpu_label(bd, (int64_t)k[SMP_CPU] - 1);
 		if (!err)
 			err = emit(out, PROFILE_SAMPLE, &bd->msg);
 	}
