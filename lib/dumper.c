@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -7,6 +8,36 @@
 #include "dumper.h"
 #include "reader_queue.h"
 #include "rec_info.h"
+
+/*
+ * consume's thread: the reading thread copies each record it has checked
+ * and put in time order into batches, the consuming thread names and
+ * consumes them in the same order.  PIPE_BATCHES bound the records between
+ * the two.  A record that changes what the reader knows of the events
+ * waits until the consuming thread has caught up (pm_reader__set_sync).
+ */
+#define PIPE_BATCHES 4
+#define PIPE_BATCH_SIZE (512u << 10)
+
+/* A record in a batch: this, then the record, 8-aligned. */
+struct pipe_entry {
+	uint64_t offset;
+	uint32_t pass;		/* passes the filter: consumed, not only tracked */
+	uint32_t size;
+};
+
+struct dumper_pipe {
+	struct pm_dumper *d;
+	pthread_t thread;
+	pthread_mutex_t lock;	/* the fields below, and the warnings */
+	pthread_cond_t cond;
+	unsigned char *batch[PIPE_BATCHES];
+	size_t len[PIPE_BATCHES];
+	unsigned int head;	/* the batch being filled */
+	unsigned int full;	/* batches handed over, not yet consumed */
+	bool done;
+	int err;		/* the consuming thread's first */
+};
 
 int pm_dump_filter__parse_types(struct pm_dump_filter *f, const char *arg)
 {
@@ -62,10 +93,23 @@ static bool filter__ids(const struct pm_dump_filter *f, const struct pm_rec_info
 	return true;
 }
 
+/* Warnings come from both threads while consume runs on its own: one at a time. */
+static void dumper__warn_cb(void *arg, const struct pm_warning *w)
+{
+	struct pm_dumper *d = arg;
+
+	if (!d->warn)
+		return;
+	if (d->pipe)
+		pthread_mutex_lock(&d->pipe->lock);
+	d->warn(d->warn_arg, w);
+	if (d->pipe)
+		pthread_mutex_unlock(&d->pipe->lock);
+}
+
 static void dumper__warn(struct pm_dumper *d, struct pm_warning w)
 {
-	if (d->warn)
-		d->warn(d->warn_arg, &w);
+	dumper__warn_cb(d, &w);
 }
 
 /* Does any event record user stack copies (--call-graph dwarf)? */
@@ -93,7 +137,7 @@ int pm_dumper__setup(struct pm_dumper *d)
 	 * time order.
 	 */
 	d->ordered = true;
-	d->namer = pm_namer__new(d->r, d->warn, d->warn_arg);
+	d->namer = pm_namer__new(d->r, dumper__warn_cb, d);
 	if (!d->namer)
 		return -ENOMEM;
 	pm_namer__set_opts(d->namer, &d->naming);
@@ -133,14 +177,38 @@ static int dumper__fold(struct pm_dumper *d, const struct pm_record *rec,
 	return pm_folded__add(d->folded, stack, len, d->fold == PM_FOLD_PERIOD ? s->period : 1);
 }
 
+static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec, bool pass);
+
+/*
+ * What consume's thread does with a record: the address spaces follow every
+ * record, consume gets those that pass the filter.
+ */
+static int dumper__consume(struct pm_dumper *d, const struct pm_record *rec, bool pass)
+{
+	struct pm_rec_info in;
+	int err = pm_rec_info__compute(&in, d->r, rec);
+
+	if (!err)
+		err = pm_namer__track(d->namer, rec, in.body_len);
+	if (!err && pass)
+		err = d->consume(d->consume_arg, rec, &in);
+	return err;
+}
+
 /* One record, in output order. */
 static int dumper__record(struct pm_dumper *d, const struct pm_record *rec)
 {
 	struct pm_rec_info in;
 	int err = pm_rec_info__compute(&in, d->r, rec);
+	bool pass;
 
 	if (err)
 		return err;
+	if (d->pipe) {
+		pass = filter__type(&d->filter, rec->header->type) && filter__ids(&d->filter, &in);
+		err = pass ? pm_stats__count(&d->stats, rec, &in) : 0;
+		return err ? err : pipe__put(d->pipe, rec, pass);
+	}
 	/* Every record that shapes the address spaces counts, filtered out or not. */
 	if (d->namer) {
 		err = pm_namer__track(d->namer, rec, in.body_len);
@@ -235,6 +303,179 @@ static int dumper__ordered(struct pm_dumper *d, struct pm_oqueue *q, const struc
 	return dumper__queue(d, q, rec, in.time);
 }
 
+static void *pipe__run(void *arg)
+{
+	struct dumper_pipe *p = arg;
+	unsigned int tail = 0;
+	int err = 0;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		size_t off = 0, len;
+		unsigned char *b;
+
+		while (!p->full && !p->done)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (!p->full)
+			break;
+		b = p->batch[tail];
+		len = p->len[tail];
+		pthread_mutex_unlock(&p->lock);
+		/* After an error the batches are only given back. */
+		while (!err && off < len) {
+			struct pipe_entry e;
+			struct pm_record rec;
+
+			memcpy(&e, b + off, sizeof(e));
+			off += sizeof(e);
+			rec = (struct pm_record){ .offset = e.offset, .header = (const void *)(b + off),
+						  .data = b + off };
+			err = dumper__consume(p->d, &rec, e.pass);
+			off += (e.size + 7) & ~7u;
+		}
+		pthread_mutex_lock(&p->lock);
+		if (err && !p->err)
+			p->err = err;
+		tail = (tail + 1) % PIPE_BATCHES;
+		p->full--;
+		pthread_cond_broadcast(&p->cond);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Hands the batch being filled over, if it holds anything; the consuming thread's error. */
+static int pipe__hand_over(struct dumper_pipe *p)
+{
+	int err;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->len[p->head]) {
+		while (p->full == PIPE_BATCHES - 1)
+			pthread_cond_wait(&p->cond, &p->lock);
+		p->full++;
+		pthread_cond_broadcast(&p->cond);
+		p->head = (p->head + 1) % PIPE_BATCHES;
+		p->len[p->head] = 0;
+	}
+	err = p->err;
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
+
+static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec, bool pass)
+{
+	struct pipe_entry e = { .offset = rec->offset, .pass = pass, .size = rec->header->size };
+	size_t need = sizeof(e) + ((e.size + 7) & ~7u);
+	unsigned char *b;
+	int err;
+
+	if (p->len[p->head] + need > PIPE_BATCH_SIZE) {
+		err = pipe__hand_over(p);
+		if (err)
+			return err;
+	}
+	b = p->batch[p->head] + p->len[p->head];
+	memcpy(b, &e, sizeof(e));
+	memcpy(b + sizeof(e), rec->header, e.size);
+	p->len[p->head] += need;
+	return 0;
+}
+
+/* Before the reader changes what it knows of the events: the consuming thread catches up. */
+static void pipe__sync(void *arg)
+{
+	struct dumper_pipe *p = arg;
+
+	pipe__hand_over(p);
+	pthread_mutex_lock(&p->lock);
+	while (p->full)
+		pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void pipe__delete(struct dumper_pipe *p)
+{
+	size_t i;
+
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	for (i = 0; i < PIPE_BATCHES; i++)
+		free(p->batch[i]);
+	free(p);
+}
+
+/* Feature feat is read (or absent): asking for it again changes nothing. */
+static bool dumper__feature_read(struct pm_dumper *d, int feat)
+{
+	struct pm_cursor c;
+	int err = pm_reader__feature(d->r, feat, &c);
+
+	return !err || err == -ENOENT;
+}
+
+/*
+ * consume's thread, if one can be had (else consume runs here).  The
+ * features the naming reads are read here first: reading one on demand
+ * changes the reader.
+ */
+static void dumper__pipe_start(struct pm_dumper *d)
+{
+	struct dumper_pipe *p = calloc(1, sizeof(*p));
+	size_t i;
+
+	if (!p)
+		return;
+	p->d = d;
+	for (i = 0; i < PIPE_BATCHES; i++)
+		if (!(p->batch[i] = malloc(PIPE_BATCH_SIZE)))
+			goto fail;
+	if (pthread_mutex_init(&p->lock, NULL))
+		goto fail;
+	if (pthread_cond_init(&p->cond, NULL)) {
+		pthread_mutex_destroy(&p->lock);
+		goto fail;
+	}
+	/* One that cannot be read would be tried again there: no thread then. */
+	if (!dumper__feature_read(d, HEADER_BUILD_ID) || !dumper__feature_read(d, HEADER_OSRELEASE))
+		goto fail_lock;
+	/* Set first: the thread's warnings take the lock. */
+	d->pipe = p;
+	if (pthread_create(&p->thread, NULL, pipe__run, p)) {
+		d->pipe = NULL;
+		pipe__delete(p);
+		return;
+	}
+	pm_reader__set_sync(d->r, pipe__sync, p);
+	return;
+fail_lock:
+	pipe__delete(p);
+	return;
+fail:
+	for (i = 0; i < PIPE_BATCHES; i++)
+		free(p->batch[i]);
+	free(p);
+}
+
+/* Consumes what is left and ends the thread: its error, if any. */
+static int dumper__pipe_stop(struct pm_dumper *d)
+{
+	struct dumper_pipe *p = d->pipe;
+	int err;
+
+	pipe__hand_over(p);
+	pthread_mutex_lock(&p->lock);
+	p->done = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	err = p->err;
+	pm_reader__set_sync(d->r, NULL, NULL);
+	d->pipe = NULL;
+	pipe__delete(p);
+	return err;
+}
+
 int pm_dumper__records(struct pm_dumper *d)
 {
 	struct pm_oqueue q;
@@ -243,6 +484,8 @@ int pm_dumper__records(struct pm_dumper *d)
 
 	pm_oqueue__init(&q);
 	pm_oqueue__set_compact_above(&q, d->queue_size / 2);
+	if (d->consume && d->namer)
+		dumper__pipe_start(d);
 	while (!d->em.out.err && (err = pm_reader__next(d->r, &rec)) > 0) {
 		err = d->ordered ? dumper__ordered(d, &q, &rec) : dumper__record(d, &rec);
 		if (err)
@@ -256,6 +499,13 @@ int pm_dumper__records(struct pm_dumper *d)
 			err = ferr;
 	}
 	pm_oqueue__exit(&q);
+	/* consume's error came first: the records it had were read before. */
+	if (d->pipe) {
+		int perr = dumper__pipe_stop(d);
+
+		if (perr)
+			err = perr;
+	}
 	if (!err) {
 		uint64_t off;
 		size_t left = pm_reader__unflushed(d->r, &off);

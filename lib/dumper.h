@@ -56,10 +56,15 @@ enum pm_fold {
 /*
  * Takes each record that passes the filter, in output order, instead of the
  * printer (report builds its profile so).  in is the record's pm_rec_info.
- * 0 or a negative errno, which stops the reading.
+ * 0 or a negative errno, which stops the reading.  It runs on a thread of
+ * its own, with the naming, while the reading thread reads, orders and
+ * checks the records: it may call nothing of the reader's that reads the
+ * input.
  */
 typedef int pm_dumper_consume_fn(void *arg, const struct pm_record *rec,
 				 const struct pm_rec_info *in);
+
+struct dumper_pipe;
 
 struct pm_dumper {
 	/* Set by the caller. */
@@ -83,6 +88,7 @@ struct pm_dumper {
 	struct pm_folded *folded;
 	struct pm_stats stats;
 	bool warned_queue;
+	struct dumper_pipe *pipe;	/* consume's thread, while records are read */
 };
 
 /* Symbol tables (from the input's BUILD_ID feature) and folding.  0 or -ENOMEM. */

@@ -530,6 +530,18 @@ static void reader__store_feature(struct pm_reader *r, uint64_t feat, const void
 	*f = (struct pm_feat_slot){ .offset = offset, .size = len, .data = copy, .present = true };
 }
 
+void pm_reader__set_sync(struct pm_reader *r, void (*fn)(void *arg), void *arg)
+{
+	r->sync = fn;
+	r->sync_arg = arg;
+}
+
+static void reader__sync(struct pm_reader *r)
+{
+	if (r->sync)
+		r->sync(r->sync_arg);
+}
+
 /* State carried by perf's own record types. */
 int reader__process(struct pm_reader *r, const struct pm_record *rec)
 {
@@ -540,6 +552,7 @@ int reader__process(struct pm_reader *r, const struct pm_record *rec)
 
 	switch (rec->header->type) {
 	case PERF_RECORD_HEADER_ATTR:
+		reader__sync(r);
 		memcpy(&attr_size, p + 12, sizeof(attr_size));
 		if (!attr_size)
 			attr_size = PERF_ATTR_SIZE_VER0;
@@ -554,6 +567,7 @@ int reader__process(struct pm_reader *r, const struct pm_record *rec)
 			return reader__fail(r, rec->offset, -ENOMEM, "out of memory");
 		return 0;
 	case PERF_RECORD_HEADER_FEATURE:
+		reader__sync(r);
 		memcpy(&feat, p + 8, sizeof(feat));
 		reader__store_feature(r, feat, p + 16, len - 16, rec->offset + 16);
 		if (feat == HEADER_EVENT_DESC)
@@ -562,6 +576,7 @@ int reader__process(struct pm_reader *r, const struct pm_record *rec)
 			return reader__set_tracing(r, p + 16, len - 16, rec->offset + 16);
 		return 0;
 	case PERF_RECORD_EVENT_UPDATE:
+		reader__sync(r);
 		memcpy(&feat, p + 8, sizeof(feat));
 		memcpy(&id, p + 16, sizeof(id));
 		if (feat == PERF_EVENT_UPDATE__NAME && pm_reader__evsel_by_id(r, id) &&
@@ -697,6 +712,7 @@ static int reader__next_raw(struct pm_reader *r, struct pm_record *rec)
 	if (reader__check_record(r, rec))
 		return r->status;
 	if (rec->header->type == PERF_RECORD_HEADER_TRACING_DATA) {
+		reader__sync(r);
 		/* Reading the blob refills the buffer: keep the record apart. */
 		if (p != (const unsigned char *)r->rec) {
 			memcpy(r->rec, p, rec->header->size);

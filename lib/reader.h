@@ -107,6 +107,14 @@ int pm_reader__open_fd(struct pm_reader *r, int fd);
 /* 1 with a record, 0 at the end, negative errno on a fault. */
 int pm_reader__next(struct pm_reader *r, struct pm_record *rec);
 
+/*
+ * fn(arg) is called before a record changes what the reader knows of the
+ * events (HEADER_ATTR, HEADER_FEATURE, EVENT_UPDATE, HEADER_TRACING_DATA):
+ * a caller whose other thread reads that (parses samples, names events)
+ * lets it finish first.  NULL: none.
+ */
+void pm_reader__set_sync(struct pm_reader *r, void (*fn)(void *arg), void *arg);
+
 const struct pm_reader_error *pm_reader__error(const struct pm_reader *r);
 
 bool pm_reader__is_pipe(const struct pm_reader *r);

@@ -66,6 +66,9 @@ struct pm_reader {
 	bool sample_id_all;
 	size_t trailer_size;
 
+	void (*sync)(void *arg);	/* see pm_reader__set_sync */
+	void *sync_arg;
+
 	struct pm_feat_slot feat[HEADER_FEAT_BITS];
 	uint64_t feat_bytes;	/* file mode: feature payloads loaded */
 	struct pm_tp_data tp;

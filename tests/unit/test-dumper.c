@@ -2,8 +2,12 @@
 /*
  * Unit tests of the dump engine (lib/dumper.c) over a stream built here:
  * file order and time order, the type, CPU and pid filters, stats, the
- * queue-size warning, and output to the caller's fd.  Prints TAP.
+ * queue-size warning, output to the caller's fd, and consume on its own
+ * thread.  Prints TAP.
  */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +152,118 @@ static void check(const char *what, struct pm_dumper *d, const char *want)
 		printf("#   err %d\n#   got  '%s'\n#   want '%s'\n", err, got, want);
 }
 
+/* What consume saw: "TYPE@TIME" of each record, and on which thread. */
+static char consumed[1024];
+static size_t consumed_len;
+static int consumed_nr, consume_fail_at;
+static uint64_t consumed_stats;
+static char consumed_evsels[64];	/* the reader's number of events at each */
+static bool consume_off_main;
+static pthread_t main_thread;
+
+static int on_consume(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)
+{
+	if (consumed_nr < (int)sizeof(consumed_evsels) - 1)
+		consumed_evsels[consumed_nr] = (char)('0' + pm_reader__nr_evsels(arg));
+	if (!pthread_equal(pthread_self(), main_thread))
+		consume_off_main = true;
+	if (++consumed_nr == consume_fail_at)
+		return -ENOMEM;
+	consumed_len += (size_t)snprintf(consumed + consumed_len, sizeof(consumed) - consumed_len,
+					 "%s%s@%llu", consumed_len ? " " : "",
+					 pm_record_type__name(rec->header->type),
+					 in->has_time ? (unsigned long long)in->time : 0ULL);
+	return 0;
+}
+
+/* Consumes the stream with symbols (so on consume's own thread): the error. */
+static int run_consume(struct pm_dumper *d, int fail_at)
+{
+	int in = memfd_with(stream.data, stream.len), err;
+
+	consumed[0] = '\0';
+	memset(consumed_evsels, 0, sizeof(consumed_evsels));
+	consumed_len = 0;
+	consumed_nr = 0;
+	consume_fail_at = fail_at;
+	consume_off_main = false;
+	d->r = pm_reader__new();
+	d->symbols = true;
+	d->consume = on_consume;
+	d->consume_arg = d->r;
+	err = in < 0 || !d->r ? -EIO : pm_reader__open_fd(d->r, in);
+	if (!err)
+		err = pm_dumper__setup(d);
+	if (!err)
+		err = pm_dumper__records(d);
+	consumed_stats = d->stats.by_type[PERF_RECORD_SAMPLE];
+	pm_dumper__exit(d);
+	pm_reader__delete(d->r);
+	close(in);
+	return err;
+}
+
+static void test_consume(void)
+{
+	struct pm_dumper d;
+	int err;
+
+	main_thread = pthread_self();
+	d = (struct pm_dumper){ .queue_size = 1 << 20 };
+	err = run_consume(&d, 0);
+	if (!tap_ok(!err && !strcmp(consumed, "HEADER_ATTR@0 FINISHED_ROUND@0 COMM@50 SAMPLE@100 "
+				    "SAMPLE@200 SAMPLE@300 FINISHED_ROUND@0 SAMPLE@400"),
+		    "consume: every record, in time order"))
+		printf("#   err %d, got '%s'\n", err, consumed);
+	tap_ok(consume_off_main, "consume runs on a thread of its own");
+	tap_ok(consumed_stats == 4, "the stats count what consume got");
+
+	d = (struct pm_dumper){ .queue_size = 1 << 20 };
+	pm_id_list__parse(&d.filter.pids, "20", 100);
+	err = run_consume(&d, 0);
+	if (!tap_ok(!err && !strcmp(consumed, "SAMPLE@100 SAMPLE@400") && consumed_stats == 2,
+		    "consume --pid 20: only what passes the filter, and the stats so"))
+		printf("#   err %d, got '%s'\n", err, consumed);
+
+	/*
+	 * A second event's attr after the samples: the reader learns of it
+	 * only once consume's thread has taken every record before it, as
+	 * when consume runs on the reading thread.  Otherwise this tiny
+	 * stream, in one batch, is consumed after the reader has both.
+	 */
+	{
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_SOFTWARE, .size = PM_FILE_ATTR_SIZE,
+			.config = PERF_COUNT_SW_TASK_CLOCK, .sample_period = 1,
+			.sample_type = SAMPLE_TYPE, .sample_id_all = 1, .exclude_guest = 1,
+		};
+		size_t len = stream.len;
+
+		put_header(PERF_RECORD_HEADER_ATTR, 8 + PM_FILE_ATTR_SIZE + 8);
+		pm_buf__append(&stream, &attr, PM_FILE_ATTR_SIZE);
+		pm_buf__append_u64(&stream, 2);
+		put_sample(500, 0, 10);
+		put_header(PERF_RECORD_FINISHED_ROUND, 8);
+		d = (struct pm_dumper){ .queue_size = 1 << 20 };
+		err = run_consume(&d, 0);
+		if (!tap_ok(!err && !strcmp(consumed, "HEADER_ATTR@0 FINISHED_ROUND@0 COMM@50 "
+					    "SAMPLE@100 SAMPLE@200 SAMPLE@300 FINISHED_ROUND@0 "
+					    "HEADER_ATTR@0 SAMPLE@400 FINISHED_ROUND@0 SAMPLE@500"),
+			    "an attr after the samples: consumed in its place"))
+			printf("#   err %d, got '%s'\n", err, consumed);
+		if (!tap_ok(!strcmp(consumed_evsels, "11111112222"),
+			    "the records before it are consumed before the reader learns of it"))
+			printf("#   got '%s'\n", consumed_evsels);
+		stream.len = len;
+	}
+
+	d = (struct pm_dumper){ .queue_size = 1 << 20 };
+	err = run_consume(&d, 3);
+	if (!tap_ok(err == -ENOMEM && !strcmp(consumed, "HEADER_ATTR@0 FINISHED_ROUND@0"),
+		    "consume's error ends the reading and is returned; nothing after it"))
+		printf("#   err %d, got '%s'\n", err, consumed);
+}
+
 int main(void)
 {
 	struct pm_dumper d;
@@ -200,6 +316,7 @@ int main(void)
 	       (d.filter.types[0] & (1ULL << PERF_RECORD_SAMPLE)),
 	       "names are case-insensitive; numbers and 'unknown' are types too");
 	pm_dump_filter__exit(&d.filter);
+	test_consume();
 	pm_buf__exit(&stream);
 	return tap_done();
 }
