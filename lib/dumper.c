@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,14 +27,27 @@ struct pipe_entry {
 	uint32_t size;
 };
 
+/*
+ * The fields each thread uses for every record are on cache lines of their
+ * own: shared with the other thread's writes, they cost more than the
+ * thread gained.
+ */
 struct dumper_pipe {
-	struct pm_dumper *d;
-	pthread_t thread;
-	pthread_mutex_t lock;	/* the fields below, and the warnings */
+	/* The consuming thread's: set before it starts. */
+	_Alignas(64) struct pm_reader *r;
+	struct pm_namer *namer;
+	pm_dumper_consume_fn *consume;
+	void *consume_arg;
+	/* The reading thread's: the batch it fills. */
+	_Alignas(64) unsigned char *fill;
+	size_t fill_len;
+	unsigned int head;
+	/* Both, once a batch, under the lock (the warnings take it too). */
+	_Alignas(64) pthread_mutex_t lock;
 	pthread_cond_t cond;
+	pthread_t thread;
 	unsigned char *batch[PIPE_BATCHES];
 	size_t len[PIPE_BATCHES];
-	unsigned int head;	/* the batch being filled */
 	unsigned int full;	/* batches handed over, not yet consumed */
 	bool done;
 	int err;		/* the consuming thread's first */
@@ -183,15 +197,15 @@ static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec, bool pa
  * What consume's thread does with a record: the address spaces follow every
  * record, consume gets those that pass the filter.
  */
-static int dumper__consume(struct pm_dumper *d, const struct pm_record *rec, bool pass)
+static int pipe__consume(struct dumper_pipe *p, const struct pm_record *rec, bool pass)
 {
 	struct pm_rec_info in;
-	int err = pm_rec_info__compute(&in, d->r, rec);
+	int err = pm_rec_info__compute(&in, p->r, rec);
 
 	if (!err)
-		err = pm_namer__track(d->namer, rec, in.body_len);
+		err = pm_namer__track(p->namer, rec, in.body_len);
 	if (!err && pass)
-		err = d->consume(d->consume_arg, rec, &in);
+		err = p->consume(p->consume_arg, rec, &in);
 	return err;
 }
 
@@ -330,7 +344,7 @@ static void *pipe__run(void *arg)
 			off += sizeof(e);
 			rec = (struct pm_record){ .offset = e.offset, .header = (const void *)(b + off),
 						  .data = b + off };
-			err = dumper__consume(p->d, &rec, e.pass);
+			err = pipe__consume(p, &rec, e.pass);
 			off += (e.size + 7) & ~7u;
 		}
 		pthread_mutex_lock(&p->lock);
@@ -350,13 +364,15 @@ static int pipe__hand_over(struct dumper_pipe *p)
 	int err;
 
 	pthread_mutex_lock(&p->lock);
-	if (p->len[p->head]) {
+	if (p->fill_len) {
 		while (p->full == PIPE_BATCHES - 1)
 			pthread_cond_wait(&p->cond, &p->lock);
+		p->len[p->head] = p->fill_len;
 		p->full++;
 		pthread_cond_broadcast(&p->cond);
 		p->head = (p->head + 1) % PIPE_BATCHES;
-		p->len[p->head] = 0;
+		p->fill = p->batch[p->head];
+		p->fill_len = 0;
 	}
 	err = p->err;
 	pthread_mutex_unlock(&p->lock);
@@ -370,15 +386,15 @@ static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec, bool pa
 	unsigned char *b;
 	int err;
 
-	if (p->len[p->head] + need > PIPE_BATCH_SIZE) {
+	if (p->fill_len + need > PIPE_BATCH_SIZE) {
 		err = pipe__hand_over(p);
 		if (err)
 			return err;
 	}
-	b = p->batch[p->head] + p->len[p->head];
+	b = p->fill + p->fill_len;
 	memcpy(b, &e, sizeof(e));
 	memcpy(b + sizeof(e), rec->header, e.size);
-	p->len[p->head] += need;
+	p->fill_len += need;
 	return 0;
 }
 
@@ -405,6 +421,13 @@ static void pipe__delete(struct dumper_pipe *p)
 	free(p);
 }
 
+int pm_dumper__cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+}
+
 /* Feature feat is read (or absent): asking for it again changes nothing. */
 static bool dumper__feature_read(struct pm_dumper *d, int feat)
 {
@@ -421,15 +444,21 @@ static bool dumper__feature_read(struct pm_dumper *d, int feat)
  */
 static void dumper__pipe_start(struct pm_dumper *d)
 {
-	struct dumper_pipe *p = calloc(1, sizeof(*p));
+	struct dumper_pipe *p;
 	size_t i;
 
+	/* On one CPU the copies and the second parse would only add. */
+	if (pm_dumper__cpus() < 2)
+		return;
+	p = aligned_alloc(64, sizeof(*p));
 	if (!p)
 		return;
-	p->d = d;
+	*p = (struct dumper_pipe){ .r = d->r, .namer = d->namer, .consume = d->consume,
+				   .consume_arg = d->consume_arg };
 	for (i = 0; i < PIPE_BATCHES; i++)
 		if (!(p->batch[i] = malloc(PIPE_BATCH_SIZE)))
 			goto fail;
+	p->fill = p->batch[0];
 	if (pthread_mutex_init(&p->lock, NULL))
 		goto fail;
 	if (pthread_cond_init(&p->cond, NULL)) {

@@ -100,6 +100,8 @@ int pm_dumper__setup(struct pm_dumper *d);
  * from going out.  Stops early when the output fails.
  */
 int pm_dumper__records(struct pm_dumper *d);
+/* The CPUs this process may run on: consume gets its own thread with 2 or more. */
+int pm_dumper__cpus(void);
 /* What closes the output: the folded stacks, else the stats (nothing with consume). */
 void pm_dumper__summary(struct pm_dumper *d);
 void pm_dumper__exit(struct pm_dumper *d);
