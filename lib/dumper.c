@@ -455,35 +455,32 @@ static void dumper__pipe_start(struct pm_dumper *d)
 		return;
 	*p = (struct dumper_pipe){ .r = d->r, .namer = d->namer, .consume = d->consume,
 				   .consume_arg = d->consume_arg };
+	if (pthread_mutex_init(&p->lock, NULL)) {
+		free(p);
+		return;
+	}
+	if (pthread_cond_init(&p->cond, NULL)) {
+		pthread_mutex_destroy(&p->lock);
+		free(p);
+		return;
+	}
 	for (i = 0; i < PIPE_BATCHES; i++)
 		if (!(p->batch[i] = malloc(PIPE_BATCH_SIZE)))
 			goto fail;
 	p->fill = p->batch[0];
-	if (pthread_mutex_init(&p->lock, NULL))
-		goto fail;
-	if (pthread_cond_init(&p->cond, NULL)) {
-		pthread_mutex_destroy(&p->lock);
-		goto fail;
-	}
 	/* One that cannot be read would be tried again there: no thread then. */
 	if (!dumper__feature_read(d, HEADER_BUILD_ID) || !dumper__feature_read(d, HEADER_OSRELEASE))
-		goto fail_lock;
+		goto fail;
 	/* Set first: the thread's warnings take the lock. */
 	d->pipe = p;
 	if (pthread_create(&p->thread, NULL, pipe__run, p)) {
 		d->pipe = NULL;
-		pipe__delete(p);
-		return;
+		goto fail;
 	}
 	pm_reader__set_sync(d->r, pipe__sync, p);
 	return;
-fail_lock:
-	pipe__delete(p);
-	return;
 fail:
-	for (i = 0; i < PIPE_BATCHES; i++)
-		free(p->batch[i]);
-	free(p);
+	pipe__delete(p);
 }
 
 /* Consumes what is left and ends the thread: its error, if any. */

@@ -71,7 +71,8 @@ static void ahead__delete(struct pm_input_ahead *a)
 {
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->cond);
-	close(a->fd);
+	if (a->fd >= 0)
+		close(a->fd);
 	free(a->spare);
 	free(a);
 }
@@ -83,27 +84,24 @@ static struct pm_input_ahead *ahead__new(int fd, size_t cap)
 
 	if (!a)
 		return NULL;
+	if (pthread_mutex_init(&a->lock, NULL)) {
+		free(a);
+		return NULL;
+	}
+	if (pthread_cond_init(&a->cond, NULL)) {
+		pthread_mutex_destroy(&a->lock);
+		free(a);
+		return NULL;
+	}
 	/* Its own fd: the caller may close the one it gave before the reader goes. */
 	a->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	a->cap = cap;
 	a->spare = malloc(2 * cap);
-	if (a->fd < 0 || !a->spare || pthread_mutex_init(&a->lock, NULL))
-		goto fail;
-	if (pthread_cond_init(&a->cond, NULL)) {
-		pthread_mutex_destroy(&a->lock);
-		goto fail;
-	}
-	if (pthread_create(&a->thread, NULL, ahead__run, a)) {
+	if (a->fd < 0 || !a->spare || pthread_create(&a->thread, NULL, ahead__run, a)) {
 		ahead__delete(a);
 		return NULL;
 	}
 	return a;
-fail:
-	if (a->fd >= 0)
-		close(a->fd);
-	free(a->spare);
-	free(a);
-	return NULL;
 }
 
 int pm_input__init(struct pm_input *in, int fd, size_t cap)

@@ -83,8 +83,8 @@ static void put_data(struct pm_buf *b)
 	put_sample(b, 0x401140, 2000);
 }
 
-/* header | attr + ids section | data | feature table | HOSTNAME */
-static void build_file(struct pm_buf *b)
+/* header | attr + ids section | data (put by data) | feature table | HOSTNAME */
+static void build_file_of(struct pm_buf *b, void (*data)(struct pm_buf *b))
 {
 	struct perf_file_header h = {
 		.magic = PERF_MAGIC2,
@@ -100,7 +100,7 @@ static void build_file(struct pm_buf *b)
 	put_attr(b, SMALL_TYPE, PERF_COUNT_SW_CPU_CLOCK);
 	pm_buf__append_u64(b, 0);
 	pm_buf__append_u64(b, 0);
-	put_data(b);
+	data(b);
 	h.data.size = b->len - h.data.offset;
 	h.adds_features[0] = 1ULL << HEADER_HOSTNAME;
 	table = b->len;
@@ -110,6 +110,11 @@ static void build_file(struct pm_buf *b)
 	hostname.size = b->len - hostname.offset;
 	memcpy(b->data + table, &hostname, sizeof(hostname));
 	memcpy(b->data, &h, sizeof(h));
+}
+
+static void build_file(struct pm_buf *b)
+{
+	build_file_of(b, put_data);
 }
 
 static void build_pipe(struct pm_buf *b)
@@ -729,6 +734,18 @@ static void test_names(void)
 	   "feature names");
 }
 
+enum { READ_AHEAD_NR = 100000 };
+
+/* COMM, then READ_AHEAD_NR samples of 40 bytes: ip and time count up. */
+static void put_many(struct pm_buf *b)
+{
+	uint64_t i;
+
+	put_comm(b);
+	for (i = 0; i < READ_AHEAD_NR; i++)
+		put_sample(b, 0x400000 + i, 1000 + i);
+}
+
 /*
  * A file of several input buffers (4 MB of 40-byte samples, so records
  * straddle every chunk the read-ahead hands over) reads as its stream
@@ -736,42 +753,18 @@ static void test_names(void)
  */
 static void test_read_ahead(void)
 {
-	enum { NR = 100000 };
-	struct perf_file_header h = {
-		.magic = PERF_MAGIC2,
-		.size = PERF_FILE_HEADER_SIZE,
-		.attr_size = PM_FILE_ATTR_SIZE + 16,
-		.attrs = { .offset = PERF_FILE_HEADER_SIZE, .size = PM_FILE_ATTR_SIZE + 16 },
-		.data = { .offset = PERF_FILE_HEADER_SIZE + PM_FILE_ATTR_SIZE + 16 },
-	};
-	struct perf_file_section hostname;
 	struct pm_buf b = { 0 };
 	struct pm_reader *r;
 	struct pm_record rec;
 	struct pm_sample s;
 	struct pm_cursor c;
 	const char *str = NULL;
-	size_t table, len = 0;
+	size_t len = 0;
 	int err, fd, pass, fds[2];
 	uint64_t i;
 	pid_t pid;
 
-	pm_buf__alloc(&b, sizeof(h));
-	put_attr(&b, SMALL_TYPE, PERF_COUNT_SW_CPU_CLOCK);
-	pm_buf__append_u64(&b, 0);
-	pm_buf__append_u64(&b, 0);
-	put_comm(&b);
-	for (i = 0; i < NR; i++)
-		put_sample(&b, 0x400000 + i, 1000 + i);
-	h.data.size = b.len - h.data.offset;
-	h.adds_features[0] = 1ULL << HEADER_HOSTNAME;
-	table = b.len;
-	pm_buf__alloc(&b, sizeof(hostname));
-	hostname.offset = b.len;
-	pm_buf__append_perf_string(&b, "host");
-	hostname.size = b.len - hostname.offset;
-	memcpy(b.data + table, &hostname, sizeof(hostname));
-	memcpy(b.data, &h, sizeof(h));
+	build_file_of(&b, put_many);
 
 	for (pass = 0; pass < 2; pass++) {
 		const char *what = pass ? "through a pipe" : "file";
@@ -804,8 +797,9 @@ static void test_read_ahead(void)
 				seq = false;
 			i++;
 		}
-		ok(!err && i == NR && seq, "%s of 4 MB: %d samples in order (%llu read, error %d)",
-		   what, NR, (unsigned long long)i, err);
+		ok(!err && i == READ_AHEAD_NR && seq,
+		   "%s of 4 MB: %d samples in order (%llu read, error %d)", what, READ_AHEAD_NR,
+		   (unsigned long long)i, err);
 		if (!pass)
 			ok(!pm_reader__feature(r, HEADER_HOSTNAME, &c) &&
 			   !pm_cursor__perf_string(&c, &str, &len) && len == 4 &&
