@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -12,10 +11,13 @@
 
 /*
  * consume's thread: the reading thread copies each record it has checked
- * and put in time order into batches, the consuming thread names and
- * consumes them in the same order.  PIPE_BATCHES bound the records between
- * the two.  A record that changes what the reader knows of the events
- * waits until the consuming thread has caught up (pm_reader__set_sync).
+ * and put in time order into batches; the consuming thread decodes,
+ * filters, counts, names and consumes them in the same order.  PIPE_BATCHES
+ * bound the records between the two.  A record that changes what the reader
+ * knows of the events waits until the consuming thread has caught up
+ * (pm_reader__set_sync).  A malformed sample stops the consuming thread:
+ * what it took before counts, and its fault becomes the reader's, whatever
+ * the reading thread met meanwhile further on.
  */
 #define PIPE_BATCHES 4
 #define PIPE_BATCH_SIZE (512u << 10)
@@ -23,7 +25,6 @@
 /* A record in a batch: this, then the record, 8-aligned. */
 struct pipe_entry {
 	uint64_t offset;
-	uint32_t pass;		/* passes the filter: consumed, not only tracked */
 	uint32_t size;
 };
 
@@ -38,6 +39,9 @@ struct dumper_pipe {
 	struct pm_namer *namer;
 	pm_dumper_consume_fn *consume;
 	void *consume_arg;
+	const struct pm_dump_filter *filter;
+	struct pm_stats *stats;		/* the dumper's, while the thread runs */
+	struct pm_reader_error fault;	/* of a malformed record, with err */
 	/* The reading thread's: the batch it fills. */
 	_Alignas(64) unsigned char *fill;
 	size_t fill_len;
@@ -191,19 +195,25 @@ static int dumper__fold(struct pm_dumper *d, const struct pm_record *rec,
 	return pm_folded__add(d->folded, stack, len, d->fold == PM_FOLD_PERIOD ? s->period : 1);
 }
 
-static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec, bool pass);
+static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec);
 
 /*
- * What consume's thread does with a record: the address spaces follow every
- * record, consume gets those that pass the filter.
+ * What consume's thread does with a record, as dumper__record: the address
+ * spaces follow every record, the stats and consume get those that pass
+ * the filter.
  */
-static int pipe__consume(struct dumper_pipe *p, const struct pm_record *rec, bool pass)
+static int pipe__consume(struct dumper_pipe *p, const struct pm_record *rec)
 {
 	struct pm_rec_info in;
-	int err = pm_rec_info__compute(&in, p->r, rec);
+	int err = pm_rec_info__decode(&in, p->r, rec, &p->fault);
+	bool pass;
 
-	if (!err)
-		err = pm_namer__track(p->namer, rec, in.body_len);
+	if (err)
+		return err;
+	err = pm_namer__track(p->namer, rec, in.body_len);
+	pass = filter__type(p->filter, rec->header->type) && filter__ids(p->filter, &in);
+	if (!err && pass)
+		err = pm_stats__count(p->stats, rec, &in);
 	if (!err && pass)
 		err = p->consume(p->consume_arg, rec, &in);
 	return err;
@@ -213,16 +223,13 @@ static int pipe__consume(struct dumper_pipe *p, const struct pm_record *rec, boo
 static int dumper__record(struct pm_dumper *d, const struct pm_record *rec)
 {
 	struct pm_rec_info in;
-	int err = pm_rec_info__compute(&in, d->r, rec);
-	bool pass;
+	int err;
 
+	if (d->pipe)
+		return pipe__put(d->pipe, rec);
+	err = pm_rec_info__compute(&in, d->r, rec);
 	if (err)
 		return err;
-	if (d->pipe) {
-		pass = filter__type(&d->filter, rec->header->type) && filter__ids(&d->filter, &in);
-		err = pass ? pm_stats__count(&d->stats, rec, &in) : 0;
-		return err ? err : pipe__put(d->pipe, rec, pass);
-	}
 	/* Every record that shapes the address spaces counts, filtered out or not. */
 	if (d->namer) {
 		err = pm_namer__track(d->namer, rec, in.body_len);
@@ -344,7 +351,7 @@ static void *pipe__run(void *arg)
 			off += sizeof(e);
 			rec = (struct pm_record){ .offset = e.offset, .header = (const void *)(b + off),
 						  .data = b + off };
-			err = pipe__consume(p, &rec, e.pass);
+			err = pipe__consume(p, &rec);
 			off += (e.size + 7) & ~7u;
 		}
 		pthread_mutex_lock(&p->lock);
@@ -379,9 +386,9 @@ static int pipe__hand_over(struct dumper_pipe *p)
 	return err;
 }
 
-static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec, bool pass)
+static int pipe__put(struct dumper_pipe *p, const struct pm_record *rec)
 {
-	struct pipe_entry e = { .offset = rec->offset, .pass = pass, .size = rec->header->size };
+	struct pipe_entry e = { .offset = rec->offset, .size = rec->header->size };
 	size_t need = sizeof(e) + ((e.size + 7) & ~7u);
 	unsigned char *b;
 	int err;
@@ -421,13 +428,6 @@ static void pipe__delete(struct dumper_pipe *p)
 	free(p);
 }
 
-int pm_dumper__cpus(void)
-{
-	cpu_set_t set;
-
-	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
-}
-
 /* Feature feat is read (or absent): asking for it again changes nothing. */
 static bool dumper__feature_read(struct pm_dumper *d, int feat)
 {
@@ -447,14 +447,12 @@ static void dumper__pipe_start(struct pm_dumper *d)
 	struct dumper_pipe *p;
 	size_t i;
 
-	/* On one CPU the copies and the second parse would only add. */
-	if (pm_dumper__cpus() < 2)
-		return;
 	p = aligned_alloc(64, sizeof(*p));
 	if (!p)
 		return;
 	*p = (struct dumper_pipe){ .r = d->r, .namer = d->namer, .consume = d->consume,
-				   .consume_arg = d->consume_arg };
+				   .consume_arg = d->consume_arg, .filter = &d->filter,
+				   .stats = &d->stats };
 	if (pthread_mutex_init(&p->lock, NULL)) {
 		free(p);
 		return;
@@ -496,6 +494,8 @@ static int dumper__pipe_stop(struct pm_dumper *d)
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
 	err = p->err;
+	if (p->fault.err)
+		pm_reader__set_error(d->r, &p->fault);
 	pm_reader__set_sync(d->r, NULL, NULL);
 	d->pipe = NULL;
 	pipe__delete(p);

@@ -97,11 +97,11 @@ int pm_dumper__setup(struct pm_dumper *d);
  * Every record, up to the end or the first fault: 0 or a negative errno
  * (the reader's error tells where).  A malformed sample found when it
  * leaves the time-order queue does not keep the records queued with it
- * from going out.  Stops early when the output fails.
+ * from going out; with consume, which runs on a thread of its own, it
+ * does: consume gets the records before it, and its fault is the one
+ * reported.  Stops early when the output fails.
  */
 int pm_dumper__records(struct pm_dumper *d);
-/* The CPUs this process may run on: consume gets its own thread with 2 or more. */
-int pm_dumper__cpus(void);
 /* What closes the output: the folded stacks, else the stats (nothing with consume). */
 void pm_dumper__summary(struct pm_dumper *d);
 void pm_dumper__exit(struct pm_dumper *d);

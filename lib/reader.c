@@ -36,6 +36,22 @@ static void error__set(struct pm_reader_error *e, uint64_t offset, int err,
 	vsnprintf(e->reason, sizeof(e->reason), fmt, ap);
 }
 
+int reader_error__set(struct pm_reader_error *e, uint64_t offset, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error__set(e, offset, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void pm_reader__set_error(struct pm_reader *r, const struct pm_reader_error *e)
+{
+	r->err = *e;
+	r->status = e->err;
+}
+
 int reader__fail(struct pm_reader *r, uint64_t offset, int err, const char *fmt, ...)
 {
 	va_list ap;

@@ -95,6 +95,9 @@ struct pm_reader {
 
 int reader__fail(struct pm_reader *r, uint64_t offset, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Describes a fault in *e, not in the reader: returns err. */
+int reader_error__set(struct pm_reader_error *e, uint64_t offset, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Like reader__fail, but only reported once all records are out. */
 void reader__defer(struct pm_reader *r, uint64_t offset, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

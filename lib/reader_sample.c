@@ -168,7 +168,8 @@ int reader__check_record(struct pm_reader *r, const struct pm_record *rec)
 	}
 }
 
-struct pm_evsel *pm_reader__evsel_of(struct pm_reader *r, const struct pm_record *rec, int *err)
+struct pm_evsel *pm_reader__evsel_of(const struct pm_reader *r, const struct pm_record *rec,
+				     int *err)
 {
 	size_t words = (rec->header->size - sizeof(struct perf_event_header)) / 8;
 	const uint64_t *body = record__u64(rec, sizeof(struct perf_event_header));
@@ -223,6 +224,16 @@ static int sc__u32x2(struct sample_cursor *c, uint32_t *a, uint32_t *b)
 	return 0;
 }
 
+/* The field if the sample has it, else 0 (see struct pm_sample). */
+static int sc__opt_u64(struct sample_cursor *c, uint64_t has, uint64_t *v)
+{
+	if (!has) {
+		*v = 0;
+		return 0;
+	}
+	return sc__u64(c, v);
+}
+
 /* n u64 words; *p is 8-aligned since records and the cursor are. */
 static int sc__words(struct sample_cursor *c, uint64_t n, const uint64_t **p)
 {
@@ -265,8 +276,13 @@ static int sample__read_values(struct sample_cursor *c, const struct perf_event_
 	return 0;
 }
 
-static int sample__regs(struct sample_cursor *c, uint64_t mask, struct pm_regs *regs)
+static int sample__regs(struct sample_cursor *c, uint64_t has, uint64_t mask,
+			struct pm_regs *regs)
 {
+	if (!has) {
+		*regs = (struct pm_regs){ 0 };
+		return 0;
+	}
 	if (sc__u64(c, &regs->abi))
 		return -EBADMSG;
 	regs->nr = regs->abi ? (uint64_t)__builtin_popcountll(mask) : 0;
@@ -279,9 +295,13 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 	uint64_t type = attr->sample_type;
 	uint32_t raw_size;
 
+	s->callchain_nr = 0;
+	s->callchain = NULL;
 	if ((type & PERF_SAMPLE_CALLCHAIN) &&
 	    (sc__u64(c, &s->callchain_nr) || sc__words(c, s->callchain_nr, &s->callchain)))
 		return -EBADMSG;
+	s->raw_size = 0;
+	s->raw = NULL;
 	if (type & PERF_SAMPLE_RAW) {
 		if (c->len - c->pos < 4)
 			return -EBADMSG;
@@ -291,6 +311,9 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 		if (sc__bytes(c, raw_size, &s->raw) || (c->pos & 7))
 			return -EBADMSG;
 	}
+	s->branch_nr = s->branch_hw_idx = 0;
+	s->branch_has_hw_idx = false;
+	s->branches = NULL;
 	if (type & PERF_SAMPLE_BRANCH_STACK) {
 		if (sc__u64(c, &s->branch_nr))
 			return -EBADMSG;
@@ -300,8 +323,10 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 		if (s->branch_nr > UINT64_MAX / 3 || sc__words(c, s->branch_nr * 3, &s->branches))
 			return -EBADMSG;
 	}
-	if ((type & PERF_SAMPLE_REGS_USER) && sample__regs(c, attr->sample_regs_user, &s->regs_user))
+	if (sample__regs(c, type & PERF_SAMPLE_REGS_USER, attr->sample_regs_user, &s->regs_user))
 		return -EBADMSG;
+	s->stack_user_size = s->stack_user_dyn_size = 0;
+	s->stack_user = NULL;
 	if (type & PERF_SAMPLE_STACK_USER) {
 		if (sc__u64(c, &s->stack_user_size) ||
 		    sc__bytes(c, s->stack_user_size, &s->stack_user) || (c->pos & 7))
@@ -309,22 +334,17 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 		if (s->stack_user_size && sc__u64(c, &s->stack_user_dyn_size))
 			return -EBADMSG;
 	}
-	if ((type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) && sc__u64(c, &s->weight))
+	if (sc__opt_u64(c, type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT), &s->weight) ||
+	    sc__opt_u64(c, type & PERF_SAMPLE_DATA_SRC, &s->data_src) ||
+	    sc__opt_u64(c, type & PERF_SAMPLE_TRANSACTION, &s->transaction) ||
+	    sample__regs(c, type & PERF_SAMPLE_REGS_INTR, attr->sample_regs_intr, &s->regs_intr) ||
+	    sc__opt_u64(c, type & PERF_SAMPLE_PHYS_ADDR, &s->phys_addr) ||
+	    sc__opt_u64(c, type & PERF_SAMPLE_CGROUP, &s->cgroup) ||
+	    sc__opt_u64(c, type & PERF_SAMPLE_DATA_PAGE_SIZE, &s->data_page_size) ||
+	    sc__opt_u64(c, type & PERF_SAMPLE_CODE_PAGE_SIZE, &s->code_page_size))
 		return -EBADMSG;
-	if ((type & PERF_SAMPLE_DATA_SRC) && sc__u64(c, &s->data_src))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_TRANSACTION) && sc__u64(c, &s->transaction))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_REGS_INTR) && sample__regs(c, attr->sample_regs_intr, &s->regs_intr))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_PHYS_ADDR) && sc__u64(c, &s->phys_addr))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_CGROUP) && sc__u64(c, &s->cgroup))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_DATA_PAGE_SIZE) && sc__u64(c, &s->data_page_size))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_CODE_PAGE_SIZE) && sc__u64(c, &s->code_page_size))
-		return -EBADMSG;
+	s->aux_size = 0;
+	s->aux = NULL;
 	if (type & PERF_SAMPLE_AUX) {
 		if (sc__u64(c, &s->aux_size) || sc__bytes(c, s->aux_size, &s->aux))
 			return -EBADMSG;
@@ -332,23 +352,25 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 	return 0;
 }
 
+/* Writes every member it covers: id, ip, pid, tid, time, addr, stream_id, cpu (and period if sampled). */
 static int sample__parse_head(struct sample_cursor *c, uint64_t type, struct pm_sample *s)
 {
 	uint32_t res;
 
+	s->id = 0;
+	s->pid = s->tid = s->cpu = 0;
 	if ((type & PERF_SAMPLE_IDENTIFIER) && sc__u64(c, &s->id))
 		return -EBADMSG;
-	if ((type & PERF_SAMPLE_IP) && sc__u64(c, &s->ip))
+	if (sc__opt_u64(c, type & PERF_SAMPLE_IP, &s->ip))
 		return -EBADMSG;
 	if ((type & PERF_SAMPLE_TID) && sc__u32x2(c, &s->pid, &s->tid))
 		return -EBADMSG;
-	if ((type & PERF_SAMPLE_TIME) && sc__u64(c, &s->time))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_ADDR) && sc__u64(c, &s->addr))
+	if (sc__opt_u64(c, type & PERF_SAMPLE_TIME, &s->time) ||
+	    sc__opt_u64(c, type & PERF_SAMPLE_ADDR, &s->addr))
 		return -EBADMSG;
 	if ((type & PERF_SAMPLE_ID) && sc__u64(c, &s->id))
 		return -EBADMSG;
-	if ((type & PERF_SAMPLE_STREAM_ID) && sc__u64(c, &s->stream_id))
+	if (sc__opt_u64(c, type & PERF_SAMPLE_STREAM_ID, &s->stream_id))
 		return -EBADMSG;
 	if ((type & PERF_SAMPLE_CPU) && sc__u32x2(c, &s->cpu, &res))
 		return -EBADMSG;
@@ -357,8 +379,8 @@ static int sample__parse_head(struct sample_cursor *c, uint64_t type, struct pm_
 	return 0;
 }
 
-int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
-			    struct pm_sample *s)
+static int sample__decode(const struct pm_reader *r, const struct pm_record *rec,
+			  struct pm_sample *s, struct pm_reader_error *fault)
 {
 	struct sample_cursor c = {
 		.p = (const unsigned char *)rec->data + sizeof(struct perf_event_header),
@@ -368,25 +390,51 @@ int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 	uint64_t type;
 	int err;
 
-	*s = (struct pm_sample){ 0 };
 	e = pm_reader__evsel_of(r, rec, &err);
-	if (!e)
-		return err ? reader__fail(r, rec->offset, -EBADMSG,
-					  "SAMPLE with an id that matches no event") :
-			     reader__fail(r, rec->offset, -EBADMSG, "SAMPLE before any event attr");
+	if (!e) {
+		*s = (struct pm_sample){ 0 };
+		return reader_error__set(fault, rec->offset, -EBADMSG,
+					 err ? "SAMPLE with an id that matches no event" :
+					       "SAMPLE before any event attr");
+	}
 	type = e->attr.sample_type;
 	s->evsel = e;
 	s->fields = type;
-	if (!(type & PERF_SAMPLE_PERIOD))
-		s->period = e->attr.freq ? 0 : e->attr.sample_period;
+	s->period = e->attr.freq ? 0 : e->attr.sample_period;
+	s->read = NULL;
+	s->read_nr = 0;
 	if (sample__parse_head(&c, type, s) || (type & PERF_SAMPLE_READ &&
 						sample__read_values(&c, &e->attr, s)) ||
 	    sample__parse_tail(&c, &e->attr, s))
-		return reader__fail(r, rec->offset + sizeof(struct perf_event_header) + c.pos,
-				    -EBADMSG,
-				    "SAMPLE (size %u) does not match sample_type 0x%llx of event '%s'",
-				    rec->header->size, (unsigned long long)type, pm_evsel__name(e));
+		return reader_error__set(fault,
+					 rec->offset + sizeof(struct perf_event_header) + c.pos,
+					 -EBADMSG,
+					 "SAMPLE (size %u) does not match sample_type 0x%llx of event '%s'",
+					 rec->header->size, (unsigned long long)type,
+					 pm_evsel__name(e));
 	return 0;
+}
+
+int pm_reader__decode_sample(const struct pm_reader *r, const struct pm_record *rec,
+			     struct pm_sample *s, struct pm_reader_error *e)
+{
+	return sample__decode(r, rec, s, e);
+}
+
+/* The fault of a decode: the reader's first. */
+static int reader__fault(struct pm_reader *r, const struct pm_reader_error *e)
+{
+	if (!r->status)
+		pm_reader__set_error(r, e);
+	return r->status;
+}
+
+int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
+			    struct pm_sample *s)
+{
+	struct pm_reader_error e;
+
+	return sample__decode(r, rec, s, &e) ? reader__fault(r, &e) : 0;
 }
 
 int pm_reader__sample_time(struct pm_reader *r, const struct pm_record *rec, uint64_t *time)
@@ -415,8 +463,8 @@ int pm_reader__sample_time(struct pm_reader *r, const struct pm_record *rec, uin
 	return 1;
 }
 
-int pm_reader__parse_id(struct pm_reader *r, const struct pm_record *rec, struct pm_sample *s,
-			size_t *body_len)
+int pm_reader__decode_id(const struct pm_reader *r, const struct pm_record *rec,
+			 struct pm_sample *s, size_t *body_len, struct pm_reader_error *e)
 {
 	size_t body = rec->header->size - sizeof(struct perf_event_header);
 	struct sample_cursor c = { .p = rec->data, .len = rec->header->size };
@@ -428,20 +476,28 @@ int pm_reader__parse_id(struct pm_reader *r, const struct pm_record *rec, struct
 	if (!type_has_trailer(rec->header->type) || !r->sample_id_all || !r->nr_evsels)
 		return 0;
 	if (body < r->trailer_size)
-		return reader__fail(r, rec->offset, -EBADMSG,
-				    "record (type %u, size %u) too short for its sample_id trailer",
-				    rec->header->type, rec->header->size);
+		return reader_error__set(e, rec->offset, -EBADMSG,
+					 "record (type %u, size %u) too short for its sample_id trailer",
+					 rec->header->type, rec->header->size);
 	*body_len = body - r->trailer_size;
 	type = r->evsels[0]->attr.sample_type & PM_SAMPLE_ID_BITS;
 	/* The trailer ends the record, so it may start off 8-alignment. */
 	c.pos = rec->header->size - r->trailer_size;
 	if ((c.pos & 7) && r->trailer_size)
-		return reader__fail(r, rec->offset, -EBADMSG,
-				    "record size %u is not a multiple of 8", rec->header->size);
+		return reader_error__set(e, rec->offset, -EBADMSG,
+					 "record size %u is not a multiple of 8", rec->header->size);
 	if (sample__parse_head(&c, type & ~PERF_SAMPLE_IDENTIFIER, s) ||
 	    ((type & PERF_SAMPLE_IDENTIFIER) && sc__u64(&c, &s->id)))
-		return reader__fail(r, rec->offset, -EBADMSG, "bad sample_id trailer");
+		return reader_error__set(e, rec->offset, -EBADMSG, "bad sample_id trailer");
 	s->fields = type;
 	s->evsel = pm_reader__evsel_of(r, rec, &err);
 	return 0;
+}
+
+int pm_reader__parse_id(struct pm_reader *r, const struct pm_record *rec, struct pm_sample *s,
+			size_t *body_len)
+{
+	struct pm_reader_error e;
+
+	return pm_reader__decode_id(r, rec, s, body_len, &e) ? reader__fault(r, &e) : 0;
 }

@@ -51,22 +51,22 @@ static void rec_info__body_ids(struct pm_rec_info *in, const struct pm_record *r
 	}
 }
 
-int pm_rec_info__compute(struct pm_rec_info *in, struct pm_reader *r,
-			 const struct pm_record *rec)
+int pm_rec_info__decode(struct pm_rec_info *in, const struct pm_reader *r,
+			const struct pm_record *rec, struct pm_reader_error *e)
 {
 	uint32_t type = rec->header->type;
 	int err;
 
-	/* Not a memset of the whole: the decoders below clear in->s. */
+	/* Not a memset of the whole: the decoders below write in->s. */
 	if (type >= PERF_RECORD_USER_TYPE_START) {
 		*in = (struct pm_rec_info){ .body_len = rec->header->size - 8 };
 		return 0;
 	}
 	in->body_len = rec->header->size - 8;
 	if (type == PERF_RECORD_SAMPLE)
-		err = pm_reader__parse_sample(r, rec, &in->s);
+		err = pm_reader__decode_sample(r, rec, &in->s, e);
 	else
-		err = pm_reader__parse_id(r, rec, &in->s, &in->body_len);
+		err = pm_reader__decode_id(r, rec, &in->s, &in->body_len, e);
 	if (err)
 		return err;
 	in->has_time = in->s.fields & PERF_SAMPLE_TIME;
@@ -79,4 +79,17 @@ int pm_rec_info__compute(struct pm_rec_info *in, struct pm_reader *r,
 	if (type != PERF_RECORD_SAMPLE)
 		rec_info__body_ids(in, rec);
 	return 0;
+}
+
+int pm_rec_info__compute(struct pm_rec_info *in, struct pm_reader *r,
+			 const struct pm_record *rec)
+{
+	struct pm_reader_error e;
+
+	if (!pm_rec_info__decode(in, r, rec, &e))
+		return 0;
+	/* The reader keeps its first fault. */
+	if (!pm_reader__error(r))
+		pm_reader__set_error(r, &e);
+	return pm_reader__error(r)->err;
 }

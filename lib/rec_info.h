@@ -25,5 +25,8 @@ struct pm_rec_info {
 /* 0, or the reader's error for a malformed sample or trailer. */
 int pm_rec_info__compute(struct pm_rec_info *in, struct pm_reader *r,
 			 const struct pm_record *rec);
+/* The same on a thread that decodes while another reads (pm_reader__decode_sample). */
+int pm_rec_info__decode(struct pm_rec_info *in, const struct pm_reader *r,
+			const struct pm_record *rec, struct pm_reader_error *e);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -510,6 +511,46 @@ static void test_sample_time(void)
 	pm_buf__exit(&b);
 }
 
+/*
+ * The decoder writes every member, those the sample lacks as 0: what a
+ * decode leaves does not depend on what the struct held.  And the decoding
+ * thread's variant describes a fault without touching the reader.
+ */
+static void test_decode(void)
+{
+	struct pm_buf b = { 0 };
+	struct pm_reader *r;
+	struct pm_reader_error e = { 0 };
+	struct pm_record rec;
+	struct pm_sample a, z;
+	size_t len = offsetof(struct pm_sample, branch_has_hw_idx) + sizeof(a.branch_has_hw_idx);
+	int err, ea, ez;
+
+	build_file(&b);
+	r = reader_of(&b, b.len, false, &err);
+	while ((err = pm_reader__next(r, &rec)) > 0 && rec.header->type != PERF_RECORD_SAMPLE)
+		;
+	memset(&a, 0xa5, sizeof(a));
+	memset(&z, 0, sizeof(z));
+	ea = pm_reader__decode_sample(r, &rec, &a, &e);
+	ez = pm_reader__decode_sample(r, &rec, &z, &e);
+	ok(err > 0 && !ea && !ez && !memcmp(&a, &z, len) && z.ip == 0x401130 && !z.callchain &&
+	   !z.raw_size && !z.regs_user.regs && !z.read_nr && !z.branch_has_hw_idx,
+	   "decode: a sample decoded over garbage equals one decoded over zeros");
+	/* Cut after its time: the period is missing. */
+	((struct perf_event_header *)rec.header)->size = 32;
+	err = pm_reader__decode_sample(r, &rec, &a, &e);
+	ok(err == -EBADMSG && e.err == -EBADMSG && e.offset == rec.offset + 32 &&
+	   strstr(e.reason, "does not match sample_type") && !pm_reader__error(r),
+	   "decode: a short sample's fault is described, the reader keeps none (%d at %llu: %s)",
+	   err, (unsigned long long)e.offset, e.reason);
+	pm_reader__set_error(r, &e);
+	ok(pm_reader__error(r) && pm_reader__error(r)->offset == e.offset &&
+	   pm_reader__next(r, &rec) == -EBADMSG, "decode: the fault set becomes the reader's");
+	pm_reader__delete(r);
+	pm_buf__exit(&b);
+}
+
 /* Section 6 of the format doc: R1{1000,3000} R2{4000,2000} R3{5000,1500}. */
 static void test_queue(void)
 {
@@ -823,6 +864,7 @@ int main(void)
 	test_tpformat();
 	test_tpformat_counts();
 	test_sample_time();
+	test_decode();
 	test_queue();
 	test_queue_runs();
 	test_queue_bound();
