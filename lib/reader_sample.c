@@ -214,26 +214,6 @@ static int sc__u64(struct sample_cursor *c, uint64_t *v)
 	return 0;
 }
 
-static int sc__u32x2(struct sample_cursor *c, uint32_t *a, uint32_t *b)
-{
-	if (c->len - c->pos < 8)
-		return -EBADMSG;
-	memcpy(a, c->p + c->pos, 4);
-	memcpy(b, c->p + c->pos + 4, 4);
-	c->pos += 8;
-	return 0;
-}
-
-/* The field if the sample has it, else 0 (see struct pm_sample). */
-static int sc__opt_u64(struct sample_cursor *c, uint64_t has, uint64_t *v)
-{
-	if (!has) {
-		*v = 0;
-		return 0;
-	}
-	return sc__u64(c, v);
-}
-
 /* n u64 words; *p is 8-aligned since records and the cursor are. */
 static int sc__words(struct sample_cursor *c, uint64_t n, const uint64_t **p)
 {
@@ -276,17 +256,36 @@ static int sample__read_values(struct sample_cursor *c, const struct perf_event_
 	return 0;
 }
 
-static int sample__regs(struct sample_cursor *c, uint64_t has, uint64_t mask,
-			struct pm_regs *regs)
+static int sample__regs(struct sample_cursor *c, uint64_t mask, struct pm_regs *regs)
 {
-	if (!has) {
-		*regs = (struct pm_regs){ 0 };
-		return 0;
-	}
 	if (sc__u64(c, &regs->abi))
 		return -EBADMSG;
 	regs->nr = regs->abi ? (uint64_t)__builtin_popcountll(mask) : 0;
 	return sc__words(c, regs->nr, &regs->regs);
+}
+
+/* The sample_type bits after the call chain that samples seldom have. */
+#define SAMPLE_RARE_TAIL (PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | \
+			  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
+			  PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | \
+			  PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | \
+			  PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
+
+/* The members of the SAMPLE_RARE_TAIL fields, 0: a sample without any is done. */
+static void sample__clear_rare(struct pm_sample *s)
+{
+	s->raw = NULL;
+	s->raw_size = 0;
+	s->branch_nr = s->branch_hw_idx = 0;
+	s->branch_has_hw_idx = false;
+	s->branches = NULL;
+	s->regs_user = s->regs_intr = (struct pm_regs){ 0 };
+	s->stack_user_size = s->stack_user_dyn_size = 0;
+	s->stack_user = NULL;
+	s->weight = s->data_src = s->transaction = s->phys_addr = s->cgroup = 0;
+	s->data_page_size = s->code_page_size = 0;
+	s->aux_size = 0;
+	s->aux = NULL;
 }
 
 static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_attr *attr,
@@ -300,8 +299,9 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 	if ((type & PERF_SAMPLE_CALLCHAIN) &&
 	    (sc__u64(c, &s->callchain_nr) || sc__words(c, s->callchain_nr, &s->callchain)))
 		return -EBADMSG;
-	s->raw_size = 0;
-	s->raw = NULL;
+	sample__clear_rare(s);
+	if (!(type & SAMPLE_RARE_TAIL))
+		return 0;
 	if (type & PERF_SAMPLE_RAW) {
 		if (c->len - c->pos < 4)
 			return -EBADMSG;
@@ -311,9 +311,6 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 		if (sc__bytes(c, raw_size, &s->raw) || (c->pos & 7))
 			return -EBADMSG;
 	}
-	s->branch_nr = s->branch_hw_idx = 0;
-	s->branch_has_hw_idx = false;
-	s->branches = NULL;
 	if (type & PERF_SAMPLE_BRANCH_STACK) {
 		if (sc__u64(c, &s->branch_nr))
 			return -EBADMSG;
@@ -323,10 +320,8 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 		if (s->branch_nr > UINT64_MAX / 3 || sc__words(c, s->branch_nr * 3, &s->branches))
 			return -EBADMSG;
 	}
-	if (sample__regs(c, type & PERF_SAMPLE_REGS_USER, attr->sample_regs_user, &s->regs_user))
+	if ((type & PERF_SAMPLE_REGS_USER) && sample__regs(c, attr->sample_regs_user, &s->regs_user))
 		return -EBADMSG;
-	s->stack_user_size = s->stack_user_dyn_size = 0;
-	s->stack_user = NULL;
 	if (type & PERF_SAMPLE_STACK_USER) {
 		if (sc__u64(c, &s->stack_user_size) ||
 		    sc__bytes(c, s->stack_user_size, &s->stack_user) || (c->pos & 7))
@@ -334,17 +329,22 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 		if (s->stack_user_size && sc__u64(c, &s->stack_user_dyn_size))
 			return -EBADMSG;
 	}
-	if (sc__opt_u64(c, type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT), &s->weight) ||
-	    sc__opt_u64(c, type & PERF_SAMPLE_DATA_SRC, &s->data_src) ||
-	    sc__opt_u64(c, type & PERF_SAMPLE_TRANSACTION, &s->transaction) ||
-	    sample__regs(c, type & PERF_SAMPLE_REGS_INTR, attr->sample_regs_intr, &s->regs_intr) ||
-	    sc__opt_u64(c, type & PERF_SAMPLE_PHYS_ADDR, &s->phys_addr) ||
-	    sc__opt_u64(c, type & PERF_SAMPLE_CGROUP, &s->cgroup) ||
-	    sc__opt_u64(c, type & PERF_SAMPLE_DATA_PAGE_SIZE, &s->data_page_size) ||
-	    sc__opt_u64(c, type & PERF_SAMPLE_CODE_PAGE_SIZE, &s->code_page_size))
+	if ((type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) && sc__u64(c, &s->weight))
 		return -EBADMSG;
-	s->aux_size = 0;
-	s->aux = NULL;
+	if ((type & PERF_SAMPLE_DATA_SRC) && sc__u64(c, &s->data_src))
+		return -EBADMSG;
+	if ((type & PERF_SAMPLE_TRANSACTION) && sc__u64(c, &s->transaction))
+		return -EBADMSG;
+	if ((type & PERF_SAMPLE_REGS_INTR) && sample__regs(c, attr->sample_regs_intr, &s->regs_intr))
+		return -EBADMSG;
+	if ((type & PERF_SAMPLE_PHYS_ADDR) && sc__u64(c, &s->phys_addr))
+		return -EBADMSG;
+	if ((type & PERF_SAMPLE_CGROUP) && sc__u64(c, &s->cgroup))
+		return -EBADMSG;
+	if ((type & PERF_SAMPLE_DATA_PAGE_SIZE) && sc__u64(c, &s->data_page_size))
+		return -EBADMSG;
+	if ((type & PERF_SAMPLE_CODE_PAGE_SIZE) && sc__u64(c, &s->code_page_size))
+		return -EBADMSG;
 	if (type & PERF_SAMPLE_AUX) {
 		if (sc__u64(c, &s->aux_size) || sc__bytes(c, s->aux_size, &s->aux))
 			return -EBADMSG;
@@ -352,30 +352,57 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 	return 0;
 }
 
-/* Writes every member it covers: id, ip, pid, tid, time, addr, stream_id, cpu (and period if sampled). */
+#define SAMPLE_HEAD (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+		     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* The next 8-byte field if the sample has it, else 0. */
+static uint64_t head__take(const unsigned char **p, uint64_t has)
+{
+	uint64_t v = 0;
+
+	if (has) {
+		memcpy(&v, *p, 8);
+		*p += 8;
+	}
+	return v;
+}
+
+/*
+ * The fixed fields before READ: each 8 bytes, so one check bounds them all
+ * and a short record fails at the first field it cuts.  Writes id, ip,
+ * pid, tid, time, addr, stream_id, cpu, and period if sampled.
+ */
 static int sample__parse_head(struct sample_cursor *c, uint64_t type, struct pm_sample *s)
 {
-	uint32_t res;
+	size_t size = (size_t)__builtin_popcountll(type & SAMPLE_HEAD) * 8;
+	const unsigned char *p = c->p + c->pos;
+	uint64_t id;
 
-	s->id = 0;
-	s->pid = s->tid = s->cpu = 0;
-	if ((type & PERF_SAMPLE_IDENTIFIER) && sc__u64(c, &s->id))
+	if (c->len - c->pos < size) {
+		c->pos += (c->len - c->pos) & ~(size_t)7;
 		return -EBADMSG;
-	if (sc__opt_u64(c, type & PERF_SAMPLE_IP, &s->ip))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_TID) && sc__u32x2(c, &s->pid, &s->tid))
-		return -EBADMSG;
-	if (sc__opt_u64(c, type & PERF_SAMPLE_TIME, &s->time) ||
-	    sc__opt_u64(c, type & PERF_SAMPLE_ADDR, &s->addr))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_ID) && sc__u64(c, &s->id))
-		return -EBADMSG;
-	if (sc__opt_u64(c, type & PERF_SAMPLE_STREAM_ID, &s->stream_id))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_CPU) && sc__u32x2(c, &s->cpu, &res))
-		return -EBADMSG;
-	if ((type & PERF_SAMPLE_PERIOD) && sc__u64(c, &s->period))
-		return -EBADMSG;
+	}
+	c->pos += size;
+	id = head__take(&p, type & PERF_SAMPLE_IDENTIFIER);
+	s->ip = head__take(&p, type & PERF_SAMPLE_IP);
+	s->pid = s->tid = 0;
+	if (type & PERF_SAMPLE_TID) {
+		memcpy(&s->pid, p, 4);
+		memcpy(&s->tid, p + 4, 4);
+		p += 8;
+	}
+	s->time = head__take(&p, type & PERF_SAMPLE_TIME);
+	s->addr = head__take(&p, type & PERF_SAMPLE_ADDR);
+	s->id = (type & PERF_SAMPLE_ID) ? head__take(&p, 1) : id;
+	s->stream_id = head__take(&p, type & PERF_SAMPLE_STREAM_ID);
+	s->cpu = 0;
+	if (type & PERF_SAMPLE_CPU) {
+		memcpy(&s->cpu, p, 4);
+		p += 8;
+	}
+	if (type & PERF_SAMPLE_PERIOD)
+		s->period = head__take(&p, 1);
 	return 0;
 }
 
