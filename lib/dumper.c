@@ -295,7 +295,9 @@ static int dumper__queue(struct pm_dumper *d, struct pm_oqueue *q, const struct 
 
 /*
  * Time order: kernel records with a time wait in the queue; the rest, like
- * perf's own records, go out as they come.
+ * perf's own records, go out as they come.  Without sample_id_all only
+ * samples have a time: queued, they would go out after the COMMs and
+ * MMAPs that followed them, so the file's order is kept, as perf does.
  */
 static int dumper__ordered(struct pm_dumper *d, struct pm_oqueue *q, const struct pm_record *rec)
 {
@@ -303,6 +305,8 @@ static int dumper__ordered(struct pm_dumper *d, struct pm_oqueue *q, const struc
 	uint64_t time;
 	int err;
 
+	if (!pm_reader__sample_id_all(d->r))
+		return dumper__record(d, rec);
 	if (rec->header->type == PERF_RECORD_FINISHED_ROUND) {
 		err = dumper__flush_queue(d, q, pm_oqueue__round(q), 0);
 		return err ? err : dumper__record(d, rec);

@@ -124,6 +124,11 @@ bool pm_reader__is_pipe(const struct pm_reader *r)
 	return r->pipe;
 }
 
+bool pm_reader__sample_id_all(const struct pm_reader *r)
+{
+	return r->sample_id_all;
+}
+
 bool pm_reader__is_unfinished(const struct pm_reader *r)
 {
 	return r->unfinished;

@@ -123,6 +123,8 @@ const struct pm_reader_error *pm_reader__error(const struct pm_reader *r);
 bool pm_reader__is_pipe(const struct pm_reader *r);
 /* File mode: data.size was 0, the records are scanned up to end of file. */
 bool pm_reader__is_unfinished(const struct pm_reader *r);
+/* The events' sample_id_all: records other than samples carry a time (and ids). */
+bool pm_reader__sample_id_all(const struct pm_reader *r);
 /* File mode from a pipe: features after the data cannot be read first. */
 bool pm_reader__features_skipped(const struct pm_reader *r);
 /*

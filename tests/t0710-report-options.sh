@@ -19,6 +19,15 @@ test_expect_success 'a synthetic file: a section per event, lost samples said' '
 	test_grep "warning: 7 samples were lost" err
 '
 
+test_expect_success 'a thread renamed between two samples at one address: each under its name' '
+	"$GEN" --variant=rename -o r.data &&
+	for g in none caller; do
+		"$PMREC" report -n -g $g --sort comm r.data >out &&
+		test_grep "^ +66\.67% +2 +hot *$" out &&
+		test_grep "^ +33\.33% +1 +renamed *$" out || return 1
+	done
+'
+
 test_expect_success 'pipe mode: from a file argument, - and a pipe on stdin' '
 	"$GEN" --pipe -o p.data &&
 	"$PMREC" report -g none p.data >a 2>/dev/null &&

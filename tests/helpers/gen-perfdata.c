@@ -194,6 +194,9 @@ static void put_attr(struct gbuf *b, const struct gen *g, const struct gevent *e
 	}
 	if (variant(g, "bad-attr") && e == &events[EV_FAULTS])
 		attr.size = 4000;
+	/* No kernel samples, so report adds each sample as it comes, not after kallsyms. */
+	if (variant(g, "rename"))
+		attr.exclude_kernel = 1;
 	put(b, &attr, sizeof(attr) < PM_FILE_ATTR_SIZE ? sizeof(attr) : PM_FILE_ATTR_SIZE);
 	if (sizeof(attr) < PM_FILE_ATTR_SIZE)
 		gbuf_grow(b, PM_FILE_ATTR_SIZE - sizeof(attr));
@@ -753,6 +756,19 @@ static void gen_variant_data(struct gbuf *b, const struct gen *g, size_t data_st
 	uint64_t seed = 12345;
 	int i;
 
+	/*
+	 * The thread renames itself (a COMM, not an exec), then is sampled
+	 * where it was before: that sample is the new name's.
+	 */
+	if (variant(g, "rename")) {
+		const struct gsample s = {
+			.ev = EV_CLOCK, .misc = PERF_RECORD_MISC_USER, .pid = 4242, .tid = 4242,
+			.time = 3000, .ip = 0x401130, .period = 1000000,
+		};
+
+		put_comm(b, g, 4242, 4242, "renamed", 2500);
+		put_sample(b, g, &s);
+	}
 	if (variant(g, "unknown")) {
 		start = rec_begin(b, 30, 0);
 		put_u64(b, 0x1122334455667788ULL);
@@ -970,7 +986,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: gen-perfdata [--pipe] [--variant=NAME] [--no-names] [--truncate=N]\n"
 		   "                    [--repeat=N] [-o FILE]\n"
-		   "variants: good minimal unknown compressed compressed-unflushed compressed-bad auxtrace zero-size oversize garbage\n"
+		   "variants: good minimal rename unknown compressed compressed-unflushed compressed-bad auxtrace zero-size oversize garbage\n"
 		   "          unfinished unfinished-torn short-sample cut-sample unknown-id\n"
 		   "          bad-attr bad-tracing bad-feature\n");
 }
@@ -1023,7 +1039,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	g.minimal = variant(&g, "minimal");
+	g.minimal = variant(&g, "minimal") || variant(&g, "rename");
 	if (g.pipe)
 		gen_pipe(&b, &g);
 	else
