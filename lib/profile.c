@@ -735,12 +735,44 @@ static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
 	       s->comm && !strcmp(s->comm, str_at(p, c->comm));
 }
 
+/* One sample of ctx's stack ending at node. */
+static void profile__count(struct pm_profile *p, uint32_t ctx, uint32_t node, uint32_t event,
+			   uint64_t time, uint64_t period)
+{
+	struct event *ev = &p->events[event];
+
+	add_sat(&p->nodes[node].self_period, period);
+	p->nodes[node].self_samples++;
+	add_sat(&p->ctxs[ctx].period, period);
+	p->ctxs[ctx].samples++;
+	add_sat(&ev->period, period);
+	if (!ev->samples++ || time < ev->first_time)
+		ev->first_time = time;
+	if (time > ev->last_time)
+		ev->last_time = time;
+}
+
+void pm_profile__add_again(struct pm_profile *p, const struct pm_profile_place *at,
+			   uint64_t time, uint64_t period)
+{
+	if (at->node != NONE && in_time(p, time))
+		profile__count(p, at->ctx, at->node, at->event, time, period);
+}
+
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 {
+	struct pm_profile_place at;
+
+	return pm_profile__add_placed(p, s, &at);
+}
+
+int pm_profile__add_placed(struct pm_profile *p, const struct pm_profile_sample *s,
+			   struct pm_profile_place *at)
+{
 	uint32_t n, i, ctx, node, *seen;
-	struct event *ev;
 	int err = 0;
 
+	at->node = NONE;
 	if (s->event >= p->nr_events || !s->nr_frames || !(s->frames || s->frame_ids))
 		return -EINVAL;
 	if (!in_time(p, s->time))
@@ -771,16 +803,8 @@ int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
 	node = stack_find(p, ctx, p->path, n);
 	if (node == NONE)
 		return -ENOMEM;
-	add_sat(&p->nodes[node].self_period, s->period);
-	p->nodes[node].self_samples++;
-	add_sat(&p->ctxs[ctx].period, s->period);
-	p->ctxs[ctx].samples++;
-	ev = &p->events[s->event];
-	add_sat(&ev->period, s->period);
-	if (!ev->samples++ || s->time < ev->first_time)
-		ev->first_time = s->time;
-	if (s->time > ev->last_time)
-		ev->last_time = s->time;
+	profile__count(p, ctx, node, s->event, s->time, s->period);
+	*at = (struct pm_profile_place){ .ctx = ctx, .node = node, .event = s->event };
 	return 0;
 }
 

@@ -104,6 +104,21 @@ int pm_profile__set_time_filter(struct pm_profile *p, const uint64_t (*slices)[2
 
 /* O(frames).  0, -EINVAL (unknown event, no frame, an unknown id) or -ENOMEM. */
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s);
+
+/* Where a sample went: its context, stack and event. */
+struct pm_profile_place {
+	uint32_t ctx, node, event;
+};
+/*
+ * pm_profile__add, and *at where the sample went (node UINT32_MAX when the
+ * time filter dropped it): a caller that meets the same context and stack
+ * again adds the next sample there in O(1), with pm_profile__add_again.
+ */
+int pm_profile__add_placed(struct pm_profile *p, const struct pm_profile_sample *s,
+			   struct pm_profile_place *at);
+/* A sample of this time and period where *at says (from pm_profile__add_placed). */
+void pm_profile__add_again(struct pm_profile *p, const struct pm_profile_place *at,
+			   uint64_t time, uint64_t period);
 /*
  * The id of frame f (its strings copied): equal frames have one id, valid
  * for the profile's life.  0 or -ENOMEM.

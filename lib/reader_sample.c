@@ -356,6 +356,15 @@ static int sample__parse_tail(struct sample_cursor *c, const struct perf_event_a
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 		     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
+/* Set bits of v, inline: without -mpopcnt, __builtin_popcountll is a libgcc call. */
+static unsigned int bits__count(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555ULL;
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((v * 0x0101010101010101ULL) >> 56);
+}
+
 /* The next 8-byte field if the sample has it, else 0. */
 static uint64_t head__take(const unsigned char **p, uint64_t has)
 {
@@ -375,7 +384,7 @@ static uint64_t head__take(const unsigned char **p, uint64_t has)
  */
 static int sample__parse_head(struct sample_cursor *c, uint64_t type, struct pm_sample *s)
 {
-	size_t size = (size_t)__builtin_popcountll(type & SAMPLE_HEAD) * 8;
+	size_t size = (size_t)bits__count(type & SAMPLE_HEAD) * 8;
 	const unsigned char *p = c->p + c->pos;
 	uint64_t id;
 

@@ -37,12 +37,14 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 #define SINK_PENDING_MAX (1u << 18)
 #define SINK_PENDING_BIT (1u << 31)
 #define SINK_SEEN_SLOTS (1u << SINK_SEEN_BITS)
+#define SINK_REPEAT_BITS 10
 
 int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct pm_profile *p)
 {
 	*k = (struct pm_report_sink){ .profile = p, .r = r };
 	k->seen = calloc(SINK_SEEN_SLOTS, sizeof(*k->seen));
-	if (!k->seen)
+	k->repeat = calloc(1u << SINK_REPEAT_BITS, sizeof(*k->repeat));
+	if (!k->seen || !k->repeat)
 		return -ENOMEM;
 	return sink__events(k, r);
 }
@@ -52,6 +54,7 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 	free(k->event_of);
 	free(k->ids);
 	free(k->seen);
+	free(k->repeat);
 	free(k->deferred);
 	free(k->deferred_ids);
 	free(k->pending);
@@ -264,13 +267,29 @@ int pm_report_sink__finish(struct pm_report_sink *k)
 	return sink__flush(k);
 }
 
+/* The slot of an ip_only sample with an ip, and whether it holds its place. */
+static struct pm_sink_repeat *sink__repeat(struct pm_report_sink *k, const struct pm_sample *s,
+					   uint16_t cpumode, int32_t cpu, bool *hit)
+{
+	uint64_t h = (s->ip * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)s->tid << 32) ^
+		     ((uint64_t)(uint32_t)cpu << 8) ^ cpumode;
+	struct pm_sink_repeat *e = &k->repeat[(h * 0xff51afd7ed558ccdULL) >> (64 - SINK_REPEAT_BITS)];
+
+	*hit = e->gen == pm_namer__generation(k->namer) && e->ip == s->ip &&
+	       e->tid == (int32_t)s->tid && e->pid == (int32_t)s->pid && e->cpu == cpu &&
+	       e->evsel == s->evsel->idx && e->cpumode == cpumode;
+	return e;
+}
+
 static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 			const struct pm_sample *s)
 {
 	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int32_t cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1;
+	struct pm_sink_repeat *repeat = NULL;
 	struct pm_profile_sample ps;
 	struct pm_named_frame *nf;
-	bool defer;
+	bool defer, hit;
 	size_t nr, i;
 	int err;
 
@@ -287,6 +306,13 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		if (err)
 			return err;
 		defer = pm_namer__kernel_pending(k->namer);
+	}
+	if (k->ip_only && !defer && (s->fields & PERF_SAMPLE_IP)) {
+		repeat = sink__repeat(k, s, cpumode, cpu, &hit);
+		if (hit) {
+			pm_profile__add_again(k->profile, &repeat->at, s->time, s->period);
+			return 0;
+		}
 	}
 	if (k->ip_only) {
 		k->ip = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip, .cpumode = cpumode };
@@ -319,13 +345,26 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		.comm = pm_namer__comm(k->namer, (int32_t)s->tid),
 		.pid = (int32_t)s->pid,
 		.tid = (int32_t)s->tid,
-		.cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1,
+		.cpu = cpu,
 		.time = s->time,
 		.period = s->period,
 		.frame_ids = k->ids,
 		.nr_frames = (uint32_t)nr,
 	};
-	return defer ? sink__defer(k, &ps, k->ids, nr) : pm_profile__add(k->profile, &ps);
+	if (defer)
+		return sink__defer(k, &ps, k->ids, nr);
+	if (!repeat)
+		return pm_profile__add(k->profile, &ps);
+	err = pm_profile__add_placed(k->profile, &ps, &repeat->at);
+	/* The generation after the naming: naming may start one. */
+	if (!err && repeat->at.node != UINT32_MAX)
+		*repeat = (struct pm_sink_repeat){ .ip = s->ip, .gen = pm_namer__generation(k->namer),
+						   .pid = (int32_t)s->pid, .tid = (int32_t)s->tid,
+						   .cpu = cpu, .evsel = s->evsel->idx,
+						   .cpumode = cpumode, .at = repeat->at };
+	else
+		repeat->gen = 0;
+	return err;
 }
 
 int pm_report_sink__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)

@@ -31,6 +31,20 @@ struct pm_sink_seen {
 };
 
 /*
+ * Where a sample of an ip_only sink went: the next one of the same thread,
+ * CPU, event, mode and address under the same naming generation (which a
+ * COMM starts too) goes there, without naming it or finding its context
+ * and stack again.
+ */
+struct pm_sink_repeat {
+	uint64_t ip, gen;		/* gen 0: empty */
+	int32_t pid, tid, cpu;
+	int evsel;
+	uint16_t cpumode;
+	struct pm_profile_place at;
+};
+
+/*
  * While /proc/kallsyms is still being read (pm_namer__kernel_pending),
  * samples wait, in their order (the profile keeps perf's order of first
  * appearance): user frames named at once, as the mappings are then, kernel
@@ -70,6 +84,7 @@ struct pm_report_sink {
 	size_t cap_ids;
 	struct pm_named_frame ip;	/* the frame of an ip_only sample */
 	struct pm_sink_seen *seen;	/* SINK_SEEN_SLOTS, by address */
+	struct pm_sink_repeat *repeat;	/* SINK_REPEAT_SLOTS, by thread and address */
 	struct pm_sink_deferred *deferred;
 	size_t nr_deferred, cap_deferred;
 	uint32_t *deferred_ids;		/* a pending frame: its index, top bit set */

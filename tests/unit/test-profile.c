@@ -751,6 +751,67 @@ static void test_frame_ids(void)
 	pm_profile__delete(q);
 }
 
+/*
+ * The specs added again where their first sample went (same context and
+ * stack) make the same profile as adding each; under a time filter, a
+ * sample outside it is not counted either way.
+ */
+static void test_add_again(void)
+{
+	static const uint64_t slice[1][2] = { { 3, 9 } };
+	struct pm_profile_query q = { .event = 0, .graph = true };
+	struct pm_profile_place at[sizeof(specs) / sizeof(specs[0])];
+	struct pm_profile *a = pm_profile__new(), *b = pm_profile__new();
+	struct pm_profile_result *ra, *rb;
+	uint64_t fa = 0, la = 0, fb = 0, lb = 0;
+	char *ta, *tb;
+	size_t i, j;
+	int err = 0;
+
+	pm_profile__add_event(a, "cycles");
+	pm_profile__add_event(b, "cycles");
+	pm_profile__set_time_filter(a, slice, 1);
+	pm_profile__set_time_filter(b, slice, 1);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct pm_profile_sample s = {
+			.event = 0, .comm = specs[i].comm, .pid = specs[i].tid,
+			.tid = specs[i].tid, .cpu = specs[i].cpu, .time = specs[i].time,
+			.period = specs[i].period, .frames = specs[i].f, .nr_frames = specs[i].nr,
+		};
+
+		err |= pm_profile__add(a, &s);
+		for (j = 0; j < i; j++)
+			if (specs[j].f == specs[i].f && specs[j].tid == specs[i].tid &&
+			    at[j].node != UINT32_MAX)
+				break;
+		if (j < i) {
+			pm_profile__add_again(b, &at[j], s.time, s.period);
+			at[i].node = UINT32_MAX;
+		} else {
+			err |= pm_profile__add_placed(b, &s, &at[i]);
+		}
+	}
+	ra = query(a, &q);
+	rb = query(b, &q);
+	ta = text(ra, true);
+	tb = text(rb, true);
+	pm_profile__time_range(a, 0, &fa, &la);
+	pm_profile__time_range(b, 0, &fb, &lb);
+	if (!tap_ok(!err && ta && tb && !strcmp(ta, tb) &&
+		    pm_profile__samples(a, 0) == pm_profile__samples(b, 0) &&
+		    pm_profile__samples(b, 0) == 7 &&
+		    pm_profile__period(a, 0) == pm_profile__period(b, 0) && fa == fb && la == lb &&
+		    fb == 3 && lb == 9 && at[0].node == UINT32_MAX,
+		    "add_again where the first sample went: the same profile, time filter included"))
+		printf("# added:\n%s# again:\n%s", ta ? ta : "", tb ? tb : "");
+	free(ta);
+	free(tb);
+	pm_profile_result__delete(ra);
+	pm_profile_result__delete(rb);
+	pm_profile__delete(a);
+	pm_profile__delete(b);
+}
+
 /* Random stacks over a few names (so recursion is common): perf's invariants hold. */
 static void test_random(void)
 {
@@ -871,5 +932,6 @@ int main(void)
 	test_random();
 	test_dso_id();
 	test_frame_ids();
+	test_add_again();
 	return tap_done();
 }
