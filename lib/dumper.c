@@ -40,7 +40,12 @@ struct dumper_pipe {
 	pm_dumper_consume_fn *consume;
 	void *consume_arg;
 	const struct pm_dump_filter *filter;
-	struct pm_stats *stats;		/* the dumper's, while the thread runs */
+	/*
+	 * The dumper's, moved here while the thread runs: counted in place,
+	 * next to the reading thread's dumper fields, they cost it a cache
+	 * line transfer per sample.
+	 */
+	struct pm_stats stats;
 	struct pm_reader_error fault;	/* of a malformed record, with err */
 	/* The reading thread's: the batch it fills. */
 	_Alignas(64) unsigned char *fill;
@@ -213,7 +218,7 @@ static int pipe__consume(struct dumper_pipe *p, const struct pm_record *rec)
 	err = pm_namer__track(p->namer, rec, in.body_len);
 	pass = filter__type(p->filter, rec->header->type) && filter__ids(p->filter, &in);
 	if (!err && pass)
-		err = pm_stats__count(p->stats, rec, &in);
+		err = pm_stats__count(&p->stats, rec, &in);
 	if (!err && pass)
 		err = p->consume(p->consume_arg, rec, &in);
 	return err;
@@ -455,8 +460,7 @@ static void dumper__pipe_start(struct pm_dumper *d)
 	if (!p)
 		return;
 	*p = (struct dumper_pipe){ .r = d->r, .namer = d->namer, .consume = d->consume,
-				   .consume_arg = d->consume_arg, .filter = &d->filter,
-				   .stats = &d->stats };
+				   .consume_arg = d->consume_arg, .filter = &d->filter };
 	if (pthread_mutex_init(&p->lock, NULL)) {
 		free(p);
 		return;
@@ -475,6 +479,7 @@ static void dumper__pipe_start(struct pm_dumper *d)
 		goto fail;
 	/* Set first: the thread's warnings take the lock. */
 	d->pipe = p;
+	p->stats = d->stats;
 	if (pthread_create(&p->thread, NULL, pipe__run, p)) {
 		d->pipe = NULL;
 		goto fail;
@@ -497,6 +502,7 @@ static int dumper__pipe_stop(struct pm_dumper *d)
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
+	d->stats = p->stats;
 	err = p->err;
 	if (p->fault.err)
 		pm_reader__set_error(d->r, &p->fault);
