@@ -674,6 +674,11 @@ static bool in_time(const struct pm_profile *p, uint64_t t)
 	return false;
 }
 
+bool pm_profile__in_time(const struct pm_profile *p, uint64_t time)
+{
+	return in_time(p, time);
+}
+
 /* The leaf of the path of ids[0..nr) (innermost first) under ctx, made as needed. */
 static uint32_t path_find(struct pm_profile *p, uint32_t ctx, const uint32_t *ids, uint32_t nr)
 {
@@ -735,28 +740,29 @@ static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
 	       s->comm && !strcmp(s->comm, str_at(p, c->comm));
 }
 
-/* One sample of ctx's stack ending at node. */
+/* n samples of ctx's stack ending at node, of this summed period, from time first to last. */
 static void profile__count(struct pm_profile *p, uint32_t ctx, uint32_t node, uint32_t event,
-			   uint64_t time, uint64_t period)
+			   uint64_t n, uint64_t period, uint64_t first, uint64_t last)
 {
 	struct event *ev = &p->events[event];
 
 	add_sat(&p->nodes[node].self_period, period);
-	p->nodes[node].self_samples++;
+	add_sat(&p->nodes[node].self_samples, n);
 	add_sat(&p->ctxs[ctx].period, period);
-	p->ctxs[ctx].samples++;
+	add_sat(&p->ctxs[ctx].samples, n);
 	add_sat(&ev->period, period);
-	if (!ev->samples++ || time < ev->first_time)
-		ev->first_time = time;
-	if (time > ev->last_time)
-		ev->last_time = time;
+	if (!ev->samples || first < ev->first_time)
+		ev->first_time = first;
+	if (last > ev->last_time)
+		ev->last_time = last;
+	add_sat(&ev->samples, n);
 }
 
 void pm_profile__add_again(struct pm_profile *p, const struct pm_profile_place *at,
 			   uint64_t time, uint64_t period)
 {
 	if (at->node != NONE && in_time(p, time))
-		profile__count(p, at->ctx, at->node, at->event, time, period);
+		profile__count(p, at->ctx, at->node, at->event, 1, period, time, time);
 }
 
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s)
@@ -803,7 +809,8 @@ int pm_profile__add_placed(struct pm_profile *p, const struct pm_profile_sample 
 	node = stack_find(p, ctx, p->path, n);
 	if (node == NONE)
 		return -ENOMEM;
-	profile__count(p, ctx, node, s->event, s->time, s->period);
+	profile__count(p, ctx, node, s->event, s->samples ? s->samples : 1, s->period, s->time,
+		       s->last_time > s->time ? s->last_time : s->time);
 	*at = (struct pm_profile_place){ .ctx = ctx, .node = node, .event = s->event };
 	return 0;
 }

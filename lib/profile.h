@@ -83,6 +83,12 @@ struct pm_profile_sample {
 	const struct pm_profile_frame *frames;
 	const uint32_t *frame_ids;
 	uint32_t nr_frames;
+	/*
+	 * Several samples of one context and stack at once (0 or 1: one):
+	 * period is their sum, time the earliest and last_time the latest.
+	 * Each must pass the time filter (pm_profile__in_time).
+	 */
+	uint64_t samples, last_time;
 };
 
 struct pm_profile *pm_profile__new(void);
@@ -101,6 +107,8 @@ const char *pm_profile__event_name(const struct pm_profile *p, uint32_t event);
  */
 int pm_profile__set_time_filter(struct pm_profile *p, const uint64_t (*slices)[2],
 				size_t nr);
+/* Whether a sample at time passes the time filter. */
+bool pm_profile__in_time(const struct pm_profile *p, uint64_t time);
 
 /* O(frames).  0, -EINVAL (unknown event, no frame, an unknown id) or -ENOMEM. */
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s);

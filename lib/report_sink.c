@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "hash.h"
 #include "perf_data.h"
 #include "report_sink.h"
 
@@ -38,13 +39,16 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 #define SINK_PENDING_BIT (1u << 31)
 #define SINK_SEEN_SLOTS (1u << SINK_SEEN_BITS)
 #define SINK_REPEAT_BITS 10
+#define SINK_WAIT_BITS 12
 
 int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct pm_profile *p)
 {
 	*k = (struct pm_report_sink){ .profile = p, .r = r };
 	k->seen = calloc(SINK_SEEN_SLOTS, sizeof(*k->seen));
 	k->repeat = calloc(1u << SINK_REPEAT_BITS, sizeof(*k->repeat));
-	if (!k->seen || !k->repeat)
+	k->deferred_slot = calloc(1u << SINK_WAIT_BITS, sizeof(*k->deferred_slot));
+	k->pending_slot = calloc(1u << SINK_WAIT_BITS, sizeof(*k->pending_slot));
+	if (!k->seen || !k->repeat || !k->deferred_slot || !k->pending_slot)
 		return -ENOMEM;
 	return sink__events(k, r);
 }
@@ -55,6 +59,8 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 	free(k->ids);
 	free(k->seen);
 	free(k->repeat);
+	free(k->deferred_slot);
+	free(k->pending_slot);
 	free(k->deferred);
 	free(k->deferred_ids);
 	free(k->pending);
@@ -194,13 +200,58 @@ static int sink__comm(struct pm_report_sink *k, const char *comm, uint32_t *off)
 	return 0;
 }
 
+static uint32_t *sink__wait_slot(uint32_t *slots, uint64_t h)
+{
+	return &slots[(h * 0xff51afd7ed558ccdULL) >> (64 - SINK_WAIT_BITS)];
+}
+
+/* The waiting sample of ps's context and frames, slot the place to remember a new one. */
+static struct pm_sink_deferred *sink__waiting(struct pm_report_sink *k,
+					      const struct pm_profile_sample *ps,
+					      const uint32_t *ids, size_t nr, uint32_t **slot)
+{
+	uint64_t h = pm_mix64(((uint64_t)ps->event << 32 | (uint32_t)ps->tid) ^
+			      ((uint64_t)(uint32_t)ps->cpu << 32 | (uint32_t)ps->pid));
+	struct pm_sink_deferred *d;
+	const char *comm;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		h = pm_mix64(h ^ ids[i]);
+	*slot = sink__wait_slot(k->deferred_slot, h);
+	if (!**slot || **slot > k->nr_deferred)
+		return NULL;
+	d = &k->deferred[**slot - 1];
+	comm = d->comm ? (const char *)k->comms.data + d->comm - 1 : NULL;
+	if (d->event != ps->event || d->pid != ps->pid || d->tid != ps->tid || d->cpu != ps->cpu ||
+	    d->nr_frames != nr || memcmp(k->deferred_ids + d->first_id, ids, nr * sizeof(*ids)) ||
+	    !comm != !ps->comm || (comm && strcmp(comm, ps->comm)))
+		return NULL;
+	return d;
+}
+
 /* Keeps sample ps, whose frames are ids[0..nr), some of them pending, for later. */
 static int sink__defer(struct pm_report_sink *k, const struct pm_profile_sample *ps,
 		       const uint32_t *ids, size_t nr)
 {
-	uint32_t comm = 0;
-	int err = ps->comm ? sink__comm(k, ps->comm, &comm) : 0;
+	uint32_t comm = 0, *slot;
+	struct pm_sink_deferred *d;
+	int err;
 
+	/* Joined, it would be counted in its time; alone, the profile drops it. */
+	if (!pm_profile__in_time(k->profile, ps->time))
+		return 0;
+	d = sink__waiting(k, ps, ids, nr, &slot);
+	if (d) {
+		if (ps->time < d->time)
+			d->time = ps->time;
+		if (ps->time > d->last_time)
+			d->last_time = ps->time;
+		d->period = d->period + ps->period < d->period ? UINT64_MAX : d->period + ps->period;
+		d->samples++;
+		return 0;
+	}
+	err = ps->comm ? sink__comm(k, ps->comm, &comm) : 0;
 	if (err || pm_array__grow((void **)&k->deferred, &k->cap_deferred, k->nr_deferred,
 				  sizeof(*k->deferred)))
 		return -ENOMEM;
@@ -208,8 +259,9 @@ static int sink__defer(struct pm_report_sink *k, const struct pm_profile_sample 
 		if (pm_array__grow((void **)&k->deferred_ids, &k->cap_deferred_ids,
 				   k->cap_deferred_ids, sizeof(*k->deferred_ids)))
 			return -ENOMEM;
+	*slot = (uint32_t)k->nr_deferred + 1;
 	k->deferred[k->nr_deferred++] = (struct pm_sink_deferred){
-		.time = ps->time, .period = ps->period,
+		.time = ps->time, .last_time = ps->time, .period = ps->period, .samples = 1,
 		.pid = ps->pid, .tid = ps->tid, .cpu = ps->cpu,
 		.event = ps->event, .nr_frames = ps->nr_frames,
 		.first_id = (uint32_t)k->nr_deferred_ids, .comm = comm,
@@ -222,9 +274,20 @@ static int sink__defer(struct pm_report_sink *k, const struct pm_profile_sample 
 /* A kernel frame to name once the symbols are in: its index, tagged. */
 static int sink__pend(struct pm_report_sink *k, const struct pm_named_frame *fr, uint32_t *id)
 {
+	uint32_t *slot = sink__wait_slot(k->pending_slot, fr->ip ^ (fr->lookup << 1));
+	const struct pm_sink_pending *e;
+
+	if (*slot && *slot <= k->nr_pending) {
+		e = &k->pending[*slot - 1];
+		if (e->ip == fr->ip && e->lookup == fr->lookup) {
+			*id = SINK_PENDING_BIT | (*slot - 1);
+			return 0;
+		}
+	}
 	if (pm_array__grow((void **)&k->pending, &k->cap_pending, k->nr_pending,
 			   sizeof(*k->pending)))
 		return -ENOMEM;
+	*slot = (uint32_t)k->nr_pending + 1;
 	k->pending[k->nr_pending] = (struct pm_sink_pending){ .ip = fr->ip, .lookup = fr->lookup };
 	*id = SINK_PENDING_BIT | (uint32_t)k->nr_pending++;
 	return 0;
@@ -255,6 +318,7 @@ static int sink__flush(struct pm_report_sink *k)
 			.pid = d->pid, .tid = d->tid, .cpu = d->cpu,
 			.time = d->time, .period = d->period,
 			.frame_ids = ids, .nr_frames = d->nr_frames,
+			.samples = d->samples, .last_time = d->last_time,
 		});
 	}
 	k->nr_deferred = k->nr_deferred_ids = k->nr_pending = 0;

@@ -49,9 +49,14 @@ struct pm_sink_repeat {
  * samples wait, in their order (the profile keeps perf's order of first
  * appearance): user frames named at once, as the mappings are then, kernel
  * frames kept as indexes into the pending addresses until the symbols are in.
+ * A sample of the same context and frames as one waiting joins it, so that
+ * what waits grows with the distinct stacks, not with the samples: bounded,
+ * a full wait stops the sink until the symbols are in.
  */
 struct pm_sink_deferred {
-	uint64_t time, period;
+	uint64_t time, last_time;	/* the earliest and latest sample's */
+	uint64_t period;		/* summed */
+	uint64_t samples;
 	int32_t pid, tid, cpu;
 	uint32_t event, nr_frames;
 	uint32_t first_id;		/* in deferred_ids */
@@ -89,6 +94,10 @@ struct pm_report_sink {
 	size_t nr_deferred, cap_deferred;
 	uint32_t *deferred_ids;		/* a pending frame: its index, top bit set */
 	size_t nr_deferred_ids, cap_deferred_ids;
+	/* SINK_WAIT_SLOTS each, index + 1: the waiting sample by context and frames, */
+	uint32_t *deferred_slot;
+	/* and the pending frame by address. */
+	uint32_t *pending_slot;
 	struct pm_buf comms;		/* of the deferred samples */
 	size_t last_comm;		/* offset + 1 of the last one added; 0: none */
 	struct pm_sink_pending *pending;

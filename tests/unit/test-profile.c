@@ -812,6 +812,52 @@ static void test_add_again(void)
 	pm_profile__delete(b);
 }
 
+/* Samples given at once (samples, period summed, first and last time) count as given one by one. */
+static void test_add_many(void)
+{
+	static const uint64_t times[] = { 5, 3, 9 }, periods[] = { 10, 20, 30 };
+	struct pm_profile_query q = { .event = 0, .graph = true };
+	struct pm_profile *a = pm_profile__new(), *b = pm_profile__new();
+	struct pm_profile_sample s = {
+		.event = 0, .comm = "prog", .pid = 1, .tid = 1, .cpu = 0,
+		.frames = s1, .nr_frames = sizeof(s1) / sizeof(s1[0]),
+	};
+	struct pm_profile_result *ra, *rb;
+	uint64_t fa = 0, la = 0, fb = 0, lb = 0;
+	char *ta, *tb;
+	size_t i;
+	int err = 0;
+
+	pm_profile__add_event(a, "cycles");
+	pm_profile__add_event(b, "cycles");
+	for (i = 0; i < 3; i++) {
+		s.time = times[i];
+		s.period = periods[i];
+		err |= pm_profile__add(a, &s);
+	}
+	s.samples = 3;
+	s.time = 3;
+	s.last_time = 9;
+	s.period = 60;
+	err |= pm_profile__add(b, &s);
+	ra = query(a, &q);
+	rb = query(b, &q);
+	ta = text(ra, true);
+	tb = text(rb, true);
+	pm_profile__time_range(a, 0, &fa, &la);
+	pm_profile__time_range(b, 0, &fb, &lb);
+	if (!tap_ok(!err && ta && tb && !strcmp(ta, tb) && pm_profile__samples(b, 0) == 3 &&
+		    pm_profile__period(b, 0) == 60 && fa == fb && la == lb && fb == 3 && lb == 9,
+		    "three samples added at once count as added one by one"))
+		printf("# one by one:\n%s# at once:\n%s", ta ? ta : "", tb ? tb : "");
+	free(ta);
+	free(tb);
+	pm_profile_result__delete(ra);
+	pm_profile_result__delete(rb);
+	pm_profile__delete(a);
+	pm_profile__delete(b);
+}
+
 /* Random stacks over a few names (so recursion is common): perf's invariants hold. */
 static void test_random(void)
 {
@@ -933,5 +979,6 @@ int main(void)
 	test_dso_id();
 	test_frame_ids();
 	test_add_again();
+	test_add_many();
 	return tap_done();
 }
