@@ -749,7 +749,8 @@ static int reader__next_raw(struct pm_reader *r, struct pm_record *rec)
 		if (reader__skip_auxtrace(r, rec))
 			return r->status;
 	}
-	if (reader__process(r, rec))
+	/* Only perf's own records tell the reader something. */
+	if (rec->header->type >= PERF_RECORD_USER_TYPE_START && reader__process(r, rec))
 		return r->status;
 	return 1;
 }

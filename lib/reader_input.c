@@ -193,7 +193,8 @@ static int input__fill(struct pm_input *in)
 	return 0;
 }
 
-ssize_t pm_input__peek(struct pm_input *in, size_t n, const unsigned char **p)
+/* pm_input__peek when the bytes are not all in the buffer. */
+ssize_t pm_input__peek_more(struct pm_input *in, size_t n, const unsigned char **p)
 {
 	int err;
 
@@ -211,14 +212,6 @@ ssize_t pm_input__peek(struct pm_input *in, size_t n, const unsigned char **p)
 	}
 	*p = in->buf + in->start;
 	return (ssize_t)(in->end - in->start < n ? in->end - in->start : n);
-}
-
-void pm_input__consume(struct pm_input *in, size_t n)
-{
-	in->start += n;
-	in->pos += n;
-	if (in->start == in->end)
-		in->start = in->end = 0;
 }
 
 ssize_t pm_input__read(struct pm_input *in, void *dst, size_t n)

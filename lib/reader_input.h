@@ -36,12 +36,28 @@ struct pm_input {
 
 int pm_input__init(struct pm_input *in, int fd, size_t cap);
 void pm_input__exit(struct pm_input *in);
+ssize_t pm_input__peek_more(struct pm_input *in, size_t n, const unsigned char **p);
+
 /*
  * Makes n (<= cap) bytes at pos contiguous at *p.  Returns how many are
- * there: n, or fewer only at end of input; or -errno.
+ * there: n, or fewer only at end of input; or -errno.  Inline: the reader
+ * peeks twice per record, and the bytes are mostly there already.
  */
-ssize_t pm_input__peek(struct pm_input *in, size_t n, const unsigned char **p);
-void pm_input__consume(struct pm_input *in, size_t n);
+static inline ssize_t pm_input__peek(struct pm_input *in, size_t n, const unsigned char **p)
+{
+	if (in->end - in->start < n)
+		return pm_input__peek_more(in, n, p);
+	*p = in->buf + in->start;
+	return (ssize_t)n;
+}
+
+static inline void pm_input__consume(struct pm_input *in, size_t n)
+{
+	in->start += n;
+	in->pos += n;
+	if (in->start == in->end)
+		in->start = in->end = 0;
+}
 /* Copies up to n bytes; returns the number copied (< n at end) or -errno. */
 ssize_t pm_input__read(struct pm_input *in, void *dst, size_t n);
 /* Skips n bytes; *done says how many were there (< n at end). */

@@ -147,7 +147,8 @@ int reader__check_record(struct pm_reader *r, const struct pm_record *rec)
 	size_t body = rec->header->size - sizeof(struct perf_event_header);
 	size_t trailer = type_has_trailer(type) ? r->trailer_size : 0;
 
-	if (type >= PERF_RECORD_HEADER_MAX || !record_types[type].name)
+	/* A SAMPLE has no fixed part: it is checked when decoded. */
+	if (type == PERF_RECORD_SAMPLE || type >= PERF_RECORD_HEADER_MAX || !record_types[type].name)
 		return 0;
 	if (body < trailer || body - trailer < record_types[type].min_body)
 		return reader__fail(r, rec->offset, -EBADMSG,
