@@ -752,6 +752,42 @@ static void test_frame_ids(void)
 }
 
 /*
+ * a and b print the same call-graph table and event 0 spans the same
+ * times.  Deletes both.
+ */
+static bool profiles_agree(struct pm_profile *a, struct pm_profile *b)
+{
+	struct pm_profile_query q = { .event = 0, .graph = true };
+	struct pm_profile_result *ra = query(a, &q), *rb = query(b, &q);
+	char *ta = text(ra, true), *tb = text(rb, true);
+	uint64_t fa = 0, la = 0, fb = 0, lb = 0;
+	bool same;
+
+	pm_profile__time_range(a, 0, &fa, &la);
+	pm_profile__time_range(b, 0, &fb, &lb);
+	same = ta && tb && !strcmp(ta, tb) && fa == fb && la == lb;
+	if (!same)
+		printf("# one:\n%s# other:\n%s", ta ? ta : "", tb ? tb : "");
+	free(ta);
+	free(tb);
+	pm_profile_result__delete(ra);
+	pm_profile_result__delete(rb);
+	pm_profile__delete(a);
+	pm_profile__delete(b);
+	return same;
+}
+
+/* Event 0 of p: samples, period and first and last times. */
+static bool event_is(struct pm_profile *p, uint64_t samples, uint64_t period, uint64_t first,
+		     uint64_t last)
+{
+	uint64_t f = 0, l = 0;
+
+	return !pm_profile__time_range(p, 0, &f, &l) && pm_profile__samples(p, 0) == samples &&
+	       pm_profile__period(p, 0) == period && f == first && l == last;
+}
+
+/*
  * The specs added again where their first sample went (same context and
  * stack) make the same profile as adding each; under a time filter, a
  * sample outside it is not counted either way.
@@ -759,14 +795,11 @@ static void test_frame_ids(void)
 static void test_add_again(void)
 {
 	static const uint64_t slice[1][2] = { { 3, 9 } };
-	struct pm_profile_query q = { .event = 0, .graph = true };
 	struct pm_profile_place at[sizeof(specs) / sizeof(specs[0])];
 	struct pm_profile *a = pm_profile__new(), *b = pm_profile__new();
-	struct pm_profile_result *ra, *rb;
-	uint64_t fa = 0, la = 0, fb = 0, lb = 0;
-	char *ta, *tb;
 	size_t i, j;
 	int err = 0;
+	bool counts;
 
 	pm_profile__add_event(a, "cycles");
 	pm_profile__add_event(b, "cycles");
@@ -791,42 +824,23 @@ static void test_add_again(void)
 			err |= pm_profile__add_placed(b, &s, &at[i]);
 		}
 	}
-	ra = query(a, &q);
-	rb = query(b, &q);
-	ta = text(ra, true);
-	tb = text(rb, true);
-	pm_profile__time_range(a, 0, &fa, &la);
-	pm_profile__time_range(b, 0, &fb, &lb);
-	if (!tap_ok(!err && ta && tb && !strcmp(ta, tb) &&
-		    pm_profile__samples(a, 0) == pm_profile__samples(b, 0) &&
-		    pm_profile__samples(b, 0) == 7 &&
-		    pm_profile__period(a, 0) == pm_profile__period(b, 0) && fa == fb && la == lb &&
-		    fb == 3 && lb == 9 && at[0].node == UINT32_MAX,
-		    "add_again where the first sample went: the same profile, time filter included"))
-		printf("# added:\n%s# again:\n%s", ta ? ta : "", tb ? tb : "");
-	free(ta);
-	free(tb);
-	pm_profile_result__delete(ra);
-	pm_profile_result__delete(rb);
-	pm_profile__delete(a);
-	pm_profile__delete(b);
+	counts = event_is(b, 7, pm_profile__period(a, 0), 3, 9) && at[0].node == UINT32_MAX;
+	tap_ok(profiles_agree(a, b) && !err && counts,
+	       "add_again where the first sample went: the same profile, time filter included");
 }
 
 /* Samples given at once (samples, period summed, first and last time) count as given one by one. */
 static void test_add_many(void)
 {
 	static const uint64_t times[] = { 5, 3, 9 }, periods[] = { 10, 20, 30 };
-	struct pm_profile_query q = { .event = 0, .graph = true };
 	struct pm_profile *a = pm_profile__new(), *b = pm_profile__new();
 	struct pm_profile_sample s = {
 		.event = 0, .comm = "prog", .pid = 1, .tid = 1, .cpu = 0,
 		.frames = s1, .nr_frames = sizeof(s1) / sizeof(s1[0]),
 	};
-	struct pm_profile_result *ra, *rb;
-	uint64_t fa = 0, la = 0, fb = 0, lb = 0;
-	char *ta, *tb;
 	size_t i;
 	int err = 0;
+	bool counts;
 
 	pm_profile__add_event(a, "cycles");
 	pm_profile__add_event(b, "cycles");
@@ -840,22 +854,9 @@ static void test_add_many(void)
 	s.last_time = 9;
 	s.period = 60;
 	err |= pm_profile__add(b, &s);
-	ra = query(a, &q);
-	rb = query(b, &q);
-	ta = text(ra, true);
-	tb = text(rb, true);
-	pm_profile__time_range(a, 0, &fa, &la);
-	pm_profile__time_range(b, 0, &fb, &lb);
-	if (!tap_ok(!err && ta && tb && !strcmp(ta, tb) && pm_profile__samples(b, 0) == 3 &&
-		    pm_profile__period(b, 0) == 60 && fa == fb && la == lb && fb == 3 && lb == 9,
-		    "three samples added at once count as added one by one"))
-		printf("# one by one:\n%s# at once:\n%s", ta ? ta : "", tb ? tb : "");
-	free(ta);
-	free(tb);
-	pm_profile_result__delete(ra);
-	pm_profile_result__delete(rb);
-	pm_profile__delete(a);
-	pm_profile__delete(b);
+	counts = event_is(b, 3, 60, 3, 9);
+	tap_ok(profiles_agree(a, b) && !err && counts,
+	       "three samples added at once count as added one by one");
 }
 
 /* Random stacks over a few names (so recursion is common): perf's invariants hold. */
