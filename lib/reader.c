@@ -52,6 +52,13 @@ void pm_reader__set_error(struct pm_reader *r, const struct pm_reader_error *e)
 	r->status = e->err;
 }
 
+int pm_reader__fault(struct pm_reader *r, const struct pm_reader_error *e)
+{
+	if (!r->status)
+		pm_reader__set_error(r, e);
+	return r->status;
+}
+
 int reader__fail(struct pm_reader *r, uint64_t offset, int err, const char *fmt, ...)
 {
 	va_list ap;

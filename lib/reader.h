@@ -72,9 +72,10 @@ struct pm_regs {
  * A decoded SAMPLE, or the sample_id trailer of another kernel record.
  * fields says which members are valid (PERF_SAMPLE_* bits); pointers point
  * into the record.  Members a record lacks are 0.  The decoder writes each
- * member instead of clearing the whole first (gcc clears 280 bytes with a
- * rep stos, a tenth of a report's decoding); the narrow members come last,
- * so that no padding lies between members.
+ * member instead of clearing the whole first: gcc clears these 280 bytes
+ * with a rep stos, 17.6 ns a sample against 4.1 ns for vector stores on an
+ * EPYC.  The narrow members come last, so that no padding lies between
+ * members.
  */
 struct pm_sample {
 	const struct pm_evsel *evsel;
@@ -174,6 +175,8 @@ int pm_reader__decode_id(const struct pm_reader *r, const struct pm_record *rec,
  * place of any it has: the record was read before any the reader failed on.
  */
 void pm_reader__set_error(struct pm_reader *r, const struct pm_reader_error *e);
+/* The same for a fault found on the reading thread: the reader keeps its first.  Its errno. */
+int pm_reader__fault(struct pm_reader *r, const struct pm_reader_error *e);
 /*
  * The time of a SAMPLE without decoding the rest, as perf does to queue
  * records: 1 and *time, 0 when its event does not sample the time, or the

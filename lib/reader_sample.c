@@ -458,20 +458,12 @@ int pm_reader__decode_sample(const struct pm_reader *r, const struct pm_record *
 	return sample__decode(r, rec, s, e);
 }
 
-/* The fault of a decode: the reader's first. */
-static int reader__fault(struct pm_reader *r, const struct pm_reader_error *e)
-{
-	if (!r->status)
-		pm_reader__set_error(r, e);
-	return r->status;
-}
-
 int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 			    struct pm_sample *s)
 {
 	struct pm_reader_error e;
 
-	return sample__decode(r, rec, s, &e) ? reader__fault(r, &e) : 0;
+	return sample__decode(r, rec, s, &e) ? pm_reader__fault(r, &e) : 0;
 }
 
 int pm_reader__sample_time(struct pm_reader *r, const struct pm_record *rec, uint64_t *time)
@@ -536,5 +528,5 @@ int pm_reader__parse_id(struct pm_reader *r, const struct pm_record *rec, struct
 {
 	struct pm_reader_error e;
 
-	return pm_reader__decode_id(r, rec, s, body_len, &e) ? reader__fault(r, &e) : 0;
+	return pm_reader__decode_id(r, rec, s, body_len, &e) ? pm_reader__fault(r, &e) : 0;
 }

@@ -86,10 +86,5 @@ int pm_rec_info__compute(struct pm_rec_info *in, struct pm_reader *r,
 {
 	struct pm_reader_error e;
 
-	if (!pm_rec_info__decode(in, r, rec, &e))
-		return 0;
-	/* The reader keeps its first fault. */
-	if (!pm_reader__error(r))
-		pm_reader__set_error(r, &e);
-	return pm_reader__error(r)->err;
+	return pm_rec_info__decode(in, r, rec, &e) ? pm_reader__fault(r, &e) : 0;
 }

@@ -141,13 +141,19 @@ static int sink__reserve(struct pm_report_sink *k, size_t nr)
 	return 0;
 }
 
+/* The slot of hash h in a table of 1 << bits. */
+static size_t sink__index(uint64_t h, unsigned int bits)
+{
+	return (size_t)((h * 0xff51afd7ed558ccdULL) >> (64 - bits));
+}
+
 static struct pm_sink_seen *sink__seen(struct pm_report_sink *k, int32_t pid,
 				       const struct pm_named_frame *fr)
 {
 	uint64_t h = (fr->lookup * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(uint32_t)pid << 32) ^
 		     (fr->ip - fr->lookup) ^ ((uint64_t)fr->cpumode << 8);
 
-	return &k->seen[(h * 0xff51afd7ed558ccdULL) >> (64 - SINK_SEEN_BITS)];
+	return &k->seen[sink__index(h, SINK_SEEN_BITS)];
 }
 
 /* The profile's id of frame fr of process pid, named unless seen. */
@@ -202,7 +208,7 @@ static int sink__comm(struct pm_report_sink *k, const char *comm, uint32_t *off)
 
 static uint32_t *sink__wait_slot(uint32_t *slots, uint64_t h)
 {
-	return &slots[(h * 0xff51afd7ed558ccdULL) >> (64 - SINK_WAIT_BITS)];
+	return &slots[sink__index(h, SINK_WAIT_BITS)];
 }
 
 /* The waiting sample of ps's context and frames, slot the place to remember a new one. */
@@ -238,7 +244,10 @@ static int sink__defer(struct pm_report_sink *k, const struct pm_profile_sample 
 	struct pm_sink_deferred *d;
 	int err;
 
-	/* Joined, it would be counted in its time; alone, the profile drops it. */
+	/*
+	 * The time filter applies here, not in the profile: a sample that
+	 * joins another would be counted at the other's time.
+	 */
 	if (!pm_profile__in_time(k->profile, ps->time))
 		return 0;
 	d = sink__waiting(k, ps, ids, nr, &slot);
@@ -337,7 +346,7 @@ static struct pm_sink_repeat *sink__repeat(struct pm_report_sink *k, const struc
 {
 	uint64_t h = (s->ip * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)s->tid << 32) ^
 		     ((uint64_t)(uint32_t)cpu << 8) ^ cpumode;
-	struct pm_sink_repeat *e = &k->repeat[(h * 0xff51afd7ed558ccdULL) >> (64 - SINK_REPEAT_BITS)];
+	struct pm_sink_repeat *e = &k->repeat[sink__index(h, SINK_REPEAT_BITS)];
 
 	*hit = e->gen == pm_namer__generation(k->namer) && e->ip == s->ip &&
 	       e->tid == (int32_t)s->tid && e->pid == (int32_t)s->pid && e->cpu == cpu &&
