@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "flamegraph.h"
+#include "output.h"
 #include "report-flame.h"
 
 #define CMD "pmrec report"
@@ -119,28 +120,18 @@ static uint32_t base_event(const struct pm_profile *p, const struct pm_profile *
 	return i;
 }
 
-static int write_file(void *arg, const void *data, size_t len)
-{
-	errno = 0;
-	if (fwrite(data, 1, len, arg) != len)
-		return errno ? -errno : -EIO;
-	return 0;
-}
-
 static int flame__write(const char *file, const struct pm_profile *p,
 			const struct pm_flamegraph_opts *fo, struct pm_flamegraph_stats *st)
 {
 	bool out = !strcmp(file, "-");
-	FILE *f = out ? stdout : fopen(file, "w");
-	int err;
+	struct pm_outfile f;
+	int err = pm_outfile__open(&f, file);
 
-	if (!f) {
-		fprintf(stderr, CMD ": cannot create '%s': %s\n", file, strerror(errno));
+	if (err) {
+		fprintf(stderr, CMD ": cannot create '%s': %s\n", file, strerror(-err));
 		return PM_EXIT_FAILURE;
 	}
-	err = pm_flamegraph__write(p, fo, write_file, f, st);
-	if (out ? fflush(f) : fclose(f))
-		err = err ? err : -errno;
+	err = pm_outfile__close(&f, file, pm_flamegraph__write(p, fo, pm_outfile__write, &f, st));
 	/* The reader of stdout went away: as report's table, not a failure. */
 	if (err == -EPIPE && out)
 		return PM_EXIT_OK;

@@ -5,12 +5,12 @@
  * option parsing, the choice of the event, the output file and the messages.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "pprof.h"
 #include "report-pprof.h"
 
@@ -72,32 +72,15 @@ static int pprof__event(const struct report_pprof *rp, const struct pm_profile *
 	return 0;
 }
 
-static int write_all(void *arg, const void *buf, size_t n)
-{
-	const int *fd = arg;
-	const char *p = buf;
-	ssize_t w;
-
-	while (n) {
-		w = write(*fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int report_pprof__write(const struct report_pprof *rp, struct pm_reader *r,
 			const struct pm_profile *p)
 {
 	bool to_stdout = !strcmp(rp->path, "-");
 	const char *name = to_stdout ? "stdout" : rp->path;
 	struct pm_pprof_opts o;
+	struct pm_outfile out;
 	uint32_t ev;
-	int fd, err;
+	int err;
 
 	err = pprof__event(rp, p, &ev);
 	if (err)
@@ -111,19 +94,15 @@ int report_pprof__write(const struct report_pprof *rp, struct pm_reader *r,
 		return -EINVAL;
 	o.labels = rp->labels;
 	o.filter = rp->filter;
-	fd = to_stdout ? STDOUT_FILENO : open(rp->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, CMD ": cannot create '%s': %s\n", rp->path, strerror(errno));
+	err = pm_outfile__open(&out, rp->path);
+	if (err) {
+		fprintf(stderr, CMD ": cannot create '%s': %s\n", rp->path, strerror(-err));
 		return -EIO;
 	}
-	err = pm_pprof__write(p, &o, write_all, &fd);
-	if (!to_stdout && close(fd) && !err)
-		err = -errno;
+	err = pm_outfile__close(&out, rp->path, pm_pprof__write(p, &o, pm_outfile__write, &out));
 	/* report words -ENOMEM. */
 	if (err && err != -ENOMEM && err != -EPIPE)
 		fprintf(stderr, CMD ": write error on '%s': %s\n", name, strerror(-err));
-	if (err && !to_stdout)
-		unlink(rp->path);
 	/* The reader went away: as report's table, not a failure. */
 	if (err == -EPIPE)
 		return 0;

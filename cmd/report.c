@@ -637,10 +637,18 @@ static int report__print(struct report *rep)
 	if (!err && !rep->opts.json)
 		err = report__say_empty(&b, res, nr);
 	if (!err) {
+		errno = 0;
 		if (report__color(&rep->opts))
 			write_colored(stdout, (const char *)b.data, b.len);
 		else
 			fwrite(b.data, 1, b.len, stdout);
+		/* A short fwrite leaves the error in the stream, not in fflush's result. */
+		if (fflush(stdout) || ferror(stdout)) {
+			err = errno ? -errno : -EIO;
+			if (err != -EPIPE)
+				fprintf(stderr, CMD ": write error: %s\n", strerror(-err));
+			err = err == -EPIPE ? err : -EIO;
+		}
 	}
 	if (!err && po.lost_samples)
 		fprintf(stderr, CMD ": %s: warning: %llu samples were lost while recording; "
@@ -802,10 +810,9 @@ static int report__run(struct report *rep)
 			return PM_EXIT_USAGE;
 		if (err == -ENOMEM)
 			fprintf(stderr, CMD ": out of memory\n");
-	}
-	if (fflush(stdout) && errno != EPIPE) {
-		fprintf(stderr, CMD ": write error: %s\n", strerror(errno));
-		return PM_EXIT_FAILURE;
+		/* The reader of stdout went away (| head): not a failure, as for dump. */
+		if (err == -EPIPE)
+			return PM_EXIT_OK;
 	}
 	return err ? PM_EXIT_FAILURE : PM_EXIT_OK;
 }

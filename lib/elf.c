@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "elf.h"
+#include "file.h"
 
 struct pm_sym {
 	uint64_t addr;
@@ -104,7 +105,7 @@ struct elf_file {
 	Elf *elf;
 };
 
-static int elf_file__open(struct elf_file *ef, const char *path,
+static int elf_file__open(struct elf_file *ef, const char *path, unsigned accept,
 			  struct stat *st)
 {
 	int err;
@@ -114,17 +115,9 @@ static int elf_file__open(struct elf_file *ef, const char *path,
 	if (!elf_ready)
 		return -ELIBBAD;
 	/* A mapped path may name a FIFO or a device: never block on it. */
-	ef->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ef->fd = pm_file__open(path, O_RDONLY, accept, 0, st);
 	if (ef->fd < 0)
-		return -errno;
-	if (fstat(ef->fd, st)) {
-		err = -errno;
-		goto out_close;
-	}
-	if (!S_ISREG(st->st_mode)) {
-		err = -ENOEXEC;
-		goto out_close;
-	}
+		return ef->fd == -EINVAL || ef->fd == -EISDIR ? -ENOEXEC : ef->fd;
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	if (!ef->elf) {
 		err = -ENOEXEC;
@@ -215,7 +208,7 @@ int pm_elf__build_id(const char *path, unsigned char id[PM_BUILD_ID_SIZE],
 	struct stat st;
 	int err;
 
-	err = elf_file__open(&ef, path, &st);
+	err = elf_file__open(&ef, path, 0, &st);
 	if (err)
 		return err;
 	err = elf__build_id(ef.elf, id, len);
@@ -267,45 +260,16 @@ int pm_elf__build_id_from_notes(const void *notes, size_t size,
 	return -ENOENT;
 }
 
-/* procfs and sysfs files do not know their size: read until EOF. */
+/* Notes files of sysfs: the module's name comes from the recording. */
+#define NOTES_MAX (1u << 20)
+
 static int read_all(const char *path, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap = 0;
-	char *buf = NULL, *p;
-	ssize_t n;
-	int fd, err;
+	int fd = pm_file__open(path, O_RDONLY, 0, 0, NULL), err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (len == cap) {
-			cap += cap ? cap : 4096;
-			p = realloc(buf, cap);
-			if (!p) {
-				err = -ENOMEM;
-				goto out_err;
-			}
-			buf = p;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			goto out_err;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	close(fd);
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-
-out_err:
-	free(buf);
+		return fd;
+	err = pm_file__read_all(fd, NOTES_MAX, bufp, lenp);
 	close(fd);
 	return err;
 }
@@ -741,6 +705,25 @@ static int dso__check_file(struct pm_dso *dso, const struct stat *st)
 	return 0;
 }
 
+int pm_elf__debug_path(char path[PM_DEBUG_PATH_MAX], const unsigned char *id, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p;
+	size_t i;
+
+	if (len < 2 || len > PM_BUILD_ID_SIZE)
+		return -EINVAL;
+	p = path + sprintf(path, "%s/.build-id/", PM_DEBUG_DIR);
+	for (i = 0; i < len; i++) {
+		*p++ = hex[id[i] >> 4];
+		*p++ = hex[id[i] & 15];
+		if (!i)
+			*p++ = '/';
+	}
+	strcpy(p, ".debug");
+	return 0;
+}
+
 /*
  * Distributions strip .symtab and ship it in a debug file named after the
  * build id (Debian's *-dbgsym, libc6-dbg): perf looks there first, so does
@@ -748,26 +731,17 @@ static int dso__check_file(struct pm_dso *dso, const struct stat *st)
  */
 static int dso__load_debug_symtab(struct pm_dso *dso)
 {
-	static const char hex[] = "0123456789abcdef";
-	/* DIR/.build-id/xx/yyyy.debug: two hex digits per byte and one slash. */
-	char path[sizeof(PM_DEBUG_DIR "/.build-id/" ".debug") + 2 * PM_BUILD_ID_SIZE + 1], *p;
+	char path[PM_DEBUG_PATH_MAX];
 	unsigned char id[PM_BUILD_ID_SIZE];
 	struct elf_file ef;
 	struct stat st;
-	size_t i, len;
+	size_t len;
 	int err;
 
-	if (!dso->has_build_id || dso->build_id_len < 2)
+	if (!dso->has_build_id || pm_elf__debug_path(path, dso->build_id, dso->build_id_len))
 		return -ENOENT;
-	p = path + sprintf(path, "%s/.build-id/", PM_DEBUG_DIR);
-	for (i = 0; i < dso->build_id_len; i++) {
-		*p++ = hex[dso->build_id[i] >> 4];
-		*p++ = hex[dso->build_id[i] & 15];
-		if (!i)
-			*p++ = '/';
-	}
-	strcpy(p, ".debug");
-	err = elf_file__open(&ef, path, &st);
+	/* The system's debug tree, whose entries are symlinks on some distributions. */
+	err = elf_file__open(&ef, path, PM_FILE_FOLLOW, &st);
 	if (err)
 		return err;
 	err = elf__build_id(ef.elf, id, &len);
@@ -801,7 +775,7 @@ static void dso__load(struct pm_dso *dso, bool want_syms)
 		dso->syms_err = dso->hdr_err;
 		return;
 	}
-	err = elf_file__open(&ef, dso->path, &st);
+	err = elf_file__open(&ef, dso->path, 0, &st);
 	if (!err) {
 		err = dso__check_file(dso, &st);
 		if (err)
@@ -1191,7 +1165,7 @@ struct pm_kallsyms *pm_kallsyms__load(const char *path)
 	struct pm_kallsyms *ks;
 	int fd, err;
 
-	fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	fd = pm_file__open(path ? path : "/proc/kallsyms", O_RDONLY, 0, 0, NULL);
 	if (fd < 0)
 		return NULL;
 	ks = calloc(1, sizeof(*ks));

@@ -20,6 +20,14 @@
 /* GNU build ids are SHA-1 sized; longer ones are truncated, as perf does. */
 #define PM_BUILD_ID_SIZE 20
 
+/* "/usr/lib/debug/.build-id/xx/yyyy.debug": two hex digits a byte, one slash. */
+#define PM_DEBUG_PATH_MAX (sizeof("/usr/lib/debug/.build-id/.debug") + 2 * PM_BUILD_ID_SIZE + 1)
+/*
+ * The path of the separate debug file of build id id, where Debian's
+ * -dbgsym packages and perf look.  -EINVAL for an id shorter than 2 bytes.
+ */
+int pm_elf__debug_path(char path[PM_DEBUG_PATH_MAX], const unsigned char *id, size_t len);
+
 /*
  * Build id of the ELF file at path: from the PT_NOTE segments, which survive
  * stripping, else from the SHT_NOTE sections.  *len is the number of bytes

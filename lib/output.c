@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "output.h"
 
 int pm_output__check(const char *path)
@@ -118,4 +119,74 @@ int pm_output__timestamp_name(char *buf, size_t len, const char *path, const str
 		return -EINVAL;
 	n = snprintf(buf, len, "%s.%s%02ld", path, stamp, t->tv_nsec / 10000000);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The mode a newly created file would get: 0666 less the umask. */
+static mode_t default_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+int pm_outfile__open(struct pm_outfile *f, const char *path)
+{
+	struct stat st, target;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	if (!strcmp(path, "-")) {
+		f->fd = STDOUT_FILENO;
+		f->borrowed = true;
+		return 0;
+	}
+	f->mode = default_mode();
+	if (!lstat(path, &st) && S_ISREG(st.st_mode)) {
+		f->mode = st.st_mode & 07777;
+	} else if (!stat(path, &target) && !S_ISREG(target.st_mode)) {
+		/* A device or a FIFO: written in place, never created or removed. */
+		f->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (f->fd < 0)
+			return -errno;
+		if (fstat(f->fd, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+			close(f->fd);
+			f->fd = -1;
+			return -EINVAL;
+		}
+		return 0;
+	}
+	err = pm_output__create(&f->tmp, path);
+	if (!err)
+		f->fd = f->tmp.fd;
+	return err;
+}
+
+int pm_outfile__close(struct pm_outfile *f, const char *path, int err)
+{
+	if (f->fd < 0 || f->borrowed)
+		return err;
+	if (!err && f->tmp.tmp && fchmod(f->fd, f->mode))
+		err = -errno;
+	if (close(f->fd) && !err)
+		err = -errno;
+	f->fd = -1;
+	if (!f->tmp.tmp)
+		return err;
+	if (!err && rename(f->tmp.tmp, path))
+		err = -errno;
+	if (!err) {
+		free(f->tmp.tmp);
+		f->tmp.tmp = NULL;
+	}
+	pm_output__discard(&f->tmp);
+	return err;
+}
+
+int pm_outfile__write(void *arg, const void *buf, size_t n)
+{
+	const struct pm_outfile *f = arg;
+
+	return pm_write_all(f->fd, buf, n);
 }

@@ -10,6 +10,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <time.h>
 
 struct pm_output {
@@ -37,6 +38,33 @@ int pm_output__publish(struct pm_output *o, const char *final);
 int pm_output__rename_unique(const char *from, const char *to, char *used, size_t len);
 /* Removes an unpublished temporary file; frees the file publishing displaced. */
 void pm_output__discard(struct pm_output *o);
+/*
+ * An output a command writes start to end (a flame graph, a pprof file).
+ * A new or regular file, or a symlink to one, is written under a temporary
+ * name beside it and renamed into place only once complete: a failed
+ * write leaves what was there as it was, and a planted symlink is
+ * replaced, never written through.  A device, FIFO or socket (also behind
+ * a symlink, as /dev/stdout is) is written in place and never removed;
+ * so is "-", standard output, which is not closed either.
+ */
+struct pm_outfile {
+	int fd;
+	bool borrowed;		/* standard output */
+	mode_t mode;		/* of the file replaced, or the default */
+	struct pm_output tmp;	/* tmp.tmp set: write there, rename on success */
+};
+
+/* Opens path for writing as above.  0 or -errno. */
+int pm_outfile__open(struct pm_outfile *f, const char *path);
+/*
+ * Ends the output: with err 0, makes it durable and visible (renames the
+ * temporary file to path); with an error, removes only the temporary file.
+ * Returns err, or the first error of closing or renaming.
+ */
+int pm_outfile__close(struct pm_outfile *f, const char *path, int err);
+/* The write callback of the writers (pm_write_fn): arg is the pm_outfile. */
+int pm_outfile__write(void *arg, const void *buf, size_t n);
+
 /* "path.YYYYmmddHHMMSScc" for t (centiseconds), as perf names its rotations. */
 int pm_output__timestamp_name(char *buf, size_t len, const char *path, const struct timespec *t);
 

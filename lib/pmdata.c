@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "pmdata.h"
 
 struct pm_buf *pm_features__add(struct pm_features *f, int id)
@@ -23,24 +24,6 @@ void pm_features__exit(struct pm_features *f)
 }
 
 /* Full write: retries short writes and EINTR. */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
 {
 	const unsigned char *p = buf;
@@ -109,7 +92,7 @@ static int start_file(struct pmdata *d, const struct pm_evlist *l)
 		.data = { .offset = d->data_offset, .size = 0 },
 	};
 	memcpy(b.data, &d->header, sizeof(d->header));
-	err = write_all(d->fd, b.data, b.len);
+	err = pm_write_all(d->fd, b.data, b.len);
 out:
 	pm_buf__exit(&b);
 	return err;
@@ -147,7 +130,7 @@ static int start_pipe(struct pmdata *d, const struct pm_evlist *l)
 			done += n;
 		} while (done < ev->nr_ids);
 	}
-	err = write_all(d->fd, b.data, b.len);
+	err = pm_write_all(d->fd, b.data, b.len);
 out:
 	pm_buf__exit(&b);
 	return err;
@@ -209,7 +192,7 @@ int pmdata__writev(struct pmdata *d, const struct iovec *iov, int iovcnt)
 
 int pmdata__write(struct pmdata *d, const void *buf, size_t len)
 {
-	int err = write_all(d->fd, buf, len);
+	int err = pm_write_all(d->fd, buf, len);
 
 	if (!err)
 		d->data_size += len;
@@ -302,7 +285,7 @@ int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload)
 		return commit_with_tail(d);
 	err = live_tail(d, d->data_size, &b);
 	if (!err)
-		err = write_all(d->fd, b.data, b.len);
+		err = pm_write_all(d->fd, b.data, b.len);
 	if (!err) {
 		d->tail = b.len;
 		d->data_size += b.len;
@@ -394,7 +377,7 @@ int pmdata__pipe_features(struct pmdata *d, const struct pm_features *f)
 		    pm_buf__append(&b, p->data, p->len))
 			goto out;
 	}
-	err = write_all(d->fd, b.data, b.len);
+	err = pm_write_all(d->fd, b.data, b.len);
 out:
 	pm_buf__exit(&b);
 	return err;
@@ -423,7 +406,7 @@ int pmdata__pipe_tracing(struct pmdata *d, const struct pm_buf *blob)
 	int err = pm_tracing_record(&b, blob);
 
 	if (!err)
-		err = write_all(d->fd, b.data, b.len);
+		err = pm_write_all(d->fd, b.data, b.len);
 	pm_buf__exit(&b);
 	return err;
 }

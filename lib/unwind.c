@@ -10,7 +10,9 @@
 #include <gelf.h>
 
 #include "buf.h"
+#include "debuginfo.h"
 #include "demangle.h"
+#include "file.h"
 #include "unwind.h"
 
 /* Live libdw sessions: beyond this many address spaces, the least recently used goes (RSS bound). */
@@ -273,18 +275,14 @@ static const char *base_name(const char *path)
  * the virtual address its file offset has in the segment that holds it.
  * Segments need not sit at their file offsets (lld lays them out apart).
  */
-static int map__bias(const struct pm_map_info *mi, uint64_t *bias)
+static int map__bias(const struct pm_map_info *mi, int fd, uint64_t *bias)
 {
-	int fd = open(mi->path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
 	size_t i, nr;
 	int err = -ENOENT;
 
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && gelf_getehdr(elf, &eh) && eh.e_type == ET_EXEC) {
 		*bias = 0;
 		err = 0;
@@ -303,8 +301,16 @@ static int map__bias(const struct pm_map_info *mi, uint64_t *bias)
 		}
 	}
 	elf_end(elf);
-	close(fd);
 	return err;
+}
+
+/*
+ * The file mapped at mi, opened here and handed to libdw as an fd: libdw
+ * would open the recording's path itself, blocking on a FIFO.
+ */
+static int map__open(const struct pm_map_info *mi)
+{
+	return mi->path[0] == '/' ? pm_file__open(mi->path, O_RDONLY, 0, 0, NULL) : -ENOENT;
 }
 
 /* Makes sure the file mapped at addr is known to the session. */
@@ -312,12 +318,18 @@ static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint
 {
 	struct pm_map_info mi;
 	uint64_t bias = 0;
+	int fd;
 
-	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi) ||
-	    mi.path[0] != '/' || map__bias(&mi, &bias))
+	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi))
+		return;
+	fd = map__open(&mi);
+	if (fd < 0)
 		return;
 	dwfl_report_begin_add(dwfl);
-	dwfl_report_elf(dwfl, base_name(mi.path), mi.path, -1, bias, true);
+	/* A module made takes the fd; a refused one leaves it to us. */
+	if (map__bias(&mi, fd, &bias) || !dwfl_report_elf(dwfl, base_name(mi.path), mi.path, fd,
+							 bias, true))
+		close(fd);
 	dwfl_report_end(dwfl, NULL, NULL);
 }
 
@@ -372,6 +384,14 @@ static const Dwfl_Thread_Callbacks callbacks = {
 	.set_initial_registers = cb_set_initial_registers,
 };
 
+/* Every module is reported with its ELF open: libdw must open nothing itself. */
+static int cb_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		       Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	*elfp = NULL;
+	return -1;
+}
+
 /*
  * The unwinding sessions read a separate debug file only for files without
  * .eh_frame: every session would read (and inflate) it again, and
@@ -390,18 +410,18 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modn
 		for (i = 0; i < nr; i++)
 			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
 				return -1;
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
+	return pm_debuginfo__find(mod, userdata, modname, base, file_name, debuglink_file,
+				  debuglink_crc, debuginfo_file_name);
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = cb_find_elf,
 	.find_debuginfo = cb_find_debuginfo,
 };
 
 static const Dwfl_Callbacks inline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = cb_find_elf,
+	.find_debuginfo = pm_debuginfo__find,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -871,6 +891,7 @@ static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct 
 {
 	Dwfl_Module *mod;
 	size_t i;
+	int fd;
 
 	for (i = 0; i < u->nr_files; i++)
 		if (u->files[i].dso == mi->dso)
@@ -889,9 +910,12 @@ static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct 
 		u->files = f;
 		u->cap_files = cap;
 	}
+	fd = map__open(mi);
 	dwfl_report_begin_add(u->inline_dwfl);
-	mod = dwfl_report_offline(u->inline_dwfl, base_name(mi->path), mi->path, -1);
+	mod = fd < 0 ? NULL : dwfl_report_offline(u->inline_dwfl, base_name(mi->path), mi->path, fd);
 	dwfl_report_end(u->inline_dwfl, NULL, NULL);
+	if (fd >= 0 && !mod)
+		close(fd);
 	u->files[u->nr_files++] = (struct inline_file){ .dso = mi->dso, .mod = mod };
 	return mod;
 }

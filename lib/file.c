@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "file.h"
+
+static int file__check(const struct stat *st, unsigned accept, uint64_t max_size)
+{
+	if (S_ISREG(st->st_mode))
+		return max_size && (uint64_t)st->st_size > max_size ? -EFBIG : 0;
+	if (S_ISFIFO(st->st_mode))
+		return accept & (PM_FILE_FIFO | PM_FILE_STREAM) ? 0 : -EINVAL;
+	if (S_ISSOCK(st->st_mode) || S_ISCHR(st->st_mode))
+		return accept & PM_FILE_STREAM ? 0 : -EINVAL;
+	return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+}
+
+int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_size,
+		  struct stat *stp)
+{
+	struct stat st;
+	int fd, err;
+
+	oflags |= O_CLOEXEC | O_NOCTTY;
+	if (!(accept & PM_FILE_FOLLOW))
+		oflags |= O_NOFOLLOW;
+	/*
+	 * A FIFO opened for reading waits for a writer, and opening a device
+	 * can act (a watchdog arms): only a stream the user named may block.
+	 */
+	if (!(accept & PM_FILE_STREAM))
+		oflags |= O_NONBLOCK;
+	fd = open(path, oflags);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out_close;
+	}
+	/* A FIFO-only caller must not be handed a regular file either. */
+	if ((accept & PM_FILE_FIFO) && !(accept & PM_FILE_STREAM) && !S_ISFIFO(st.st_mode)) {
+		err = -EINVAL;
+		goto out_close;
+	}
+	err = file__check(&st, accept, max_size);
+	if (err)
+		goto out_close;
+	if (stp)
+		*stp = st;
+	return fd;
+
+out_close:
+	close(fd);
+	return err;
+}
+
+int pm_file__read_all(int fd, size_t max, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *p;
+	ssize_t n;
+
+	for (;;) {
+		if (len == cap) {
+			if (cap >= max) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap += cap ? cap : 4096;
+			cap = cap < max ? cap : max;
+			p = realloc(buf, cap);
+			if (!p) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return -errno;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+int pm_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_FILE_H
+#define PMREC_FILE_H
+
+/*
+ * The one opener of files that a recording, /tmp or another user can name:
+ * mapped files, debug files, build-id paths, tracefs and sysfs paths made
+ * from user input, control fifos, input files.  pmrec runs as root, so such
+ * a path must not make it follow a planted symlink, block forever in
+ * open() on a FIFO nobody writes, arm a device by opening it, or read a
+ * file without end.
+ *
+ * Every open adds O_CLOEXEC and O_NOCTTY, O_NOFOLLOW unless PM_FILE_FOLLOW,
+ * and O_NONBLOCK unless PM_FILE_STREAM; the opened fd (never the path) is
+ * then checked with fstat().
+ */
+#include <stdint.h>
+#include <sys/stat.h>
+
+enum pm_file_accept {
+	/* 0: a regular file, opened without blocking. */
+	PM_FILE_FIFO = 1 << 0,		/* a FIFO only (control channels) */
+	PM_FILE_STREAM = 1 << 1,	/* also a FIFO, socket or tty the user named; may block */
+	PM_FILE_FOLLOW = 1 << 2,	/* the last component may be a symlink */
+};
+
+/*
+ * Opens path with oflags (O_RDONLY, O_RDWR...) under the rules above.
+ * Returns the fd, or -errno: -ELOOP for a symlink, -EINVAL for a file of
+ * a type the caller does not accept, -EFBIG for a regular file larger than
+ * max_size (0: no bound).  st, when not NULL, receives the fd's fstat.
+ */
+int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_size,
+		  struct stat *st);
+
+/* Reads all of fd (procfs and sysfs files have no size) up to max bytes.  */
+int pm_file__read_all(int fd, size_t max, char **buf, size_t *len);
+
+/* Writes all of buf to fd, through short writes and EINTR.  0 or -errno. */
+int pm_write_all(int fd, const void *buf, size_t n);
+
+#endif
