@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "file.h"
 
 void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w)
 {
@@ -70,10 +71,13 @@ int pm_cmd__open_input(const char *cmd, struct pm_reader *r, const char *path,
 		err = pm_reader__open_fd(r, STDIN_FILENO);
 	} else {
 		*name = path;
-		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* The user names the input: a link or a FIFO is theirs to give. */
+		*fd = pm_file__open(path, O_RDONLY, PM_FILE_STREAM | PM_FILE_FOLLOW, 0, NULL);
 		if (*fd < 0) {
-			err = -errno;
-			fprintf(stderr, "%s: cannot open '%s': %s\n", cmd, path, strerror(errno));
+			err = *fd;
+			*fd = -1;
+			fprintf(stderr, "%s: cannot open '%s': %s\n", cmd, path,
+				err == -EINVAL ? "not a file or a stream" : strerror(-err));
 			return err;
 		}
 		err = pm_reader__open_fd(r, *fd);

@@ -188,7 +188,7 @@ static void parse_comms(struct report_opts *o, char *arg, struct argp_state *sta
 		argp_error(state, "empty --comm (comma-separated command names)");
 }
 
-/* Seconds as perf prints them ("12345.678901"), to nanoseconds. */
+/* Seconds as perf prints them ("12345.678901"), to nanoseconds; -ERANGE past 2^64 ns. */
 static int parse_seconds(const char *s, size_t len, uint64_t *ns)
 {
 	uint64_t sec = 0, frac = 0, scale = 1000000000;
@@ -198,7 +198,7 @@ static int parse_seconds(const char *s, size_t len, uint64_t *ns)
 		return -EINVAL;
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 		if (sec > UINT64_MAX / 10 / 1000000000)
-			return -EINVAL;
+			return -ERANGE;
 		sec = sec * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (i < len && s[i] == '.')
@@ -207,27 +207,34 @@ static int parse_seconds(const char *s, size_t len, uint64_t *ns)
 				scale /= 10;
 				frac += (uint64_t)(s[i] - '0') * scale;
 			}
-	if (i != len)
+	if (i != len || !i)
 		return -EINVAL;
+	if (sec > (UINT64_MAX - frac) / 1000000000)
+		return -ERANGE;
 	*ns = sec * 1000000000 + frac;
 	return 0;
 }
 
 static void parse_time(struct report_opts *o, const char *arg, struct argp_state *state)
 {
+	static const char usage[] = "START,END in seconds, e.g. 1234.5,1240; either may be empty";
 	const char *comma = strchr(arg, ',');
 	size_t len;
+	int err = 0;
 
 	if (!comma)
-		argp_error(state, "bad --time '%s' (START,END in seconds, e.g. 1234.5,1240; "
-			   "either may be empty)", arg);
+		argp_error(state, "bad --time '%s' (%s)", arg, usage);
 	len = (size_t)(comma - arg);
-	o->time[0] = o->time[1] = 0;
-	if ((len && parse_seconds(arg, len, &o->time[0])) ||
-	    (comma[1] && parse_seconds(comma + 1, strlen(comma + 1), &o->time[1])) ||
-	    (o->time[1] && o->time[0] > o->time[1]))
-		argp_error(state, "bad --time '%s' (START,END in seconds, e.g. 1234.5,1240; "
-			   "either may be empty)", arg);
+	o->time[0] = 0;
+	o->time[1] = UINT64_MAX;
+	if (len)
+		err = parse_seconds(arg, len, &o->time[0]);
+	if (!err && comma[1])
+		err = parse_seconds(comma + 1, strlen(comma + 1), &o->time[1]);
+	if (err == -ERANGE)
+		argp_error(state, "bad --time '%s' (a time past 18446744073.709551615 s)", arg);
+	if (err || o->time[0] > o->time[1])
+		argp_error(state, "bad --time '%s' (%s)", arg, usage);
 	o->time_set = true;
 }
 

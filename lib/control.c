@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "control.h"
+#include "file.h"
 
 static void control__init(struct pm_control *c)
 {
@@ -22,14 +22,9 @@ static void control__init(struct pm_control *c)
  */
 static int control__open_fifo(const char *path, int *fd)
 {
-	struct stat st;
-
-	if (stat(path, &st))
-		return -errno;
-	if (!S_ISFIFO(st.st_mode))
-		return -EINVAL;
-	*fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	return *fd < 0 ? -errno : 0;
+	/* The fd is checked, not the path: a swap after a stat() cannot redirect acks. */
+	*fd = pm_file__open(path, O_RDWR, PM_FILE_FIFO, 0, NULL);
+	return *fd < 0 ? *fd : 0;
 }
 
 static int control__check_fd(const char *s, int *fd)
@@ -129,21 +124,50 @@ static enum pm_control_cmd control__word(const char *w)
 	return PM_CONTROL_UNKNOWN;
 }
 
+/*
+ * The word for messages: printable ASCII as it is, any other byte as \xNN,
+ * cut to fit, so a writer cannot send escape sequences to the terminal.
+ */
+static void control__show(struct pm_control *c, const char *w, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	for (i = 0; i < n && o + 5 <= sizeof(c->word) - 4; i++) {
+		unsigned char ch = (unsigned char)w[i];
+
+		if (ch >= 0x20 && ch < 0x7f && ch != '\\') {
+			c->word[o++] = (char)ch;
+			continue;
+		}
+		c->word[o++] = '\\';
+		c->word[o++] = 'x';
+		c->word[o++] = hex[ch >> 4];
+		c->word[o++] = hex[ch & 15];
+	}
+	if (i < n) {
+		memcpy(c->word + o, "...", 3);
+		o += 3;
+	}
+	c->word[o] = '\0';
+}
+
 /* A word in buf ending at end (its terminator): taken out of buf. */
 static enum pm_control_cmd control__take(struct pm_control *c, size_t end)
 {
+	enum pm_control_cmd cmd;
 	size_t n = end;
 
 	while (n && (c->buf[n - 1] == ' ' || c->buf[n - 1] == '\r' || c->buf[n - 1] == '\t'))
 		n--;
 	c->buf[n] = '\0';
-	if (n >= sizeof(c->word))
-		n = sizeof(c->word) - 1;
-	memcpy(c->word, c->buf, n);
-	c->word[n] = '\0';
+	cmd = strlen(c->buf) == n ? control__word(c->buf) : PM_CONTROL_UNKNOWN;
+	control__show(c, c->buf, n);
 	memmove(c->buf, c->buf + end + 1, c->len - end - 1);
 	c->len -= end + 1;
-	return control__word(c->word);
+	if (c->overlong)
+		cmd = PM_CONTROL_UNKNOWN;
+	return cmd;
 }
 
 int pm_control__next(struct pm_control *c, enum pm_control_cmd *cmd)
@@ -153,19 +177,33 @@ int pm_control__next(struct pm_control *c, enum pm_control_cmd *cmd)
 
 	*cmd = PM_CONTROL_NONE;
 	for (;;) {
-		for (i = 0; i < c->len; i++)
-			if (c->buf[i] == '\n' || c->buf[i] == '\0') {
-				*cmd = control__take(c, i);
-				if (*cmd == PM_CONTROL_UNKNOWN && !c->word[0])
-					break;	/* an empty line: nothing */
-				return 0;
-			}
-		if (i < c->len)
+		for (i = 0; i < c->len && c->buf[i] != '\n' && c->buf[i] != '\0'; i++)
+			;
+		if (i < c->len && c->skipping) {
+			/* The end of a line already answered as unknown. */
+			memmove(c->buf, c->buf + i + 1, c->len - i - 1);
+			c->len -= i + 1;
+			c->skipping = c->overlong = false;
 			continue;
-		if (c->len == sizeof(c->buf)) {
-			/* A line longer than any word: unknown, whatever follows. */
-			c->buf[c->len - 1] = '\n';
-			continue;
+		}
+		if (i < c->len) {
+			*cmd = control__take(c, i);
+			if (*cmd == PM_CONTROL_UNKNOWN && !c->word[0])
+				continue;	/* an empty line: nothing */
+			return 0;
+		}
+		if (c->skipping) {
+			c->len = 0;
+		} else if (c->len == sizeof(c->buf)) {
+			/*
+			 * A line longer than any word: one unknown now,
+			 * and the rest of it, however long, dropped.
+			 */
+			c->overlong = true;
+			*cmd = control__take(c, c->len - 1);
+			c->len = 0;
+			c->skipping = true;
+			return 0;
 		}
 		n = read(c->ctl_fd, c->buf + c->len, sizeof(c->buf) - c->len);
 		if (n < 0)

@@ -27,7 +27,9 @@ struct pm_control {
 	bool own;			/* fifos opened here, closed by pm_control__exit */
 	char buf[256];			/* a word being received */
 	size_t len;
-	char word[64];			/* the last word, cut to fit, for error lines */
+	bool overlong;			/* the line being taken did not fit in buf */
+	bool skipping;			/* dropping the rest of an overlong line */
+	char word[96];			/* the last word for messages: escaped, cut to fit */
 };
 
 /* Where a --control spec failed: which path or fd, and why (negative errno). */

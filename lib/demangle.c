@@ -6,6 +6,7 @@
 #include <libiberty/demangle.h>
 
 #include "demangle.h"
+#include "symname.h"
 
 bool pm_demangle__is_mangled(const char *name)
 {
@@ -18,7 +19,7 @@ char *pm_demangle__str(const char *name)
 	if (!pm_demangle__is_mangled(name))
 		return NULL;
 	/* DMGL_AUTO picks the scheme (GNU v3 or Rust) from the name itself. */
-	return cplus_demangle(name, DMGL_AUTO);
+	return pm_sym_name__cut(cplus_demangle(name, DMGL_AUTO));
 }
 
 /* Open addressing, name pointer -> demangled copy (NULL slot key: free). */

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "elf.h"
 #include "file.h"
+#include "symname.h"
 
 struct pm_sym {
 	uint64_t addr;
@@ -503,14 +504,17 @@ static int elf_cand__cmp_name(const void *a, const void *b)
 /*
  * Copies the names of cands (sorted by name offset) out of the string table,
  * each byte of it at most once: names that start inside one another end at
- * the same NUL and share the copy.  With names NULL, only sizes them.
- * Returns the bytes needed.
+ * the same NUL and share the copy.  A name longer than PM_SYM_NAME_MAX gets
+ * a copy of its own, cut to that length and ending in "..." (one for all
+ * the symbols that start there), so a hostile table cannot make every
+ * later step hash, compare and print megabytes per sample.  With names
+ * NULL, only sizes them.  Returns the bytes needed.
  */
 static size_t elf_cands__copy_names(struct elf_cand *c, size_t nr, const char *strtab,
 				    size_t strsz, char *names)
 {
-	size_t i, start = 0, end = 0, base = 0, pos = 0;
-	bool open = false;
+	size_t i, end = 0, shared = 0, base = 0, pos = 0, cut_off = 0, cut_base = 0;
+	bool open = false, cut = false;
 	const char *nul;
 
 	for (i = 0; i < nr; i++) {
@@ -522,16 +526,33 @@ static size_t elf_cands__copy_names(struct elf_cand *c, size_t nr, const char *s
 				c[i].dropped = true;
 				continue;
 			}
-			start = off;
 			end = (size_t)(nul - strtab);
+			/* Only the tail that short names can start in is shared. */
+			shared = end - off > PM_SYM_NAME_MAX ? end - PM_SYM_NAME_MAX : off;
 			base = pos;
-			pos += end - start + 1;
+			pos += end - shared + 1;
 			open = true;
+			cut = false;
 			if (names)
-				memcpy(names + base, strtab + start, end - start + 1);
+				memcpy(names + base, strtab + shared, end - shared + 1);
+		}
+		if (end - off <= PM_SYM_NAME_MAX) {
+			if (names)
+				c[i].name = base + (off - shared);
+			continue;
+		}
+		if (!cut || off != cut_off) {
+			cut = true;
+			cut_off = off;
+			cut_base = pos;
+			pos += PM_SYM_NAME_MAX + 1;
+			if (names) {
+				memcpy(names + cut_base, strtab + off, PM_SYM_NAME_MAX - 3);
+				memcpy(names + cut_base + PM_SYM_NAME_MAX - 3, "...", 4);
+			}
 		}
 		if (names)
-			c[i].name = base + (off - start);
+			c[i].name = cut_base;
 	}
 	return pos;
 }

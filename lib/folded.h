@@ -11,11 +11,12 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "symname.h"
 
 struct pm_folded;
 
 /* Longer names are cut to this many bytes, the last three "...". */
-#define PM_FOLDED_NAME_MAX 4096
+#define PM_FOLDED_NAME_MAX PM_SYM_NAME_MAX
 
 /*
  * Appends the n bytes of name (a comm or a frame name) to a folded stack

@@ -96,6 +96,11 @@ int pm_output__rename_unique(const char *from, const char *to, char *used, size_
 	return -ENAMETOOLONG;
 }
 
+int pm_output__remove_own(const char *path)
+{
+	return unlink(path) && errno != ENOENT ? -errno : 0;
+}
+
 void pm_output__discard(struct pm_output *o)
 {
 	if (o->pinned) {

@@ -669,7 +669,7 @@ static bool in_time(const struct pm_profile *p, uint64_t t)
 	if (!p->nr_slices)
 		return true;
 	for (i = 0; i < p->nr_slices; i++)
-		if (t >= p->slices[i][0] && (!p->slices[i][1] || t <= p->slices[i][1]))
+		if (t >= p->slices[i][0] && t <= p->slices[i][1])
 			return true;
 	return false;
 }

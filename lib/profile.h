@@ -100,7 +100,7 @@ uint32_t pm_profile__nr_events(const struct pm_profile *p);
 const char *pm_profile__event_name(const struct pm_profile *p, uint32_t event);
 
 /*
- * Time slices ([start, end] inclusive, 0 for an open end), as perf
+ * Time slices ([start, end] inclusive; UINT64_MAX for an open end), as perf
  * report --time: samples outside every slice are not added at all, so they
  * count in no total.  Time is the one filter applied when adding, because
  * the profile keeps no per-sample data.  The array is copied.

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "reader_int.h"
 
 /*
@@ -504,9 +505,10 @@ int pm_reader__open(struct pm_reader *r, const char *path)
 
 	if (!path || !strcmp(path, "-"))
 		return pm_reader__open_fd(r, STDIN_FILENO);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The user names the input: a link or a FIFO is theirs to give. */
+	fd = pm_file__open(path, O_RDONLY, PM_FILE_STREAM | PM_FILE_FOLLOW, 0, NULL);
 	if (fd < 0) {
-		err = -errno;
+		err = fd;
 		r->opened = true;
 		return reader__fail(r, 0, err, "%s", strerror(-err));
 	}
@@ -777,6 +779,11 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 		if (!ret && r->unz_end > r->unz_start) {
 			r->unz_unflushed = r->unz_end - r->unz_start;
 			r->unz_start = r->unz_end = 0;
+		} else if (!ret && reader__unpack_missing(r)) {
+			return reader__fail(r, r->unz_off, -EBADMSG,
+					    "the compressed data ends inside a zstd block that lacks "
+					    "%zu bytes: the records in it cannot be decoded",
+					    reader__unpack_missing(r));
 		}
 		/*
 		 * The compressed data is one stream: perf flushes what one

@@ -85,6 +85,7 @@ struct pm_reader {
 	uint64_t unz_off;
 	/* Bytes of a record the compressed data ended inside (at unz_off). */
 	size_t unz_unflushed;
+	size_t unz_hint;	/* zstd's last return: where in a frame it stopped */
 
 	int status;		/* sticky fault, 0 if none */
 	struct pm_reader_error err;
@@ -129,6 +130,8 @@ int reader__process(struct pm_reader *r, const struct pm_record *rec);
  * a ring's worth.
  */
 #define PM_UNZ_MAX (64u << 20)
+/* Bytes a cut zstd block still lacks at the end of the data, 0 if none is cut. */
+size_t reader__unpack_missing(const struct pm_reader *r);
 /* A record of the decompressed data: 1, or 0 when none is complete. */
 int reader__next_unpacked(struct pm_reader *r, struct pm_record *rec);
 /* Decompresses a COMPRESSED record after what is left. */

@@ -11,6 +11,9 @@
 
 #include "reader_int.h"
 
+/* A zstd block header: 3 bytes (RFC 8878, 3.1.1.2). */
+#define BLOCK_HEADER 3
+
 void reader__exit_unpack(struct pm_reader *r)
 {
 	ZSTD_freeDStream(r->dstream);
@@ -71,7 +74,21 @@ int reader__unpack(struct pm_reader *r, const struct pm_record *rec)
 					    ZSTD_getErrorName(ret));
 		r->unz_end += out.pos;
 	} while (in.pos < in.size || out.pos == out.size);
+	r->unz_hint = ret;
 	return 0;
+}
+
+/*
+ * What zstd's last hint says of where the stream stopped.  It is the input
+ * the decoder wants next plus, inside a frame, the next block's 3-byte
+ * header, less what it holds already: 0 after a whole frame, 3 between
+ * blocks of a flushed frame (perf flushes each drain), more inside a
+ * frame header or a block.  Only a raw block gives out part of itself, so
+ * a cut compressed block holds records that nothing will decode.
+ */
+size_t reader__unpack_missing(const struct pm_reader *r)
+{
+	return r->dstream && r->unz_hint > BLOCK_HEADER ? r->unz_hint - BLOCK_HEADER : 0;
 }
 
 int reader__next_unpacked(struct pm_reader *r, struct pm_record *rec)

@@ -411,8 +411,10 @@ static void recfile__keep(struct pm_recfile *f, const char *name)
 		return;
 	f->nr_kept++;
 	while (f->nr_kept > f->max_files) {
-		if (unlink(f->kept[0]) && errno != ENOENT)
-			recfile__note(f, PM_RECFILE_UNLINK_FAILED, f->kept[0], -errno);
+		int err = pm_output__remove_own(f->kept[0]);
+
+		if (err)
+			recfile__note(f, PM_RECFILE_UNLINK_FAILED, f->kept[0], err);
 		free(f->kept[0]);
 		memmove(f->kept, f->kept + 1, --f->nr_kept * sizeof(*f->kept));
 	}

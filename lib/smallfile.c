@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "smallfile.h"
 
 int pm_read_small(const char *path, char *buf, size_t size)
@@ -12,9 +13,9 @@ int pm_read_small(const char *path, char *buf, size_t size)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = pm_file__open(path, O_RDONLY, 0, 0, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	do
 		n = read(fd, buf, size - 1);
 	while (n < 0 && errno == EINTR);

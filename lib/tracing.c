@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "smallfile.h"
 #include "tracing.h"
 
@@ -83,9 +84,10 @@ static int append_file(struct pm_buf *out, const char *path)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The path holds the event name the user gave. */
+	fd = pm_file__open(path, O_RDONLY, 0, 0, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		err = pm_buf__reserve(out, 16384);
 		if (err)

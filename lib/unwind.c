@@ -13,6 +13,7 @@
 #include "debuginfo.h"
 #include "demangle.h"
 #include "file.h"
+#include "symname.h"
 #include "unwind.h"
 
 /* Live libdw sessions: beyond this many address spaces, the least recently used goes (RSS bound). */
@@ -62,6 +63,7 @@ struct cfi_rule {
 	uint8_t cfa_reg;
 	uint8_t kind[NR_DWARF_REGS];
 	bool libdw;			/* not kept: libdw unwinds samples that reach it */
+	bool loops;			/* an expression may branch back: unwinding stops here */
 };
 
 /* A file in the inline session, by the machine's DSO. */
@@ -116,6 +118,7 @@ struct pm_unwinder {
 	size_t nr_files, cap_files;
 	/* The sample being unwound, for the callbacks. */
 	const struct pm_sample *s;
+	struct session *se;		/* the session of s */
 	uint64_t sp, stack_len;
 	struct pm_unwind_frame *frames;
 	size_t nr;
@@ -462,6 +465,9 @@ static struct session *unwinder__session(struct pm_unwinder *u, int32_t pid)
 	return se;
 }
 
+static const struct cfi_rule *unwinder__rule(struct pm_unwinder *u, struct session *se,
+					      uint64_t lookup);
+
 static int cb_frame(Dwfl_Frame *state, void *arg)
 {
 	struct pm_unwinder *u = arg;
@@ -486,9 +492,9 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 		u->last_sp = sp;
 	}
 	lookup = activation ? pc : pc - 1;
-	session__report(u, dwfl_thread_dwfl(dwfl_frame_thread(state)), (int32_t)u->s->pid, lookup);
 	u->frames[u->nr++] = (struct pm_unwind_frame){ .ip = pc, .lookup = lookup };
-	if (u->nr == PM_UNWIND_MAX_FRAMES) {
+	/* libdw unwinds from this frame next, with its CFI: not when it loops. */
+	if (u->nr == PM_UNWIND_MAX_FRAMES || unwinder__rule(u, u->se, lookup)->loops) {
 		u->stopped = true;
 		return DWARF_CB_ABORT;
 	}
@@ -529,6 +535,36 @@ static bool rule__reg(Dwarf_Frame *frame, int regno, uint8_t *kind, int64_t *off
 	return true;
 }
 
+/*
+ * Whether an expression branches back, so may loop.  libdw stops a loop
+ * after 4096 steps but leaks its evaluation stack doing so (elfutils 0.188,
+ * expr_eval), and compilers write no such CFI: the unwinding stops there.
+ */
+static bool ops__branch_back(const Dwarf_Op *ops, size_t nops)
+{
+	size_t i;
+
+	for (i = 0; i < nops; i++)
+		if ((ops[i].atom == DW_OP_bra || ops[i].atom == DW_OP_skip) &&
+		    (int16_t)ops[i].number <= -3)
+			return true;
+	return false;
+}
+
+static bool frame__loops(Dwarf_Frame *frame)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	int i;
+
+	if (!dwarf_frame_cfa(frame, &ops, &nops) && ops__branch_back(ops, nops))
+		return true;
+	for (i = 0; i < NR_DWARF_REGS; i++)
+		if (!dwarf_frame_register(frame, i, mem, &ops, &nops) && ops__branch_back(ops, nops))
+			return true;
+	return false;
+}
+
 /* The rule of frame, where every part is of a kept form. */
 static bool rule__from_frame(struct cfi_rule *r, Dwarf_Frame *frame)
 {
@@ -567,8 +603,23 @@ static void rule__fill(struct cfi_rule *r, Dwfl *dwfl, uint64_t pc)
 		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
 			return;
 	}
-	r->libdw = !rule__from_frame(r, frame);
+	r->loops = frame__loops(frame);
+	r->libdw = r->loops || !rule__from_frame(r, frame);
 	free(frame);
+}
+
+/* The rule at lookup in session se, filled on first use. */
+static const struct cfi_rule *unwinder__rule(struct pm_unwinder *u, struct session *se,
+					      uint64_t lookup)
+{
+	struct cfi_rule *slot = rule__slot(u, se->serial, lookup);
+
+	if (slot->session != se->serial || slot->pc != lookup) {
+		session__report(u, se->dwfl, (int32_t)u->s->pid, lookup);
+		*slot = (struct cfi_rule){ .session = se->serial, .pc = lookup };
+		rule__fill(slot, se->dwfl, lookup);
+	}
+	return slot;
 }
 
 /*
@@ -582,7 +633,6 @@ static bool unwinder__fast(struct pm_unwinder *u, struct session *se)
 	uint64_t regs[NR_DWARF_REGS], next[NR_DWARF_REGS], pc, lookup, cfa;
 	uint32_t set = (1u << NR_DWARF_REGS) - 1, nset;
 	const struct cfi_rule *r;
-	struct cfi_rule *slot;
 	bool initial = true, cfa_known;
 	int i;
 
@@ -605,15 +655,9 @@ static bool unwinder__fast(struct pm_unwinder *u, struct session *se)
 			u->last_sp = regs[DWARF_SP];
 		}
 		lookup = initial ? pc : pc - 1;
-		slot = rule__slot(u, se->serial, lookup);
-		if (slot->session != se->serial || slot->pc != lookup) {
-			session__report(u, se->dwfl, (int32_t)u->s->pid, lookup);
-			*slot = (struct cfi_rule){ .session = se->serial, .pc = lookup };
-			rule__fill(slot, se->dwfl, lookup);
-		}
-		r = slot;
+		r = unwinder__rule(u, se, lookup);
 		u->frames[u->nr++] = (struct pm_unwind_frame){ .ip = pc, .lookup = lookup };
-		if (u->nr == PM_UNWIND_MAX_FRAMES) {
+		if (u->nr == PM_UNWIND_MAX_FRAMES || r->loops) {
 			u->stopped = true;
 			return true;
 		}
@@ -678,6 +722,7 @@ int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
 		return 0;
 	}
 	u->s = s;
+	u->se = se;
 	u->sp = sp;
 	u->stack_len = s->stack_user_size;
 	if (s->stack_user_dyn_size && s->stack_user_dyn_size < u->stack_len)
@@ -965,7 +1010,7 @@ static int inline_entry__fill(struct pm_unwinder *u, struct inline_entry *e, Dwf
 			name = "[inlined]";
 		e->names[e->nr] = demangle ? pm_demangle__str(name) : NULL;
 		if (!e->names[e->nr])
-			e->names[e->nr] = strdup(name);
+			e->names[e->nr] = pm_sym_name__cut(strndup(name, PM_SYM_NAME_MAX + 1));
 		if (!e->names[e->nr])
 			return -ENOMEM;
 		e->nr++;

@@ -781,6 +781,18 @@ static void gen_variant_data(struct gbuf *b, const struct gen *g, size_t data_st
 		put_compressed(b, g, false);
 	} else if (variant(g, "compressed-unflushed")) {
 		put_compressed(b, g, true);
+	} else if (variant(g, "compressed-half")) {
+		/* A frame whose one compressed block ends half way: zstd holds it. */
+		start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
+		put_u32(b, 0xFD2FB528);
+		put_u8(b, 0);
+		put_u8(b, 0x38);
+		/* Block header: last, compressed (type 2), 64 bytes. */
+		put_u8(b, (uint8_t)(((64 << 3) | (2 << 1) | 1) & 0xff));
+		put_u8(b, (uint8_t)((64 << 3) >> 8));
+		put_u8(b, 0);
+		put(b, "half of a block.", 16);
+		rec_end(b, start);
 	} else if (variant(g, "compressed-bad")) {
 		start = rec_begin(b, PERF_RECORD_COMPRESSED, 0);
 		put(b, "\x28\xb5\x2f\xfd not really zstd", sizeof("\x28\xb5\x2f\xfd not really zstd"));
@@ -986,7 +998,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: gen-perfdata [--pipe] [--variant=NAME] [--no-names] [--truncate=N]\n"
 		   "                    [--repeat=N] [-o FILE]\n"
-		   "variants: good minimal rename unknown compressed compressed-unflushed compressed-bad auxtrace zero-size oversize garbage\n"
+		   "variants: good minimal rename unknown compressed compressed-unflushed compressed-half compressed-bad auxtrace zero-size oversize garbage\n"
 		   "          unfinished unfinished-torn short-sample cut-sample unknown-id\n"
 		   "          bad-attr bad-tracing bad-feature\n");
 }
