@@ -3,8 +3,9 @@
 #define PMREC_CMD_RECORD_H
 
 /*
- * pmrec record, in three files: record.c runs the phases, record-options.c
- * parses the command line, record-report.c words every message.
+ * pmrec record, in four files: record.c runs the phases, record-options.c
+ * parses the command line, record-targets.c sets up the CPUs and tasks,
+ * record-report.c words every message.
  */
 #include <argp.h>
 #include <signal.h>
