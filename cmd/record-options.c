@@ -301,8 +301,8 @@ static void check_opts(const struct record_opts *o, struct argp_state *state)
 		argp_error(state, "--max-size cannot be combined with --overwrite or --switch-output");
 }
 
-/* The options perf record users type that only set a bit of the events. */
-static error_t parse_event_opt(int key, char *arg, struct argp_state *state)
+/* perf record's -u, -G, event bits and --max-size. */
+static error_t parse_perf_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_opts *o = state->input;
 
@@ -434,7 +434,7 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 			o->realtime = (int)v;
 		break;
 	default:
-		return parse_event_opt(key, arg, state);
+		return parse_perf_opt(key, arg, state);
 	}
 	return 0;
 }
