@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pmrec record's command line. */
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,11 @@ enum {
 	OPT_SYNTH,
 	OPT_CONTROL,
 	OPT_BUFFER_SIZE,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
+	OPT_SAMPLE_CPU,
+	OPT_SWITCH_EVENTS,
+	OPT_MAX_SIZE,
 };
 
 static const struct argp_option record_options[] = {
@@ -34,6 +40,12 @@ static const struct argp_option record_options[] = {
 	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
 	  .doc = "record running processes (all their threads)" },
 	{ .name = "tid", .key = 't', .arg = "TID[,TID...]", .doc = "record running threads" },
+	{ .name = "uid", .key = 'u', .arg = "USER",
+	  .doc = "record the processes of USER (a name or a number) running at the start, and "
+		 "their children" },
+	{ .name = "cgroup", .key = 'G', .arg = "NAME",
+	  .doc = "with -a or -C: record only the tasks of cgroup NAME, a path under the "
+		 "perf_event cgroup hierarchy (v1, else cgroup2)" },
 	{ .name = "no-inherit", .key = 'i', .doc = "do not follow children of recorded tasks" },
 	{ .doc = "Events:", .group = 2 },
 	{ .name = "event", .key = 'e', .arg = "EVENT",
@@ -47,6 +59,17 @@ static const struct argp_option record_options[] = {
 	{ .name = "call-graph", .key = OPT_CALL_GRAPH, .arg = "fp|dwarf[,SIZE]",
 	  .doc = "call chains from frame pointers, or user stack copies of SIZE bytes "
 		 "(default 8192) for DWARF unwinding" },
+	{ .name = "all-user", .key = OPT_ALL_USER,
+	  .doc = "every event counts in user space only (over :k)" },
+	{ .name = "all-kernel", .key = OPT_ALL_KERNEL,
+	  .doc = "every event counts in the kernel only (over :u)" },
+	{ .name = "data", .key = 'd', .doc = "record the sample addresses (PERF_SAMPLE_ADDR)" },
+	{ .name = "sample-cpu", .key = OPT_SAMPLE_CPU,
+	  .doc = "record the sample CPU: accepted for perf; pmrec always does" },
+	{ .name = "timestamp", .key = 'T',
+	  .doc = "record the sample times: accepted for perf; pmrec always does" },
+	{ .name = "switch-events", .key = OPT_SWITCH_EVENTS,
+	  .doc = "record context switches (SWITCH records, SWITCH_CPU_WIDE with -a or -C)" },
 	{ .doc = "Output:", .group = 3 },
 	{ .name = "output", .key = 'o', .arg = "FILE",
 	  .doc = "output file (default pmrec.data); - writes a pipe stream to stdout" },
@@ -77,6 +100,9 @@ static const struct argp_option record_options[] = {
 	  .doc = "take enable, disable, snapshot, stop and ping from a fifo or an open fd, "
 		 "one per line, each answered with ack on ACK" },
 	{ .name = "duration", .key = OPT_DURATION, .arg = "SECONDS", .doc = "stop after SECONDS" },
+	{ .name = "max-size", .key = OPT_MAX_SIZE, .arg = "SIZE",
+	  .doc = "stop when the output file reaches SIZE (e.g. 500K, 100M, 2G; B/K/M/G as "
+		 "in perf)" },
 	{ .name = "realtime", .key = OPT_REALTIME, .arg = "PRIO", .flags = OPTION_ARG_OPTIONAL,
 	  .doc = "drain the rings at SCHED_FIFO priority PRIO (default 1), so a busy "
 		 "workload cannot delay the recorder into losing samples" },
@@ -84,10 +110,11 @@ static const struct argp_option record_options[] = {
 	{ .name = "overwrite", .key = OPT_OVERWRITE,
 	  .doc = "keep only the newest data in overwritable rings; write a snapshot file on "
 		 "SIGUSR2 (and at exit)" },
-	{ .name = "switch-output", .key = OPT_SWITCH_OUTPUT, .arg = "signal|SIZE|TIME",
+	{ .name = "switch-output", .key = OPT_SWITCH_OUTPUT, .arg = "WHEN",
 	  .flags = OPTION_ARG_OPTIONAL,
-	  .doc = "start a new timestamped file on SIGUSR2 (default), after SIZE bytes "
-		 "(e.g. 100M) or every TIME (e.g. 30s, 5m); with --overwrite, write a snapshot" },
+	  .doc = "start a new timestamped file: WHEN is signal (SIGUSR2, the default), a "
+		 "SIZE (e.g. 100M) or a TIME (e.g. 30s, 5m); with --overwrite, write a "
+		 "snapshot" },
 	{ .name = "switch-max-files", .key = OPT_SWITCH_MAX_FILES, .arg = "N",
 	  .doc = "keep only the newest N timestamped files" },
 	{ .name = "timestamp-filename", .key = OPT_TIMESTAMP_FILENAME,
@@ -183,6 +210,39 @@ static int parse_switch_output(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* -u: a user name, else a number (which needs no passwd entry: containers). */
+static int parse_uid(const char *s, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(s);
+	uint64_t v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	if (parse_u64(s, &v) || v >= (uid_t)-1)
+		return -EINVAL;
+	*uid = (uid_t)v;
+	return 0;
+}
+
+/* --max-size: perf's B/K/M/G, and what other size options take (500K, 1MiB). */
+static int parse_max_size(const char *s, uint64_t *bytes)
+{
+	size_t n = strlen(s);
+	char digits[32];
+
+	if (n > 1 && n < sizeof(digits) && (s[n - 1] == 'B' || s[n - 1] == 'b') &&
+	    s[n - 2] >= '0' && s[n - 2] <= '9') {
+		memcpy(digits, s, n - 1);
+		digits[n - 1] = '\0';
+		s = digits;
+	}
+	if (pm_units__parse_size(s, bytes, &(bool){ false }) || !*bytes)
+		return -EINVAL;
+	return 0;
+}
+
 /* -e: an unknown event or an unreadable tracepoint id ends pmrec here. */
 static void parse_event(struct record_opts *o, char *arg, struct argp_state *state)
 {
@@ -231,6 +291,56 @@ static void check_opts(const struct record_opts *o, struct argp_state *state)
 			   "use signal or a TIME");
 	if (o->switch_max_files && !o->switch_kind && !o->overwrite)
 		argp_error(state, "--switch-max-files needs --switch-output or --overwrite");
+	if (o->uid_str && (o->pid_list || o->tid_list || o->system_wide || o->cpu_list))
+		argp_error(state, "-u and -a/-C/-p/-t exclude each other");
+	if (o->cgroup && !o->system_wide && !o->cpu_list)
+		argp_error(state, "-G records a cgroup system-wide: add -a (or -C)");
+	if (o->cgroup && (o->pid_list || o->tid_list || o->uid_str))
+		argp_error(state, "-G and -p/-t/-u exclude each other");
+	if (o->max_size && (o->overwrite || o->switch_kind))
+		argp_error(state, "--max-size cannot be combined with --overwrite or --switch-output");
+}
+
+/* perf record's -u, -G, event bits and --max-size. */
+static error_t parse_perf_opt(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+
+	switch (key) {
+	case OPT_ALL_USER:
+	case OPT_ALL_KERNEL:
+		if (o->mode && o->mode != (key == OPT_ALL_USER ? PM_EVENT_MODE_USER :
+							       PM_EVENT_MODE_KERNEL))
+			argp_error(state, "--all-user and --all-kernel exclude each other");
+		o->mode = key == OPT_ALL_USER ? PM_EVENT_MODE_USER : PM_EVENT_MODE_KERNEL;
+		break;
+	case 'd':
+		o->sample_addr = true;
+		break;
+	case OPT_SAMPLE_CPU:
+	case 'T':
+		/* Every sample carries its CPU and time already (PM_SAMPLE_BASE). */
+		break;
+	case OPT_SWITCH_EVENTS:
+		o->switch_events = true;
+		break;
+	case OPT_MAX_SIZE:
+		if (parse_max_size(arg, &o->max_size))
+			argp_error(state, "bad --max-size '%s' (a size like 500K, 100M or 2G)", arg);
+		o->max_size_arg = arg;
+		break;
+	case 'u':
+		if (parse_uid(arg, &o->uid))
+			argp_error(state, "unknown user '%s' (a user name or number)", arg);
+		o->uid_str = arg;
+		break;
+	case 'G':
+		o->cgroup = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
 }
 
 /* Output, buffering, rotation and timing options. */
@@ -324,7 +434,7 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 			o->realtime = (int)v;
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return parse_perf_opt(key, arg, state);
 	}
 	return 0;
 }
@@ -403,8 +513,8 @@ const struct argp record_argp = {
 	.args_doc = "[-- COMMAND [ARGS...]]",
 	.doc = "Record samples into a perf.data file that perf report, perf script and "
 	       "pmrec dump read.\v"
-	       "Without -a, -C, -p or -t, the COMMAND is recorded, with its children. "
-	       "With -a and a COMMAND, the whole system is recorded until COMMAND exits. "
+	       "Without -a, -C, -p, -t or -u, the COMMAND is recorded, with its children. "
+	       "With -a, -C or -u and a COMMAND, those are recorded until COMMAND exits. "
 	       "Exit status: the workload's (128+N if it died of signal N); 1 on a runtime "
 	       "failure; 64 on a usage error; 128+N when pmrec was stopped by signal N.",
 };

@@ -65,6 +65,8 @@ static void report_open_error(const struct record *rec, const struct pm_event *e
 
 	if (tid > 0)
 		snprintf(where, sizeof(where), "task %d on CPU %d", tid, cpu);
+	else if (rec->opts->cgroup)
+		snprintf(where, sizeof(where), "cgroup '%.32s' on CPU %d", rec->opts->cgroup, cpu);
 	else
 		snprintf(where, sizeof(where), "CPU %d", cpu);
 	pr_error("cannot open '%s' on %s: %s", ev->name, where, strerror(err));
@@ -233,6 +235,9 @@ void record__summary(struct record *rec, uint64_t lost_samples)
 
 	if (rec->opts->quiet)
 		return;
+	if (rec->size_stopped)
+		fprintf(stderr, "%s: the output reached --max-size=%s: recording stopped\n",
+			record_prog, rec->opts->max_size_arg);
 	if (rec->rf.nr_files)
 		fprintf(stderr, "%s: wrote %llu samples in %u %s", record_prog,
 			(unsigned long long)st->samples, rec->rf.nr_files,

@@ -34,25 +34,6 @@
 
 #define POLL_TIMEOUT_MS 100
 
-/* ---- targets ---------------------------------------------------------- */
-
-/* Every thread of each process of a -p list, or each thread of a -t list. */
-static int record__parse_tasks(struct record *rec, const char *list, bool threads)
-{
-	struct pm_target_error e = { 0 };
-	int err = pm_target__add_list(&rec->targets, list, threads, &e);
-
-	if (err == -EINVAL)
-		pr_error("bad %s '%s'", threads ? "thread id" : "process id",
-			 e.token ? e.token : list);
-	else if (err == -ESRCH)
-		pr_error("no such %s %llu", threads ? "thread" : "process", e.id);
-	else if (err && err != -ENOMEM)
-		pr_error("cannot list the threads of process %llu: %s", e.id, strerror(e.err));
-	free(e.token);
-	return err;
-}
-
 /* ---- events ----------------------------------------------------------- */
 
 /*
@@ -93,7 +74,8 @@ static void record__init_file(struct record *rec, int argc, char **argv)
 		.pipe_fd = STDOUT_FILENO,
 		.evlist = &o->evlist,
 		.targets = &rec->targets,
-		.workload = o->workload != NULL,
+		/* -u's targets run already: they are described, the workload is not. */
+		.workload = o->workload && !o->uid_str,
 		.synth = o->synth,
 		.stats = &rec->drain.stats,
 		.argc = argc,
@@ -169,11 +151,17 @@ struct loop {
 static bool loop__expired(void *arg, int *timeout_ms)
 {
 	const struct loop *l = arg;
-	const struct record *rec = l->rec;
+	struct record *rec = l->rec;
 	int64_t t = rec->opts->overwrite ? 1000 : POLL_TIMEOUT_MS, now = now_ns();
 
 	if (l->deadline && now >= l->deadline)
 		return true;
+	/* --max-size: the file as the drain wrote it (no staging with it). */
+	if (rec->opts->max_size &&
+	    rec->rf.out.data_offset + rec->rf.out.data_size >= rec->opts->max_size) {
+		rec->size_stopped = true;
+		return true;
+	}
 	if (l->deadline && (l->deadline - now) / 1000000 < t)
 		t = (l->deadline - now) / 1000000 + 1;
 	if (rec->opts->switch_kind == SWITCH_TIME && (rec->next_switch - now) / 1000000 < t)
@@ -331,49 +319,6 @@ static int record__open_control(struct record *rec)
 	return 0;
 }
 
-static int record__setup_targets(struct record *rec)
-{
-	struct record_opts *o = rec->opts;
-	struct pm_cpumap online;
-	size_t i;
-	int err;
-
-	err = pm_cpumap__online(&online);
-	if (err) {
-		pr_error("cannot read the online CPUs: %s", strerror(-err));
-		return err;
-	}
-	if (o->cpu_list) {
-		err = pm_cpumap__parse(&rec->cpus, o->cpu_list);
-		if (err) {
-			pr_error("bad CPU list '%s' (use e.g. 0,2-3)", o->cpu_list);
-			pm_cpumap__exit(&online);
-			return PM_EXIT_USAGE;
-		}
-		for (i = 0; i < rec->cpus.nr; i++)
-			if (!pm_cpumap__has(&online, rec->cpus.cpus[i])) {
-				pr_error("CPU %d is not online (online CPUs: 0-%d)", rec->cpus.cpus[i],
-					 online.cpus[online.nr - 1]);
-				pm_cpumap__exit(&online);
-				return PM_EXIT_USAGE;
-			}
-		pm_cpumap__exit(&online);
-	} else {
-		rec->cpus = online;
-	}
-	if (o->pid_list || o->tid_list) {
-		err = record__parse_tasks(rec, o->pid_list ? o->pid_list : o->tid_list, !o->pid_list);
-		return err == -EINVAL ? PM_EXIT_USAGE : err ? PM_EXIT_FAILURE : 0;
-	}
-	if (o->workload && !o->system_wide && !o->cpu_list)
-		return 0;	/* the child's pid is added once it is forked */
-	if (!o->workload && !o->system_wide && !o->cpu_list) {
-		pr_error("nothing to record: give -a, -C, -p, -t or a command");
-		return PM_EXIT_USAGE;
-	}
-	return pm_target__add(&rec->targets, -1) ? PM_EXIT_FAILURE : 0;
-}
-
 /*
  * Every signal whose default action ends the process, and that the kernel
  * does not raise for a fault of pmrec's own, stops the recording and
@@ -426,6 +371,8 @@ static void record__teardown(struct record *rec)
 	pm_target__exit(&rec->targets);
 	pm_cpumap__exit(&rec->cpus);
 	pm_build_ids__delete(rec->build_ids);
+	if (rec->cgroup_fd >= 0)
+		close(rec->cgroup_fd);
 }
 
 static int exit_status(const struct record *rec, int fallback)
@@ -487,6 +434,9 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 		.tids = rec->targets.tids,
 		.nr_tids = rec->targets.nr,
 		.mmap_pages = o->mmap_pages,
+		.cgroup = rec->cgroup_fd >= 0,
+		.cgroup_fd = rec->cgroup_fd,
+		.skip_gone = o->uid_str != NULL,
 	};
 	size_t wanted = o->mmap_pages;
 	struct pm_evset_error e;
@@ -511,8 +461,11 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 	};
 	rec->drain.watch_fd = rec->epfd >= 0 ? rec->epfd : rec->sigfd;
 	err = pm_drain__start(&rec->drain);
-	/* Rotations and snapshots write between passes: no writer thread for them. */
-	if (!err && o->buffer_size && !o->overwrite && !o->switch_kind) {
+	/*
+	 * Rotations and snapshots write between passes, and --max-size reads
+	 * the file's size after each: no writer thread for them.
+	 */
+	if (!err && o->buffer_size && !o->overwrite && !o->switch_kind && !o->max_size) {
 		err = pm_drain__stage(&rec->drain, o->buffer_size, true);
 		if (err)
 			pr_error("cannot set up the staging buffer: %s", strerror(-err));
@@ -583,6 +536,8 @@ static int record__prepare_events(struct record *rec)
 {
 	const struct record_opts *o = rec->opts;
 	bool system_wide = rec->targets.tids[0] == -1;
+	/* With -u the workload only says when to stop, as with -a. */
+	bool workload_target = o->workload && !system_wide && !o->uid_str;
 	struct pm_event_config cfg = {
 		.freq = o->freq,
 		.period = o->period,
@@ -590,10 +545,13 @@ static int record__prepare_events(struct record *rec)
 		.dwarf = o->dwarf,
 		.dwarf_stack = o->dwarf_stack,
 		.inherit = !o->no_inherit && !system_wide,
-		.enable_on_exec = o->workload && !system_wide && !o->delay_ms,
+		.enable_on_exec = workload_target && !o->delay_ms,
 		.overwrite = o->overwrite,
 		.lost_format = true,
 		.build_id = o->buildid_mmap,
+		.sample_addr = o->sample_addr,
+		.context_switch = o->switch_events,
+		.mode = o->mode,
 	};
 
 	if (!o->no_buildid && record__init_build_ids(rec))
@@ -816,7 +774,7 @@ int cmd_record(int argc, char **argv)
 		.output = "pmrec.data",
 		.buffer_size = DEFAULT_BUFFER_SIZE,
 	};
-	struct record rec = { .opts = &opts, .sigfd = -1, .epfd = -1,
+	struct record rec = { .opts = &opts, .sigfd = -1, .epfd = -1, .cgroup_fd = -1,
 			      .ctl = { .ctl_fd = -1, .ack_fd = -1 }, .work = { .go_fd = -1, .err_fd = -1 } };
 	/* Before anything is opened: a closed stdout would be the next fd we get. */
 	int stdout_flags = fcntl(STDOUT_FILENO, F_GETFL);

@@ -3,14 +3,16 @@
 #define PMREC_CMD_RECORD_H
 
 /*
- * pmrec record, in three files: record.c runs the phases, record-options.c
- * parses the command line, record-report.c words every message.
+ * pmrec record, in four files: record.c runs the phases, record-options.c
+ * parses the command line, record-targets.c sets up the CPUs and tasks,
+ * record-report.c words every message.
  */
 #include <argp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 
 #include "buildid.h"
 #include "control.h"
@@ -31,6 +33,9 @@ struct record_opts {
 	const char *cpu_list;
 	const char *pid_list;
 	const char *tid_list;
+	const char *uid_str;		/* -u as given, and the user it names */
+	uid_t uid;
+	const char *cgroup;		/* -G */
 	bool system_wide;
 	bool no_inherit;
 	bool quiet;
@@ -46,6 +51,11 @@ struct record_opts {
 	long delay_ms;			/* -D: 0 none, -1 until "enable" */
 	uint64_t buffer_size;		/* staging buffer bytes; 0: the drain writes */
 	double duration;
+	uint64_t max_size;		/* --max-size in bytes, 0 for none */
+	const char *max_size_arg;
+	enum pm_event_mode mode;	/* --all-user, --all-kernel */
+	bool sample_addr;		/* -d */
+	bool switch_events;
 	int realtime;
 	bool overwrite;
 	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_kind;
@@ -82,6 +92,8 @@ struct record {
 	int epfd;			/* sigfd and the control fd, for the loop; or -1 */
 	int64_t enable_at;		/* -D: CLOCK_MONOTONIC ns of the enable, or 0 */
 	int loop_err;			/* a snapshot asked on the control channel failed */
+	int cgroup_fd;			/* -G's cgroup directory, or -1 */
+	bool size_stopped;		/* --max-size ended the recording */
 };
 
 /* argv[0] as argp rewrote it: "pmrec record". */
@@ -94,6 +106,7 @@ void pr_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 void pr_hint(const char *fmt, ...);
 
+int record__setup_targets(struct record *rec);
 void record__report_evset_error(const struct record *rec, const struct pm_evset_error *e);
 void record__warn_halved(const struct record *rec, size_t wanted_pages);
 int record__check_output(const char *path);

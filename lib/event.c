@@ -272,6 +272,8 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 			a->sample_type |= PERF_SAMPLE_RAW;
 		if (cfg->callchain)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (cfg->sample_addr)
+			a->sample_type |= PERF_SAMPLE_ADDR;
 		if (cfg->dwarf) {
 			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 			a->sample_regs_user = PM_DWARF_REGS_MASK;
@@ -295,6 +297,11 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 		a->write_backward = cfg->overwrite;
 		a->watermark = cfg->watermark ? 1 : 0;
 		a->wakeup_watermark = cfg->watermark;
+		/* As perf: the other exclude bits (hv, a :k or :u's) stay as named. */
+		if (cfg->mode == PM_EVENT_MODE_USER)
+			a->exclude_kernel = 1, a->exclude_user = 0;
+		else if (cfg->mode == PM_EVENT_MODE_KERNEL)
+			a->exclude_user = 1, a->exclude_kernel = 0;
 		if (i == 0) {
 			a->mmap = 1;
 			a->mmap2 = 1;
@@ -302,8 +309,13 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 			a->comm_exec = 1;
 			a->task = 1;
 			a->build_id = cfg->build_id;
-			/* DWARF unwinders place code through the file's first (non-exec) segment. */
-			a->mmap_data = cfg->dwarf;
+			/*
+			 * DWARF unwinders place code through the file's first
+			 * (non-exec) segment; -d's addresses are named through
+			 * the data mappings.
+			 */
+			a->mmap_data = cfg->dwarf || cfg->sample_addr;
+			a->context_switch = cfg->context_switch;
 		}
 	}
 }

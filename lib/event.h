@@ -27,6 +27,13 @@ struct pm_evlist {
 	size_t nr;
 };
 
+/* --all-user, --all-kernel: one mode for every event, over its modifiers. */
+enum pm_event_mode {
+	PM_EVENT_MODE_AS_NAMED,
+	PM_EVENT_MODE_USER,		/* exclude_kernel */
+	PM_EVENT_MODE_KERNEL,		/* exclude_user */
+};
+
 /* How events are sampled; filled from -F, -c, -g and the target kind. */
 struct pm_event_config {
 	uint64_t freq;			/* samples/s when period is 0 */
@@ -39,6 +46,9 @@ struct pm_event_config {
 	bool overwrite;			/* backward rings */
 	bool lost_format;		/* PERF_FORMAT_LOST (kernel 6.0+) */
 	bool build_id;			/* build ids in MMAP2 records (kernel 5.12+) */
+	bool sample_addr;		/* -d: PERF_SAMPLE_ADDR, and data mappings */
+	bool context_switch;		/* --switch-events: SWITCH(_CPU_WIDE) records */
+	enum pm_event_mode mode;
 	uint32_t watermark;		/* wake-up every this many bytes */
 };
 

@@ -10,8 +10,16 @@ static int evset__open_fd(struct pm_evset *s, size_t ev_idx, pid_t tid, int cpu)
 {
 	const struct pm_perf_ops *ops = s->drain->ops;
 	struct perf_event_attr *attr = &s->evlist->events[ev_idx].attr;
-	int fd = ops->open(ops->arg, attr, tid, cpu);
+	unsigned long flags = 0;
 	size_t i;
+	int fd;
+
+	/* A cgroup event counts, on one CPU, the tasks of the cgroup whose fd is "pid". */
+	if (s->cgroup) {
+		tid = s->cgroup_fd;
+		flags = PERF_FLAG_PID_CGROUP;
+	}
+	fd = ops->open(ops->arg, attr, tid, cpu, flags);
 
 	if (fd == -EINVAL && attr->build_id) {
 		/*
@@ -19,7 +27,7 @@ static int evset__open_fd(struct pm_evset *s, size_t ev_idx, pid_t tid, int cpu)
 		 * their device and inode then identify the file instead.
 		 */
 		attr->build_id = 0;
-		fd = ops->open(ops->arg, attr, tid, cpu);
+		fd = ops->open(ops->arg, attr, tid, cpu, flags);
 	}
 	if (fd == -EINVAL && s->lost_format) {
 		/* Kernels before 6.0 have no PERF_FORMAT_LOST: count loss from records. */
@@ -27,7 +35,7 @@ static int evset__open_fd(struct pm_evset *s, size_t ev_idx, pid_t tid, int cpu)
 		s->drain->lost_format = false;
 		for (i = 0; i < s->evlist->nr; i++)
 			s->evlist->events[i].attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-		fd = ops->open(ops->arg, attr, tid, cpu);
+		fd = ops->open(ops->arg, attr, tid, cpu, flags);
 	}
 	return fd;
 }
@@ -39,7 +47,10 @@ static int evset__fail(struct pm_evset_error *e, enum pm_evset_stage stage, int 
 	return err;
 }
 
-/* One fd: its id and filter, then the CPU's ring mapped or redirected into. */
+/*
+ * One fd: its id and filter, then the CPU's ring mapped or redirected into.
+ * 1 when the thread is gone and skip_gone leaves it out.
+ */
 static int evset__open_one(struct pm_evset *s, size_t ev_idx, pid_t tid, size_t ring,
 			   struct pm_evset_error *e)
 {
@@ -51,6 +62,8 @@ static int evset__open_one(struct pm_evset *s, size_t ev_idx, pid_t tid, size_t 
 
 	*e = (struct pm_evset_error){ .event = ev_idx, .cpu = d->rings[ring].cpu, .tid = tid };
 	fd = evset__open_fd(s, ev_idx, tid, e->cpu);
+	if (fd == -ESRCH && s->skip_gone && tid > 0)
+		return 1;
 	if (fd < 0)
 		return evset__fail(e, PM_EVSET_OPEN, fd);
 	if (!pm_drain__add_fd(d, ring, fd, ev_idx)) {
@@ -81,13 +94,23 @@ static int evset__open_all(struct pm_evset *s, struct pm_evset_error *e)
 	size_t c, t, ev;
 	int err;
 
-	for (c = 0; c < s->drain->nr_rings; c++)
+	for (c = 0; c < s->drain->nr_rings; c++) {
 		for (t = 0; t < s->nr_tids; t++)
 			for (ev = 0; ev < s->evlist->nr; ev++) {
 				err = evset__open_one(s, ev, s->tids[t], c, e);
-				if (err)
+				if (err < 0)
 					return err;
+				/* A gone thread's other events would fail the same way. */
+				if (err)
+					break;
 			}
+		/* Every thread gone: a ring without a writer would never retire. */
+		if (!s->drain->rings[c].ring.ctl) {
+			*e = (struct pm_evset_error){ .cpu = s->drain->rings[c].cpu,
+						      .tid = s->tids[s->nr_tids - 1] };
+			return evset__fail(e, PM_EVSET_OPEN, -ESRCH);
+		}
+	}
 	return 0;
 }
 

@@ -13,7 +13,9 @@
  *   - PERF_FORMAT_LOST refused (before 6.0): dropped from every event; loss
  *     is then counted from LOST records only;
  *   - a ring over the locked-memory limit (EPERM at mmap): every ring is
- *     halved and everything reopened, down to PM_EVSET_MIN_PAGES.
+ *     halved and everything reopened, down to PM_EVSET_MIN_PAGES;
+ *   - with skip_gone, a thread that exited since it was listed (ESRCH):
+ *     left out, as long as each CPU's ring still has a writer.
  *
  * Any other failure ends the open and comes back as a pm_evset_error, for
  * the caller to word: lib/ never prints.
@@ -50,6 +52,9 @@ struct pm_evset {
 	const pid_t *tids;		/* -1 alone for system-wide */
 	size_t nr_tids;
 	size_t mmap_pages;		/* wanted; after the open, what fit */
+	bool cgroup;			/* system-wide, only the tasks of cgroup_fd's cgroup */
+	int cgroup_fd;
+	bool skip_gone;			/* the tids came from a listing of /proc (-u) */
 	bool lost_format;		/* after the open: the kernel counts PERF_FORMAT_LOST */
 };
 

@@ -7,9 +7,10 @@
 #include "perf_ops.h"
 #include "ring.h"
 
-static int kernel_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu)
+static int kernel_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu,
+		       unsigned long flags)
 {
-	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : (int)fd;
 }

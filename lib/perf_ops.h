@@ -18,8 +18,13 @@
 struct pm_ring;
 
 struct pm_perf_ops {
-	/* perf_event_open(2) with PERF_FLAG_FD_CLOEXEC: a fd, or -errno. */
-	int (*open)(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu);
+	/*
+	 * perf_event_open(2) with PERF_FLAG_FD_CLOEXEC and flags (e.g.
+	 * PERF_FLAG_PID_CGROUP, pid then being a cgroup directory's fd):
+	 * a fd, or -errno.
+	 */
+	int (*open)(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu,
+		    unsigned long flags);
 	/* ioctl(2) on a perf fd: 0 or -errno. */
 	int (*ioctl)(void *arg, int fd, unsigned long req, unsigned long val);
 	/* Maps fd's ring into r (pm_ring__mmap): 0 or -errno. */

@@ -83,6 +83,33 @@ int pm_target__add_list(struct pm_target *t, const char *list, bool threads,
 	return err;
 }
 
+int pm_target__add_uid(struct pm_target *t, uid_t uid, pid_t skip)
+{
+	size_t before = t->nr;
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir("/proc");
+	int err = 0, dfd;
+
+	if (!d)
+		return -errno;
+	dfd = dirfd(d);
+	while (!err && (de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || atoi(de->d_name) == skip)
+			continue;
+		if (fstatat(dfd, de->d_name, &st, 0) || st.st_uid != uid)
+			continue;
+		err = target__add_threads(t, strtoull(de->d_name, NULL, 10));
+		/* It exited since readdir saw it. */
+		if (err == -ENOENT)
+			err = 0;
+	}
+	closedir(d);
+	if (!err && t->nr == before)
+		err = -ESRCH;
+	return err;
+}
+
 void pm_target__exit(struct pm_target *t)
 {
 	free(t->tids);

@@ -33,6 +33,13 @@ int pm_target__add(struct pm_target *t, pid_t tid);
  */
 int pm_target__add_list(struct pm_target *t, const char *list, bool threads,
 			struct pm_target_error *e);
+/*
+ * Every thread of every process that uid owns (the owner of /proc/PID, as
+ * perf record -u lists them), but process skip's.  Threads exit while they
+ * are listed: the open leaves out those gone by then (pm_evset.skip_gone).
+ * -ESRCH when uid owns no process; -errno when /proc cannot be read.
+ */
+int pm_target__add_uid(struct pm_target *t, uid_t uid, pid_t skip);
 void pm_target__exit(struct pm_target *t);
 
 /* The process (thread group) of a thread; tid itself when unknown. */

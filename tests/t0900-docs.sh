@@ -31,6 +31,40 @@ test_expect_success 'man pages are lint-clean (groff -ww)' '
 	done
 '
 
+# Lines of an option's text that start at column 0: argp indents every line
+# of the options list (group titles by one space), as pmrec's own help does
+# its command list; the text after the list follows a blank line.  Prints
+# them, with their line numbers.
+misplaced_help_lines() {
+	awk 'end { next }
+	     listing && /^[^ ]/ { if (prev == "") end = 1; else print NR ": " $0 }
+	     /^ +-/ || /^ +[a-z]+  / { listing = 1 }
+	     { prev = $0 }'
+}
+
+for cmd in "" record dump report; do
+	test_expect_success "pmrec $cmd --help: no option text starts at column 0" "
+		\"\$PMREC\" $cmd --help >help &&
+		grep -q -E '^ +(-|[a-z]+  )' help &&
+		misplaced_help_lines <help >bad &&
+		test_equal '' \"\$(cat bad)\" 'lines at column 0 inside the options'
+	"
+done
+
+test_expect_success 'the layout check finds a description that wrapped to column 0' '
+	printf "%s\n" "  -a, --all   text" "      --switch-output[=signal|SIZE|TIME]" \
+		"start a new file" "                more text" "" "After the list." |
+		misplaced_help_lines >bad &&
+	test_equal "3: start a new file" "$(cat bad)"
+'
+
+test_expect_success 'README names every man page' '
+	for m in "$SRC_DIR"/man/*.1; do
+		page=$(basename "$m" .1)
+		grep -q -F "\`man $page\`" "$SRC_DIR/README.md" || { echo "README does not name $page"; exit 1; }
+	done
+'
+
 test_expect_success 'pmrec --version names the version and features' '
 	"$PMREC" --version >v &&
 	test_grep "^pmrec [0-9]+\.[0-9]+\.[0-9]+" v &&

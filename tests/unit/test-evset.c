@@ -21,6 +21,9 @@ struct kernel {
 	size_t mlock_pages;		/* mmap fails with EPERM above this; 0: no limit */
 	bool reject_filter;
 	int fail_cpu;			/* perf_event_open fails there with ENOENT; -1: none */
+	pid_t gone[2];			/* threads that exited: ESRCH */
+	pid_t last_pid;			/* of the last open, and its flags */
+	unsigned long last_flags;
 	int next_fd;
 	int open_fds;
 	int opens;			/* calls, refused ones included */
@@ -30,9 +33,14 @@ struct kernel {
 
 static struct kernel K;
 
-static int f_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu)
+static int f_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu,
+		  unsigned long flags)
 {
 	K.opens++;
+	K.last_pid = pid;
+	K.last_flags = flags;
+	if (pid > 0 && (pid == K.gone[0] || pid == K.gone[1]))
+		return -ESRCH;
 	if ((K.reject_build_id && attr->build_id) ||
 	    (K.reject_lost && (attr->read_format & PERF_FORMAT_LOST)))
 		return -EINVAL;
@@ -103,6 +111,12 @@ struct fixture {
 	pid_t tids[2];
 };
 
+/* How the next run() opens: -u's listing of threads, or -G's cgroup. */
+static struct {
+	bool skip_gone;
+	bool cgroup;
+} S;
+
 /* 2 CPUs x 2 tasks x 2 events, 128-page rings wanted. */
 static int run(struct fixture *f)
 {
@@ -116,7 +130,8 @@ static int run(struct fixture *f)
 		return -1;
 	pm_drain__init(&f->drain, &fake_ops, cpus, 2);
 	f->set = (struct pm_evset){ .evlist = &f->evlist, .drain = &f->drain, .tids = f->tids,
-				    .nr_tids = 2, .mmap_pages = 128 };
+				    .nr_tids = 2, .mmap_pages = 128, .skip_gone = S.skip_gone,
+				    .cgroup = S.cgroup, .cgroup_fd = 42 };
 	f->cfg = (struct pm_event_config){ .lost_format = true, .build_id = true };
 	if (K.reject_filter)
 		f->evlist.events[1].filter = strdup("id == 110");
@@ -132,6 +147,7 @@ static void done(struct fixture *f)
 static void kernel(void)
 {
 	memset(&K, 0, sizeof(K));
+	memset(&S, 0, sizeof(S));
 	K.next_fd = 3;
 	K.fail_cpu = -1;
 }
@@ -244,6 +260,57 @@ static void test_errors_as_data(void)
 	tap_ok(K.open_fds == 0, "and every fd is closed");
 }
 
+static void test_gone_threads(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	K.gone[0] = 100;
+	err = run(&f);
+	tap_ok(err == -ESRCH && f.err.stage == PM_EVSET_OPEN && f.err.tid == 100,
+	       "a thread that exited fails the open of a -p/-t list");
+	done(&f);
+
+	kernel();
+	K.gone[0] = 100;
+	S.skip_gone = true;
+	err = run(&f);
+	tap_ok(err == 0 && f.drain.nr_fds == 4 && K.open_fds == 4,
+	       "with skip_gone it is left out: 2 CPUs x 1 task x 2 events");
+	tap_ok(f.drain.rings[0].ring.ctl && f.drain.rings[1].ring.ctl &&
+	       f.drain.rings[0].ring.refcnt == 2, "the next thread owns each ring");
+	done(&f);
+
+	kernel();
+	K.gone[0] = 100;
+	K.gone[1] = 101;
+	S.skip_gone = true;
+	err = run(&f);
+	tap_ok(err == -ESRCH && f.err.stage == PM_EVSET_OPEN && f.err.cpu == 0,
+	       "every thread gone: an error, not a ring without writers");
+	done(&f);
+	tap_ok(K.open_fds == 0, "and every fd is closed");
+}
+
+static void test_cgroup(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	S.cgroup = true;
+	err = run(&f);
+	tap_ok(err == 0 && K.last_pid == 42 && K.last_flags == PERF_FLAG_PID_CGROUP,
+	       "a cgroup event is opened with the cgroup's fd and PERF_FLAG_PID_CGROUP");
+	done(&f);
+
+	kernel();
+	err = run(&f);
+	tap_ok(err == 0 && K.last_pid == 101 && K.last_flags == 0, "other events have no flag");
+	done(&f);
+}
+
 int main(void)
 {
 	test_plain();
@@ -251,5 +318,7 @@ int main(void)
 	test_lost_fallback();
 	test_mlock_halving();
 	test_errors_as_data();
+	test_gone_threads();
+	test_cgroup();
 	return tap_done();
 }
