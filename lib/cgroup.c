@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "file.h"
 
 /* The kernel writes a space, tab, newline or backslash in a mount field as \ooo. */
 static void unescape_field(char *s)
@@ -96,7 +97,7 @@ int pm_cgroup__open(const char *name, struct pm_cgroup_error *e)
 {
 	char mnt[sizeof(e->path)];
 	FILE *f;
-	int err, fd;
+	int err;
 
 	e->path[0] = '\0';
 	if (!*name || !name_is_below(name))
@@ -112,6 +113,5 @@ int pm_cgroup__open(const char *name, struct pm_cgroup_error *e)
 		name++;
 	if ((size_t)snprintf(e->path, sizeof(e->path), "%s/%s", mnt, name) >= sizeof(e->path))
 		return -ENAMETOOLONG;
-	fd = open(e->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return pm_file__open(e->path, O_RDONLY, PM_FILE_DIR, 0, NULL);
 }

@@ -8,13 +8,17 @@
 
 static int file__check(const struct stat *st, unsigned accept, uint64_t max_size)
 {
+	if (accept & PM_FILE_DIR)
+		return S_ISDIR(st->st_mode) ? 0 : -ENOTDIR;
 	if (S_ISREG(st->st_mode))
 		return max_size && (uint64_t)st->st_size > max_size ? -EFBIG : 0;
 	if (S_ISFIFO(st->st_mode))
 		return accept & (PM_FILE_FIFO | PM_FILE_STREAM) ? 0 : -EINVAL;
 	if (S_ISSOCK(st->st_mode) || S_ISCHR(st->st_mode))
 		return accept & PM_FILE_STREAM ? 0 : -EINVAL;
-	return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+	if (S_ISDIR(st->st_mode))
+		return accept & PM_FILE_DIR ? 0 : -EISDIR;
+	return -EINVAL;
 }
 
 int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_size,
@@ -32,6 +36,8 @@ int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_si
 	 */
 	if (!(accept & PM_FILE_STREAM))
 		oflags |= O_NONBLOCK;
+	if (accept & PM_FILE_DIR)
+		oflags |= O_DIRECTORY;
 	fd = open(path, oflags);
 	if (fd < 0)
 		return -errno;

@@ -22,6 +22,7 @@ enum pm_file_accept {
 	PM_FILE_FIFO = 1 << 0,		/* a FIFO only (control channels) */
 	PM_FILE_STREAM = 1 << 1,	/* also a FIFO, socket or tty the user named; may block */
 	PM_FILE_FOLLOW = 1 << 2,	/* the last component may be a symlink */
+	PM_FILE_DIR = 1 << 3,		/* a directory only (O_DIRECTORY): a cgroup */
 };
 
 /*

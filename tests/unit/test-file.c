@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The opener of named files (pm_file__open) and the writer of named
+ * outputs (pm_outfile): what each accepts, that nothing blocks on a FIFO,
+ * and that a failed output leaves what was there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "output.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/pmrec-test-file.XXXXXX";
+
+static const char *at(const char *name)
+{
+	static char path[4][128];
+	static int i;
+
+	if (name[0] == '/')
+		return name;
+	i = (i + 1) % 4;
+	snprintf(path[i], sizeof(path[i]), "%s/%s", dir, name);
+	return path[i];
+}
+
+static void put(const char *name, const char *text)
+{
+	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || pm_write_all(fd, text, strlen(text)) || close(fd))
+		exit(2);
+}
+
+static int opens(const char *name, int oflags, unsigned accept, uint64_t max)
+{
+	int fd = pm_file__open(at(name), oflags, accept, max, NULL);
+
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 ? 0 : fd;
+}
+
+static void test_open(void)
+{
+	put("reg", "0123456789");
+	if (symlink("reg", at("link")) || mkfifo(at("fifo"), 0600) || mkdir(at("dir"), 0700))
+		exit(2);
+	tap_ok(!opens("reg", O_RDONLY, 0, 0), "a regular file opens");
+	tap_ok(opens("link", O_RDONLY, 0, 0) == -ELOOP, "a symlink is not followed");
+	tap_ok(!opens("link", O_RDONLY, PM_FILE_FOLLOW, 0), "... unless the caller allows it");
+	/* Would block for ever in open() without O_NONBLOCK: no writer. */
+	tap_ok(opens("fifo", O_RDONLY, 0, 0) == -EINVAL, "a FIFO is refused, without blocking");
+	tap_ok(!opens("fifo", O_RDWR, PM_FILE_FIFO, 0), "... taken where a FIFO is wanted");
+	tap_ok(opens("reg", O_RDWR, PM_FILE_FIFO, 0) == -EINVAL, "a FIFO-only caller refuses a file");
+	tap_ok(opens("/dev/null", O_RDONLY, 0, 0) == -EINVAL, "a device is refused");
+	tap_ok(!opens("/dev/null", O_RDONLY, PM_FILE_STREAM, 0), "... but is a stream");
+	tap_ok(opens("reg", O_RDONLY, 0, 9) == -EFBIG, "a file past max_size is refused");
+	tap_ok(!opens("reg", O_RDONLY, 0, 10), "one of max_size opens");
+	tap_ok(opens("dir", O_RDONLY, 0, 0) == -EISDIR, "a directory is refused");
+	tap_ok(!opens("dir", O_RDONLY, PM_FILE_DIR, 0), "... taken where a directory is wanted");
+	tap_ok(opens("reg", O_RDONLY, PM_FILE_DIR, 0) == -ENOTDIR, "a directory-only caller refuses a file");
+}
+
+static int slurp(const char *name, char *buf, size_t len)
+{
+	int fd = pm_file__open(at(name), O_RDONLY, 0, 0, NULL);
+	size_t n = 0;
+	char *p;
+	int err;
+
+	if (fd < 0)
+		return fd;
+	err = pm_file__read_all(fd, len - 1, &p, &n);
+	close(fd);
+	if (err)
+		return err;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	free(p);
+	return 0;
+}
+
+static int entries(void)
+{
+	char cmd[256];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s | wc -l", dir);
+	p = popen(cmd, "r");
+	if (p && fscanf(p, "%d", &n) != 1)
+		n = -1;
+	if (p)
+		pclose(p);
+	return n;
+}
+
+static void test_outfile(void)
+{
+	struct pm_outfile f;
+	char buf[64];
+	struct stat st;
+	int before;
+
+	put("out", "precious");
+	chmod(at("out"), 0640);
+	before = entries();
+	tap_ok(!pm_outfile__open(&f, at("out")) && !pm_outfile__write(&f, "half", 4) &&
+	       pm_outfile__close(&f, at("out"), -ENOSPC) == -ENOSPC &&
+	       !slurp("out", buf, sizeof(buf)) && !strcmp(buf, "precious") && entries() == before,
+	       "a failed output leaves the file as it was and no temporary");
+	tap_ok(!pm_outfile__open(&f, at("out")) && !pm_outfile__write(&f, "new", 3) &&
+	       !pm_outfile__close(&f, at("out"), 0) && !slurp("out", buf, sizeof(buf)) &&
+	       !strcmp(buf, "new") && !stat(at("out"), &st) && (st.st_mode & 07777) == 0640,
+	       "a complete output replaces the file, keeping its mode");
+	put("target", "kept");
+	if (symlink("target", at("planted")))
+		exit(2);
+	tap_ok(!pm_outfile__open(&f, at("planted")) && !pm_outfile__write(&f, "x", 1) &&
+	       !pm_outfile__close(&f, at("planted"), 0) && !lstat(at("planted"), &st) &&
+	       S_ISREG(st.st_mode) && !slurp("target", buf, sizeof(buf)) && !strcmp(buf, "kept"),
+	       "a symlink at the output is replaced, its target untouched");
+	tap_ok(!pm_outfile__open(&f, "/dev/null") && !f.tmp.tmp &&
+	       !pm_outfile__write(&f, "x", 1) && pm_outfile__close(&f, "/dev/null", -EIO) == -EIO &&
+	       !stat("/dev/null", &st) && S_ISCHR(st.st_mode),
+	       "a device is written in place and never removed, even after an error");
+	tap_ok(!pm_outfile__open(&f, "-") && f.fd == STDOUT_FILENO && f.borrowed &&
+	       !pm_outfile__close(&f, "-", 0) && fcntl(STDOUT_FILENO, F_GETFD) >= 0,
+	       "\"-\" is standard output, left open");
+	tap_ok(pm_outfile__open(&f, at("dir")) == -EISDIR, "a directory is no output");
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	test_open();
+	test_outfile();
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd))
+			return 1;
+	}
+	return tap_done();
+}
