@@ -470,55 +470,24 @@ static size_t report__width(const struct report_opts *o)
 	return !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 0;
 }
 
-#define COLOR_RED "\033[31m"
-#define COLOR_GREEN "\033[32m"
-#define COLOR_RESET "\033[m"
-
-/* perf's colours for a percentage: red from 5%, green from 0.5%. */
-static const char *percent_color(double pct)
+/* The printer's percentages, coloured as perf colours them on a terminal. */
+static void write_colored(FILE *f, const struct pm_buf *text, const struct pm_buf *spans)
 {
-	return pct >= 5.0 ? COLOR_RED : pct >= 0.5 ? COLOR_GREEN : NULL;
-}
+	static const char *const codes[] = {
+		[PM_COLOR_GREEN] = "\033[32m",
+		[PM_COLOR_RED] = "\033[31m",
+	};
+	const struct pm_color_span *sp = (const void *)spans->data;
+	size_t i, n = spans->len / sizeof(*sp), at = 0;
 
-/*
- * Writes text with the percentages that open a row line, and those of the
- * call-graph lines, coloured as perf colours them.  Header lines ('#') and
- * names are written as they are.
- */
-static void write_colored(FILE *f, const char *text, size_t len)
-{
-	const char *p = text, *end = text + len, *eol, *q, *num;
-	const char *color;
-	char *pend;
-	double pct;
-
-	for (; p < end; p = eol) {
-		eol = memchr(p, '\n', (size_t)(end - p));
-		eol = eol ? eol + 1 : end;
-		if (*p == '#') {
-			fwrite(p, 1, (size_t)(eol - p), f);
-			continue;
-		}
-		for (q = p; q < eol;) {
-			num = q;
-			while (num < eol && (*num == ' ' || *num == '|' || *num == '-' ||
-					     *num == '\t'))
-				num++;
-			pct = strtod(num, &pend);
-			if (num == eol || pend == num || pend >= eol || *pend != '%') {
-				fwrite(q, 1, (size_t)(eol - q), f);
-				break;
-			}
-			fwrite(q, 1, (size_t)(num - q), f);
-			color = percent_color(pct);
-			if (color)
-				fputs(color, f);
-			fwrite(num, 1, (size_t)(pend + 1 - num), f);
-			if (color)
-				fputs(COLOR_RESET, f);
-			q = pend + 1;
-		}
+	for (i = 0; i < n; i++) {
+		fwrite(text->data + at, 1, sp[i].off - at, f);
+		fputs(codes[sp[i].color], f);
+		fwrite(text->data + sp[i].off, 1, sp[i].len, f);
+		fputs("\033[m", f);
+		at = sp[i].off + sp[i].len;
 	}
+	fwrite(text->data + at, 1, text->len - at, f);
 }
 
 static bool report__color(const struct report_opts *o)
@@ -634,10 +603,12 @@ static int report__print(struct report *rep)
 		.width = report__width(&rep->opts),
 	};
 	struct pm_profile_result **res = NULL;
-	struct pm_buf b = { 0 };
+	struct pm_buf b = { 0 }, spans = { 0 };
 	size_t nr = 0, i;
 	int err = report__query(rep, &res, &nr);
 
+	if (report__color(&rep->opts))
+		po.spans = &spans;
 	if (!err)
 		err = rep->opts.json ? pm_profile__print_json(&b, res, nr, &po) :
 				       pm_profile__print_text(&b, res, nr, &po);
@@ -645,8 +616,8 @@ static int report__print(struct report *rep)
 		err = report__say_empty(&b, res, nr);
 	if (!err) {
 		errno = 0;
-		if (report__color(&rep->opts))
-			write_colored(stdout, (const char *)b.data, b.len);
+		if (po.spans)
+			write_colored(stdout, &b, &spans);
 		else
 			fwrite(b.data, 1, b.len, stdout);
 		/* A short fwrite leaves the error in the stream, not in fflush's result. */
@@ -665,6 +636,7 @@ static int report__print(struct report *rep)
 		pm_profile_result__delete(res[i]);
 	free(res);
 	pm_buf__exit(&b);
+	pm_buf__exit(&spans);
 	return err;
 }
 

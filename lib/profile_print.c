@@ -12,6 +12,7 @@
 struct out {
 	struct pm_buf *b;
 	size_t width, line;	/* line: where the current line starts */
+	struct pm_buf *spans;	/* the percentages' places, or NULL */
 	int err;
 };
 
@@ -68,10 +69,42 @@ static void put_name(struct out *o, const char *s, size_t max)
 
 static void newline(struct out *o)
 {
-	if (!o->err && o->width && o->b->len - o->line > o->width)
+	const struct pm_color_span *sp;
+
+	if (!o->err && o->width && o->b->len - o->line > o->width) {
 		o->b->len = o->line + o->width;
+		/* A percentage the cut reaches is not one any more. */
+		while (o->spans && o->spans->len &&
+		       (sp = (const void *)(o->spans->data + o->spans->len - sizeof(*sp)),
+			sp->off + sp->len > o->b->len))
+			o->spans->len -= sizeof(*sp);
+	}
 	str(o, "\n");
 	o->line = o->b->len;
+}
+
+/*
+ * A percentage with fmt (one double, ending in "%%"), its place noted for
+ * colour: the number and its sign, not the padding or decorations around.
+ */
+static void percent(struct out *o, const char *fmt, double pct)
+{
+	size_t start = o->b->len, i;
+	struct pm_color_span sp;
+
+	put(o, fmt, pct);
+	if (o->err || !o->spans)
+		return;
+	for (i = start; i < o->b->len && (o->b->data[i] == ' ' || o->b->data[i] == '-'); i++)
+		;
+	sp.off = i;
+	while (i < o->b->len && o->b->data[i] != '%')
+		i++;
+	sp.len = i + 1 - sp.off;
+	sp.color = pct >= 5.0 ? PM_COLOR_RED : pct >= 0.5 ? PM_COLOR_GREEN : PM_COLOR_NONE;
+	if (i < o->b->len && sp.color != PM_COLOR_NONE &&
+	    pm_buf__append(o->spans, &sp, sizeof(sp)))
+		o->err = -ENOMEM;
 }
 
 /* ---- text ---- */
@@ -176,12 +209,12 @@ static void cell(struct out *o, const struct pm_profile_result *r, const struct 
 
 	switch (c->kind) {
 	case COL_CHILDREN:
-		put(o, " %6.2f%%", pm_profile_result__base(r) ?
-		    (double)row->children_period * 100.0 / pm_profile_result__base(r) : 0.0);
+		percent(o, " %6.2f%%", pm_profile_result__base(r) ?
+			(double)row->children_period * 100.0 / pm_profile_result__base(r) : 0.0);
 		break;
 	case COL_SELF:
-		put(o, " %6.2f%%", pm_profile_result__base(r) ?
-		    (double)row->self_period * 100.0 / pm_profile_result__base(r) : 0.0);
+		percent(o, " %6.2f%%", pm_profile_result__base(r) ?
+			(double)row->self_period * 100.0 / pm_profile_result__base(r) : 0.0);
 		break;
 	case COL_SAMPLES:
 		put(o, " %11" PRIu64, row->self_samples);
@@ -272,8 +305,8 @@ static void ipchain(struct graph_out *go, uint32_t n, size_t depth, uint64_t mas
 	for (i = 0; i < depth; i++) {
 		putn(go->o, mask & bit(i) ? "|" : " ", 1);
 		if (first && i == depth - 1)
-			put(go->o, "--%.2f%%--", go->total ?
-			    (double)go->g->nodes[n].period * 100.0 / go->total : 0.0);
+			percent(go->o, "--%.2f%%--", go->total ?
+				(double)go->g->nodes[n].period * 100.0 / go->total : 0.0);
 		else
 			spaces(go->o, 10);
 	}
@@ -405,7 +438,7 @@ static void section_text(struct out *o, const struct pm_profile_result *r,
 int pm_profile__print_text(struct pm_buf *b, struct pm_profile_result *const *res, size_t nr,
 			   const struct pm_profile_print_opts *po)
 {
-	struct out o = { .b = b, .width = po->width, .line = b->len };
+	struct out o = { .b = b, .width = po->width, .line = b->len, .spans = po->spans };
 	size_t i;
 
 	str(&o, "#");

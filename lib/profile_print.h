@@ -17,6 +17,21 @@ struct pm_profile_print_opts {
 	bool show_samples;	/* a Samples column (perf's -n) */
 	uint64_t lost_samples;	/* "# Total Lost Samples:" */
 	size_t width;		/* text lines are cut at this many bytes; 0: never */
+	/*
+	 * Where the text's percentages are, for a terminal to colour: an
+	 * array of struct pm_color_span, in order, when not NULL.
+	 */
+	struct pm_buf *spans;
+};
+
+/* perf's colours for a percentage: red from 5%, green from 0.5% (ui/util). */
+enum pm_color { PM_COLOR_NONE, PM_COLOR_GREEN, PM_COLOR_RED };
+
+/* A percentage of the text, "12.34%", at bytes [off, off + len). */
+struct pm_color_span {
+	size_t off;
+	size_t len;
+	enum pm_color color;
 };
 
 /*
