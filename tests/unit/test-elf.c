@@ -18,7 +18,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dso.h"
 #include "elf.h"
+#include "kallsyms.h"
+#include "symtab.h"
 #include "tap.h"
 
 static char tmpdir[PATH_MAX];
