@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "buildid.h"
+#include "dso.h"
 #include "elf.h"
 #include "perf_data.h"
 #include "record_body.h"

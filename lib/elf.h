@@ -7,15 +7,14 @@
 #define PMREC_ELF_H
 
 /*
- * Build ids and function symbols of mapped files and of the kernel: what the
- * BUILD_ID feature needs and what names sample and call-chain addresses.
+ * Build ids of ELF files, of the kernel and of its modules: what the
+ * BUILD_ID feature records and what checks that a mapped file is the one
+ * recorded.  Symbols are in symtab.h, mapped files in dso.h, the kernel's
+ * symbols in kallsyms.h.
  *
- * Functions return 0 or a negative errno; constructors return NULL and set
- * errno.  The pm_elf__ functions are thread-safe; a cache or a symbol table
- * must not be used by two threads at once.
+ * Functions return 0 or a negative errno.  They are thread-safe.
  */
 #include <stddef.h>
-#include <stdint.h>
 
 /* GNU build ids are SHA-1 sized; longer ones are truncated, as perf does. */
 #define PM_BUILD_ID_SIZE 20
@@ -53,87 +52,5 @@ int pm_elf__kernel_build_id(unsigned char id[PM_BUILD_ID_SIZE], size_t *len);
  */
 int pm_elf__module_build_id(const char *module,
 			    unsigned char id[PM_BUILD_ID_SIZE], size_t *len);
-
-/*
- * Function symbols sorted by address.  Of several symbols at one address
- * only one is kept, the one perf would show: sized before unsized, global
- * before local before weak, fewer leading underscores, then the longer name.
- * Each symbol runs until its size ends or the next symbol starts.
- */
-struct pm_symtab;
-
-size_t pm_symtab__nr(const struct pm_symtab *st);
-/*
- * Finds the symbol containing addr, in the symbol table's address space.
- * *name stays valid as long as the owner of the table.  Returns 0 or -ENOENT.
- */
-int pm_symtab__find(const struct pm_symtab *st, uint64_t addr,
-		    const char **name, uint64_t *off);
-
-/*
- * A mapped file.  Nothing is read until asked for: the build id and the
- * program headers in one open, the symbols (with the build id, if not yet
- * read) in one more.  A failure is remembered, never retried.
- */
-struct pm_dso;
-
-const char *pm_dso__path(const struct pm_dso *dso);
-/*
- * Points *id at the build id, valid as long as the cache.  Returns -ENOENT
- * if the file has none, -ESTALE if the file at the path is no longer the one
- * the cache was asked for (another inode, or rewritten since), or the error
- * of opening it (see pm_elf__build_id).
- */
-int pm_dso__build_id(struct pm_dso *dso, const unsigned char **id, size_t *len);
-/*
- * Symbols of .symtab, or of .dynsym in stripped files: functions (including
- * GNU indirect functions) defined in the file, in its virtual address space.
- */
-int pm_dso__symtab(struct pm_dso *dso, const struct pm_symtab **st);
-/*
- * Names the function containing ip, an address in a mapping of this file
- * that starts at map_start and maps file offset map_pgoff there (the start
- * and pgoff of an MMAP2 record or a /proc/PID/maps line).  Returns 0,
- * -ENOENT if no symbol covers ip, or the error of loading the symbols.
- */
-int pm_dso__resolve(struct pm_dso *dso, uint64_t map_start, uint64_t map_pgoff,
-		    uint64_t ip, const char **sym, uint64_t *off);
-
-/*
- * Every file is read at most once per cache, however many mappings, paths
- * and processes refer to it.  The cache owns its DSOs.
- */
-struct pm_dso_cache;
-
-struct pm_dso_cache *pm_dso_cache__new(void);
-void pm_dso_cache__delete(struct pm_dso_cache *cache);
-/*
- * The DSO for the file with device dev and inode ino, named path.  dev is a
- * dev_t, makedev(maj, min) of an MMAP2 record.  With ino 0 the file is
- * identified by stat(path): (device, inode, mtime), so a file rewritten in
- * place becomes a new DSO while the old one stays valid; when path cannot
- * be stat'ed ("[vdso]", a deleted file) by the path string alone.  Returns
- * NULL with errno ENOMEM.
- */
-struct pm_dso *pm_dso_cache__findnew(struct pm_dso_cache *cache,
-				     const char *path, uint64_t dev,
-				     uint64_t ino);
-
-/* Text symbols of the kernel and its modules. */
-struct pm_kallsyms;
-
-/*
- * Reads path, /proc/kallsyms if NULL.  Fails with EACCES when all addresses
- * read as zero (kernel.kptr_restrict hides them from this user), ENOENT when
- * there are no text symbols at all.
- */
-struct pm_kallsyms *pm_kallsyms__load(const char *path);
-void pm_kallsyms__delete(struct pm_kallsyms *ks);
-/*
- * Finds the kernel function containing addr.  *module is NULL in the kernel
- * image, else the module name ("bpf" for BPF programs).  Returns 0 or -ENOENT.
- */
-int pm_kallsyms__find(const struct pm_kallsyms *ks, uint64_t addr,
-		      const char **name, const char **module, uint64_t *off);
 
 #endif

@@ -19,7 +19,9 @@
 
 #include <linux/perf_event.h>
 
+#include "dso.h"
 #include "elf.h"
+#include "kallsyms.h"
 
 struct pm_machine;
 

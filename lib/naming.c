@@ -8,6 +8,7 @@
 
 #include "demangle.h"
 #include "elf.h"
+#include "kallsyms.h"
 #include "folded.h"
 #include "naming.h"
 #include "perf_data.h"

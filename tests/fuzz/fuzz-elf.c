@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz-elf: fuzz harness for the symbol loader (lib/elf.c), which reads the
- * files that a perf.data's MMAP2 records name: a crafted file is as much an
- * input of `pmrec dump` as the perf.data itself.  One input is written to a
+ * fuzz-elf: fuzz harness for the symbol loader (the DSO cache of lib/dso.c,
+ * over lib/elf.c and lib/symtab.c), which reads the files that a
+ * perf.data's MMAP2 records name: a crafted file is as much an input of
+ * `pmrec dump` as the perf.data itself.  One input is written to a
  * memfd and opened by its /proc/self/fd path, as dump opens a mapped file:
  * build id, program headers, symbols, and the name of addresses across the
  * mapping, every name read to its end.  The heap stays within the budget of
@@ -16,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf.h"
+#include "dso.h"
 #include "fuzz-budget.h"
 #include "fuzz-memfd.h"
+#include "symtab.h"
 
 /* The loader keeps its tables and libelf's; the file itself is mapped. */
 #define FUZZ_BUDGET_EXTRA (8 << 20)

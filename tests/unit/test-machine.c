@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "elf.h"
+#include "kallsyms.h"
 #include "machine.h"
 #include "tap.h"
 

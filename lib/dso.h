@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_DSO_H
+#define PMREC_DSO_H
+
+/*
+ * Mapped files and their cache: the build id, program headers and symbols
+ * of each file that MMAP and MMAP2 records name, read once.
+ *
+ * Functions return 0 or a negative errno; constructors return NULL and set
+ * errno.  A cache and its DSOs must not be used by two threads at once.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct pm_symtab;
+
+/*
+ * A mapped file.  Nothing is read until asked for: the build id and the
+ * program headers in one open, the symbols (with the build id, if not yet
+ * read) in one more.  A failure is remembered, never retried.
+ */
+struct pm_dso;
+
+const char *pm_dso__path(const struct pm_dso *dso);
+/*
+ * Points *id at the build id, valid as long as the cache.  Returns -ENOENT
+ * if the file has none, -ESTALE if the file at the path is no longer the one
+ * the cache was asked for (another inode, or rewritten since), or the error
+ * of opening it (see pm_elf__build_id).
+ */
+int pm_dso__build_id(struct pm_dso *dso, const unsigned char **id, size_t *len);
+/*
+ * Symbols of .symtab, or of .dynsym in stripped files: functions (including
+ * GNU indirect functions) defined in the file, in its virtual address space.
+ */
+int pm_dso__symtab(struct pm_dso *dso, const struct pm_symtab **st);
+/*
+ * Names the function containing ip, an address in a mapping of this file
+ * that starts at map_start and maps file offset map_pgoff there (the start
+ * and pgoff of an MMAP2 record or a /proc/PID/maps line).  Returns 0,
+ * -ENOENT if no symbol covers ip, or the error of loading the symbols.
+ */
+int pm_dso__resolve(struct pm_dso *dso, uint64_t map_start, uint64_t map_pgoff,
+		    uint64_t ip, const char **sym, uint64_t *off);
+
+/*
+ * Every file is read at most once per cache, however many mappings, paths
+ * and processes refer to it.  The cache owns its DSOs.
+ */
+struct pm_dso_cache;
+
+struct pm_dso_cache *pm_dso_cache__new(void);
+void pm_dso_cache__delete(struct pm_dso_cache *cache);
+/*
+ * The DSO for the file with device dev and inode ino, named path.  dev is a
+ * dev_t, makedev(maj, min) of an MMAP2 record.  With ino 0 the file is
+ * identified by stat(path): (device, inode, mtime), so a file rewritten in
+ * place becomes a new DSO while the old one stays valid; when path cannot
+ * be stat'ed ("[vdso]", a deleted file) by the path string alone.  Returns
+ * NULL with errno ENOMEM.
+ */
+struct pm_dso *pm_dso_cache__findnew(struct pm_dso_cache *cache,
+				     const char *path, uint64_t dev,
+				     uint64_t ino);
+
+#endif
