@@ -60,16 +60,6 @@ void pm_hashtab__exit(struct pm_hashtab *t)
 
 /* ---- hashing ---- */
 
-uint64_t pm_hashtab__hash_u64(const struct pm_hashtab *t, uint64_t x)
-{
-	return pm_mix64(x ^ t->seed[0]);
-}
-
-uint64_t pm_hashtab__hash_more(const struct pm_hashtab *t, uint64_t h, uint64_t x)
-{
-	return pm_mix64(h ^ x ^ t->seed[1]);
-}
-
 /* The two halves of a 64x64 -> 128-bit product, folded: every input bit reaches the middle. */
 static inline uint64_t mul_fold(uint64_t a, uint64_t b)
 {

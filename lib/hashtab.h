@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 #define PM_HASHTAB_MAX_PROBE 64
 #define PM_HASHTAB_MAX_REBUILDS 4
 /* The one value an entry cannot hold: it marks a free slot. */
@@ -73,11 +75,22 @@ void pm_hashtab__init_seeded(struct pm_hashtab *t, const struct pm_hashtab_ops *
 			     uint64_t seed);
 void pm_hashtab__exit(struct pm_hashtab *t);
 
-/* Hashes under the table's current seed (the slot is hash & mask). */
-uint64_t pm_hashtab__hash_u64(const struct pm_hashtab *t, uint64_t x);
-uint64_t pm_hashtab__hash_bytes(const struct pm_hashtab *t, const void *p, size_t n);
+/*
+ * Hashes under the table's current seed (the slot is hash & mask).  The
+ * word hashes are inline: keys of many words (call stacks) fold one per word.
+ */
+static inline uint64_t pm_hashtab__hash_u64(const struct pm_hashtab *t, uint64_t x)
+{
+	return pm_mix64(x ^ t->seed[0]);
+}
+
 /* Folds one more word into h, for keys made of several fields. */
-uint64_t pm_hashtab__hash_more(const struct pm_hashtab *t, uint64_t h, uint64_t x);
+static inline uint64_t pm_hashtab__hash_more(const struct pm_hashtab *t, uint64_t h, uint64_t x)
+{
+	return pm_mix64(h ^ x ^ t->seed[1]);
+}
+
+uint64_t pm_hashtab__hash_bytes(const struct pm_hashtab *t, const void *p, size_t n);
 
 /*
  * Integer keys.  find tells whether key is there, and its value in *val
