@@ -116,10 +116,53 @@ uint64_t pm_hashtab__hash_bytes(const struct pm_hashtab *t, const void *p, size_
 
 /* ---- slots ---- */
 
-/* What a slot holds as key: the integer, or the hash of the caller's key. */
-static inline uint64_t slot__hash(const struct pm_hashtab *t, const struct pm_hashtab_slot *s)
+/*
+ * The two layouts behind a few accessors.  A slot's hash is what its home
+ * follows: the integer key's hash, or the 32 bits kept of the caller's.
+ */
+static inline bool slot__used(const struct pm_hashtab *t, size_t i)
 {
-	return t->ops ? s->key : pm_hashtab__hash_u64(t, s->key);
+	return t->ops ? t->hslot[i].val1 : t->slot[i].val1;
+}
+
+static inline uint64_t slot__hash(const struct pm_hashtab *t, size_t i)
+{
+	return t->ops ? t->hslot[i].hash : pm_hashtab__hash_u64(t, t->slot[i].key);
+}
+
+static inline uint64_t slot__val(const struct pm_hashtab *t, size_t i)
+{
+	return t->ops ? t->hslot[i].val1 - 1 : t->slot[i].val1 - 1;
+}
+
+/* key: the integer key, or the hash of the caller's. */
+static inline void slot__set(struct pm_hashtab *t, size_t i, uint64_t key, uint64_t val)
+{
+	if (t->ops)
+		t->hslot[i] = (struct pm_hashtab_hslot){ .hash = (uint32_t)key, .val1 = (uint32_t)val + 1 };
+	else
+		t->slot[i] = (struct pm_hashtab_slot){ .key = key, .val1 = val + 1 };
+}
+
+static inline void slot__move(struct pm_hashtab *t, size_t to, size_t from)
+{
+	if (t->ops)
+		t->hslot[to] = t->hslot[from];
+	else
+		t->slot[to] = t->slot[from];
+}
+
+static inline void slot__clear(struct pm_hashtab *t, size_t i)
+{
+	if (t->ops)
+		t->hslot[i].val1 = 0;
+	else
+		t->slot[i].val1 = 0;
+}
+
+static inline size_t slot__size(const struct pm_hashtab *t)
+{
+	return t->ops ? sizeof(*t->hslot) : sizeof(*t->slot);
 }
 
 /* The first free slot from h's home on. */
@@ -127,7 +170,7 @@ static inline size_t slot__free(const struct pm_hashtab *t, uint64_t h)
 {
 	size_t i;
 
-	for (i = h & t->mask; t->slot[i].val != PM_HASHTAB_FREE; i = (i + 1) & t->mask)
+	for (i = h & t->mask; slot__used(t, i); i = (i + 1) & t->mask)
 		;
 	return i;
 }
@@ -135,46 +178,61 @@ static inline size_t slot__free(const struct pm_hashtab *t, uint64_t h)
 /* Moves every entry into nr_slots new slots, under a new seed if reseed. */
 static int hashtab__rebuild(struct pm_hashtab *t, size_t nr_slots, bool reseed)
 {
-	struct pm_hashtab_slot *old = t->slot, *s;
-	size_t old_slots = old ? t->mask + 1 : 0, i;
+	struct pm_hashtab old = *t;
+	size_t i;
+	void *s;
 
-	s = malloc(nr_slots * sizeof(*s));
+	/* Zeroed pages come from the kernel as they are touched: no pass to clear them. */
+	s = calloc(nr_slots, slot__size(t));
 	if (!s)
 		return -ENOMEM;
-	/* All bits set: every val is PM_HASHTAB_FREE. */
-	memset(s, 0xff, nr_slots * sizeof(*s));
 	if (reseed)
 		hashtab__seed(t);
 	t->slot = s;
 	t->mask = nr_slots - 1;
-	for (i = 0; i < old_slots; i++) {
-		struct pm_hashtab_slot e = old[i];
-		uint64_t h;
+	for (i = 0; old.slot && i <= old.mask; i++) {
+		uint64_t val, key;
 
-		if (e.val == PM_HASHTAB_FREE)
+		if (!slot__used(&old, i))
 			continue;
-		if (reseed && t->ops)
-			e.key = t->ops->hash(t, e.val, t->arg);
-		h = slot__hash(t, &e);
-		t->slot[slot__free(t, h)] = e;
+		val = slot__val(&old, i);
+		if (!t->ops)
+			key = old.slot[i].key;
+		else if (reseed)
+			key = t->ops->hash(t, val, t->arg);
+		else
+			key = old.hslot[i].hash;
+		slot__set(t, slot__free(t, t->ops ? key : pm_hashtab__hash_u64(t, key)), key, val);
 	}
-	free(old);
+	free(old.slot);
 	return 0;
 }
 
-static const struct pm_hashtab_slot *hashtab__lookup(const struct pm_hashtab *t, uint64_t key,
-						     uint64_t h, const void *ext)
+/* The slot of the entry with this key (the integer, or the caller's key and its hash h). */
+static bool hashtab__lookup(const struct pm_hashtab *t, uint64_t key, uint64_t h,
+			    const void *ext, size_t *at)
 {
-	const struct pm_hashtab_slot *s;
 	size_t i;
 
 	if (!t->slot)
-		return NULL;
-	for (i = h & t->mask; (s = &t->slot[i])->val != PM_HASHTAB_FREE; i = (i + 1) & t->mask) {
-		if (s->key == key && (!t->ops || t->ops->equal(s->val, ext, t->arg)))
-			return s;
+		return false;
+	if (!t->ops) {
+		for (i = h & t->mask; t->slot[i].val1; i = (i + 1) & t->mask) {
+			if (t->slot[i].key == key) {
+				*at = i;
+				return true;
+			}
+		}
+		return false;
 	}
-	return NULL;
+	for (i = h & t->mask; t->hslot[i].val1; i = (i + 1) & t->mask) {
+		if (t->hslot[i].hash == (uint32_t)h &&
+		    t->ops->equal(t->hslot[i].val1 - 1, ext, t->arg)) {
+			*at = i;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The length of the run of used slots that slot i, free, would join. */
@@ -182,35 +240,40 @@ static size_t hashtab__run(const struct pm_hashtab *t, size_t i)
 {
 	size_t n = 1, j;
 
-	for (j = (i - 1) & t->mask; j != i && t->slot[j].val != PM_HASHTAB_FREE; j = (j - 1) & t->mask)
+	for (j = (i - 1) & t->mask; j != i && slot__used(t, j); j = (j - 1) & t->mask)
 		n++;
-	for (j = (i + 1) & t->mask; j != i && t->slot[j].val != PM_HASHTAB_FREE; j = (j + 1) & t->mask)
+	for (j = (i + 1) & t->mask; j != i && slot__used(t, j); j = (j + 1) & t->mask)
 		n++;
 	return n;
 }
 
 /*
- * Places an absent entry, rebuilding first when the table would pass half
- * full or a run of used slots its bound (the hostile-input rule of
- * hashtab.h).  Bounding runs, not just this insert's probe, bounds every
- * lookup: none walks past the end of its run.
+ * Places an entry, rebuilding first when the table would pass half full
+ * or a run of used slots its bound (the hostile-input rule of hashtab.h).
+ * Bounding runs, not just this insert's probe, bounds every lookup: none
+ * walks past the end of its run.  Integer keys are checked on the way
+ * (-EEXIST); a caller-held key is known to be absent.
  */
 static int hashtab__add(struct pm_hashtab *t, uint64_t key, uint64_t val)
 {
 	size_t slots = t->slot ? t->mask + 1 : 0, i;
 	int tries, err;
 
-	if (val == PM_HASHTAB_FREE)
+	if (val == PM_HASHTAB_FREE || (t->ops && val >= UINT32_MAX))
 		return -EINVAL;
 	if ((t->nr + 1) * 2 > slots) {
+		if (t->ops && slots > UINT32_MAX)
+			return -ENOMEM;
 		err = hashtab__rebuild(t, slots ? slots * 2 : MIN_SLOTS, false);
 		if (err)
 			return err;
 	}
 	for (tries = 0;; tries++) {
-		struct pm_hashtab_slot e = { .key = key, .val = val };
+		uint64_t h = t->ops ? (uint32_t)key : pm_hashtab__hash_u64(t, key);
 
-		i = slot__free(t, slot__hash(t, &e));
+		for (i = h & t->mask; slot__used(t, i); i = (i + 1) & t->mask)
+			if (!t->ops && t->slot[i].key == key)
+				return -EEXIST;
 		if (hashtab__run(t, i) <= PM_HASHTAB_MAX_PROBE || tries == PM_HASHTAB_MAX_REBUILDS)
 			break;
 		slots = t->mask + 1;
@@ -222,27 +285,27 @@ static int hashtab__add(struct pm_hashtab *t, uint64_t key, uint64_t val)
 		if (t->ops)
 			key = t->ops->hash(t, val, t->arg);
 	}
-	t->slot[i] = (struct pm_hashtab_slot){ .key = key, .val = val };
+	slot__set(t, i, key, val);
 	t->nr++;
 	return 0;
 }
 
-/* Backward-shift deletion: the entries after s move up so no probe meets a hole. */
-static void hashtab__remove(struct pm_hashtab *t, const struct pm_hashtab_slot *s)
+/* Backward-shift deletion: the entries after slot i move up so no probe meets a hole. */
+static void hashtab__remove(struct pm_hashtab *t, size_t i)
 {
-	size_t i = (size_t)(s - t->slot), j = i;
+	size_t j = i;
 
 	for (;;) {
 		j = (j + 1) & t->mask;
-		if (t->slot[j].val == PM_HASHTAB_FREE)
+		if (!slot__used(t, j))
 			break;
 		/* The entry at j may fill the hole at i unless its home lies in (i, j]. */
-		if (((j - (slot__hash(t, &t->slot[j]) & t->mask)) & t->mask) >= ((j - i) & t->mask)) {
-			t->slot[i] = t->slot[j];
+		if (((j - (slot__hash(t, j) & t->mask)) & t->mask) >= ((j - i) & t->mask)) {
+			slot__move(t, i, j);
 			i = j;
 		}
 	}
-	t->slot[i].val = PM_HASHTAB_FREE;
+	slot__clear(t, i);
 	t->nr--;
 }
 
@@ -250,27 +313,27 @@ static void hashtab__remove(struct pm_hashtab *t, const struct pm_hashtab_slot *
 
 bool pm_hashtab__find_int(const struct pm_hashtab *t, uint64_t key, uint64_t *val)
 {
-	const struct pm_hashtab_slot *s = hashtab__lookup(t, key, pm_hashtab__hash_u64(t, key), NULL);
+	size_t i;
 
-	if (s && val)
-		*val = s->val;
-	return s;
+	if (!hashtab__lookup(t, key, pm_hashtab__hash_u64(t, key), NULL, &i))
+		return false;
+	if (val)
+		*val = t->slot[i].val1 - 1;
+	return true;
 }
 
 int pm_hashtab__insert_int(struct pm_hashtab *t, uint64_t key, uint64_t val)
 {
-	if (pm_hashtab__find_int(t, key, NULL))
-		return -EEXIST;
 	return hashtab__add(t, key, val);
 }
 
 int pm_hashtab__delete_int(struct pm_hashtab *t, uint64_t key)
 {
-	const struct pm_hashtab_slot *s = hashtab__lookup(t, key, pm_hashtab__hash_u64(t, key), NULL);
+	size_t i;
 
-	if (!s)
+	if (!hashtab__lookup(t, key, pm_hashtab__hash_u64(t, key), NULL, &i))
 		return -ENOENT;
-	hashtab__remove(t, s);
+	hashtab__remove(t, i);
 	return 0;
 }
 
@@ -278,11 +341,13 @@ int pm_hashtab__delete_int(struct pm_hashtab *t, uint64_t key)
 
 bool pm_hashtab__find(const struct pm_hashtab *t, uint64_t h, const void *key, uint64_t *val)
 {
-	const struct pm_hashtab_slot *s = hashtab__lookup(t, h, h, key);
+	size_t i;
 
-	if (s && val)
-		*val = s->val;
-	return s;
+	if (!hashtab__lookup(t, h, h, key, &i))
+		return false;
+	if (val)
+		*val = t->hslot[i].val1 - 1;
+	return true;
 }
 
 int pm_hashtab__insert(struct pm_hashtab *t, uint64_t h, uint64_t val)
@@ -292,23 +357,21 @@ int pm_hashtab__insert(struct pm_hashtab *t, uint64_t h, uint64_t val)
 
 int pm_hashtab__delete(struct pm_hashtab *t, uint64_t h, const void *key)
 {
-	const struct pm_hashtab_slot *s = hashtab__lookup(t, h, h, key);
+	size_t i;
 
-	if (!s)
+	if (!hashtab__lookup(t, h, h, key, &i))
 		return -ENOENT;
-	hashtab__remove(t, s);
+	hashtab__remove(t, i);
 	return 0;
 }
 
 bool pm_hashtab__next(const struct pm_hashtab *t, size_t *pos, uint64_t *key, uint64_t *val)
 {
 	for (; t->slot && *pos <= t->mask; (*pos)++) {
-		const struct pm_hashtab_slot *s = &t->slot[*pos];
-
-		if (s->val == PM_HASHTAB_FREE)
+		if (!slot__used(t, *pos))
 			continue;
-		*key = s->key;
-		*val = s->val;
+		*key = t->ops ? t->hslot[*pos].hash : t->slot[*pos].key;
+		*val = slot__val(t, *pos);
 		(*pos)++;
 		return true;
 	}

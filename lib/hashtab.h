@@ -4,9 +4,13 @@
 
 /*
  * The one hash table of lib/: open addressing with linear probing, at most
- * half full, a 64-bit value per entry (an index into the caller's array, or
- * a pointer), keyed either by a 64-bit integer held in the slot or by a key
- * the caller holds (bytes, a struct), of which the slot keeps the 64-bit hash.
+ * half full.  Two kinds of table:
+ *  - integer keys: a 64-bit key and a 64-bit value (an index or a pointer)
+ *    in each 16-byte slot, so a lookup touches nothing else;
+ *  - keys the caller holds (bytes, a struct) in an array of its own: each
+ *    8-byte slot keeps 32 bits of the key's hash and the entry's 32-bit
+ *    index, and a lookup asks the caller to compare keys only when those
+ *    32 bits match.
  *
  * The hostile-input rule, for every table: keys come from input files, so
  * they may be chosen to collide.  Every table hashes with a seed of its own,
@@ -14,16 +18,16 @@
  * which keys share a slot; and no run of used slots (what a lookup may
  * walk) may grow past PM_HASHTAB_MAX_PROBE: an insert that would make one
  * longer first rebuilds the table, doubling it if it is at least a quarter
- * full, otherwise at the same size under a new seed.  A guessed seed thus buys one rebuild, not a quadratic
- * run.  After PM_HASHTAB_MAX_REBUILDS rebuilds in one insert (only a hash
- * that ignores the seed gets there) the entry goes in anyway: slower, never
- * wrong.
+ * full, otherwise at the same size under a new seed.  A guessed seed thus
+ * buys one rebuild, not a quadratic run.  After PM_HASHTAB_MAX_REBUILDS
+ * rebuilds in one insert (only a hash that ignores the seed gets there)
+ * the entry goes in anyway: slower, never wrong.
  *
  * Iteration runs in slot order, which depends on the seed: a caller whose
  * output follows its entries keeps them in an array of its own (insertion
  * order) and uses the table only to find them.
  *
- * No allocation per entry: one array of 16-byte slots, grown by doubling.
+ * No allocation per entry: one array of slots, grown by doubling.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,9 +35,17 @@
 
 #include "hash.h"
 
-#define PM_HASHTAB_MAX_PROBE 64
+/*
+ * Random keys at half load make runs of about 5 ln(entries) slots at the
+ * longest (under 100 at 100 million entries): the bound fires for keys
+ * chosen to collide, not for large tables.
+ */
+#define PM_HASHTAB_MAX_PROBE 128
 #define PM_HASHTAB_MAX_REBUILDS 4
-/* The one value an entry cannot hold: it marks a free slot. */
+/*
+ * The one value an integer-keyed entry cannot hold (a slot keeps value + 1,
+ * and 0 is free); with caller-held keys, values are below UINT32_MAX.
+ */
 #define PM_HASHTAB_FREE UINT64_MAX
 
 struct pm_hashtab;
@@ -49,13 +61,22 @@ struct pm_hashtab_ops {
 	bool (*equal)(uint64_t val, const void *key, void *arg);
 };
 
+/* Value + 1, 0 for a free slot: calloc'd slots are free. */
 struct pm_hashtab_slot {
-	uint64_t key;		/* the integer key, or the hash of the caller's key */
-	uint64_t val;		/* PM_HASHTAB_FREE: free */
+	uint64_t key;
+	uint64_t val1;
+};
+
+struct pm_hashtab_hslot {
+	uint32_t hash;		/* the low 32 bits of the key's hash */
+	uint32_t val1;
 };
 
 struct pm_hashtab {
-	struct pm_hashtab_slot *slot;
+	union {
+		struct pm_hashtab_slot *slot;	/* integer keys */
+		struct pm_hashtab_hslot *hslot;	/* caller-held keys */
+	};
 	size_t mask;		/* slots - 1; 0 before the first insert */
 	size_t nr;
 	uint64_t seed[2];
@@ -103,9 +124,9 @@ int pm_hashtab__delete_int(struct pm_hashtab *t, uint64_t key);
 
 /*
  * Caller-held keys: h is the key's hash from pm_hashtab__hash_*.  find as
- * above.  insert adds val, whose key must be absent (the caller has just
- * looked) and already reachable through ops->hash (a re-seed rehashes it):
- * 0, -EINVAL or -ENOMEM.  delete: 0 or -ENOENT.
+ * above.  insert adds val (below UINT32_MAX), whose key must be absent (the
+ * caller has just looked) and already reachable through ops->hash (a
+ * re-seed rehashes it): 0, -EINVAL or -ENOMEM.  delete: 0 or -ENOENT.
  */
 bool pm_hashtab__find(const struct pm_hashtab *t, uint64_t h, const void *key, uint64_t *val);
 int pm_hashtab__insert(struct pm_hashtab *t, uint64_t h, uint64_t val);
@@ -113,7 +134,8 @@ int pm_hashtab__delete(struct pm_hashtab *t, uint64_t h, const void *key);
 
 /*
  * Every entry in slot order (not insertion order): start with *pos = 0;
- * false at the end.  key gets the integer key, or the hash of the caller's.
+ * false at the end; the entry was in slot *pos - 1.  key gets the integer
+ * key, or 32 bits of the hash of the caller's.
  */
 bool pm_hashtab__next(const struct pm_hashtab *t, size_t *pos, uint64_t *key, uint64_t *val);
 

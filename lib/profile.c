@@ -1128,9 +1128,32 @@ struct gstate {
 	struct qstate *qs;
 	struct gnode *g;
 	size_t nr, cap;
-	struct pm_hashtab tab;	/* (parent << 32 | frame) -> gnode; roots are not in it */
+	struct pm_hashtab tab;	/* (parent, frame) -> gnode; roots are not in it */
 	uint32_t *roots;	/* per row: its graph's root, NONE when not shown */
 };
+
+/* The key of a graph node: its parent and frame, as one word. */
+static uint64_t gnode_key(uint32_t parent, uint32_t frame)
+{
+	return (uint64_t)parent << 32 | frame;
+}
+
+/* Keys stay in the nodes (8-byte slots: a graph table can be larger than the profile). */
+static uint64_t gnode_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
+{
+	const struct gnode *g = &((const struct gstate *)arg)->g[id];
+
+	return pm_hashtab__hash_u64(t, gnode_key(g->parent, g->frame));
+}
+
+static bool gnode_equal(uint64_t id, const void *key, void *arg)
+{
+	const struct gnode *g = &((const struct gstate *)arg)->g[id];
+
+	return gnode_key(g->parent, g->frame) == *(const uint64_t *)key;
+}
+
+static const struct pm_hashtab_ops gnode_ops = { .hash = gnode_hash, .equal = gnode_equal };
 
 static uint32_t gnode__new(struct gstate *gs, uint32_t parent, uint32_t frame)
 {
@@ -1152,13 +1175,13 @@ static uint32_t gnode__new(struct gstate *gs, uint32_t parent, uint32_t frame)
 
 static uint32_t gchild(struct gstate *gs, uint32_t parent, uint32_t frame)
 {
-	uint64_t key = (uint64_t)parent << 32 | frame, found;
+	uint64_t key = gnode_key(parent, frame), h = pm_hashtab__hash_u64(&gs->tab, key), found;
 	uint32_t id;
 
-	if (pm_hashtab__find_int(&gs->tab, key, &found))
+	if (pm_hashtab__find(&gs->tab, h, &key, &found))
 		return (uint32_t)found;
 	id = gnode__new(gs, parent, frame);
-	if (id != NONE && pm_hashtab__insert_int(&gs->tab, key, id))
+	if (id != NONE && pm_hashtab__insert(&gs->tab, h, id))
 		return NONE;
 	return id;
 }
@@ -1313,7 +1336,7 @@ static int graphs_build(struct qstate *qs)
 	size_t i, cap;
 	int err = -ENOMEM;
 
-	pm_hashtab__init(&gs.tab, NULL, NULL);
+	pm_hashtab__init(&gs.tab, &gnode_ops, &gs);
 	gs.roots = malloc((qs->nr_all ? qs->nr_all : 1) * sizeof(*gs.roots));
 	if (!gs.roots)
 		return -ENOMEM;
