@@ -9,11 +9,11 @@
 #include "buildid.h"
 #include "dso.h"
 #include "elf.h"
+#include "hashtab.h"
 #include "perf_data.h"
 #include "record_body.h"
 
 struct bid_entry {
-	uint64_t hash;
 	uint16_t cpumode;
 	uint8_t len;
 	unsigned char id[PM_BUILD_ID_SIZE];
@@ -21,36 +21,49 @@ struct bid_entry {
 };
 
 struct bid_file {
-	uint64_t hash;
 	struct pm_dso *dso;
 };
 
-/* Open addressing: slot holds index + 1 of an entry or file, 0 when free. */
-struct bid_table {
-	uint32_t *slot;
-	size_t mask;
-};
-
+/* Entries and files in the order added (the order written); the tables find them. */
 struct pm_build_ids {
 	struct bid_entry *entries;
 	size_t nr_entries, cap_entries;
-	struct bid_table entry_tab;
+	struct pm_hashtab entry_tab;	/* (path, id) -> index in entries */
 	struct bid_file *files;
 	size_t nr_files, cap_files;
-	struct bid_table file_tab;
+	struct pm_hashtab file_tab;	/* dso -> index in files */
 	struct pm_dso_cache *cache;
 };
 
-static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *c = p;
+/* What an entry is looked up by. */
+struct bid_key {
+	const char *path;
+	const unsigned char *id;
+	size_t len;
+};
 
-	while (n--)
-		h = (h ^ *c++) * 0x100000001b3ULL;
-	return h;
+static uint64_t bid_key__hash(const struct pm_hashtab *t, const struct bid_key *k)
+{
+	return pm_hashtab__hash_more(t, pm_hashtab__hash_bytes(t, k->path, strlen(k->path)),
+				     pm_hashtab__hash_bytes(t, k->id, k->len));
 }
 
-#define FNV_SEED 0xcbf29ce484222325ULL
+static uint64_t entry_hash(const struct pm_hashtab *t, uint64_t val, void *arg)
+{
+	const struct bid_entry *e = &((struct pm_build_ids *)arg)->entries[val];
+
+	return bid_key__hash(t, &(struct bid_key){ .path = e->path, .id = e->id, .len = e->len });
+}
+
+static bool entry_equal(uint64_t val, const void *key, void *arg)
+{
+	const struct bid_entry *e = &((struct pm_build_ids *)arg)->entries[val];
+	const struct bid_key *k = key;
+
+	return e->len == k->len && !memcmp(e->id, k->id, k->len) && !strcmp(e->path, k->path);
+}
+
+static const struct pm_hashtab_ops entry_ops = { .hash = entry_hash, .equal = entry_equal };
 
 struct pm_build_ids *pm_build_ids__new(void)
 {
@@ -63,6 +76,8 @@ struct pm_build_ids *pm_build_ids__new(void)
 		free(b);
 		return NULL;
 	}
+	pm_hashtab__init(&b->entry_tab, &entry_ops, b);
+	pm_hashtab__init(&b->file_tab, NULL, NULL);
 	return b;
 }
 
@@ -75,79 +90,45 @@ void pm_build_ids__delete(struct pm_build_ids *b)
 	for (i = 0; i < b->nr_entries; i++)
 		free(b->entries[i].path);
 	free(b->entries);
-	free(b->entry_tab.slot);
+	pm_hashtab__exit(&b->entry_tab);
 	free(b->files);
-	free(b->file_tab.slot);
+	pm_hashtab__exit(&b->file_tab);
 	pm_dso_cache__delete(b->cache);
 	free(b);
-}
-
-/*
- * Makes room for item nr (hashes[i] at stride apart give the existing
- * items' hashes) so the table stays at most half full.
- */
-static int bid_table__reserve(struct bid_table *t, size_t nr, const void *items,
-			      size_t stride)
-{
-	size_t cap = t->slot ? t->mask + 1 : 0, ncap, i;
-	uint32_t *ns;
-
-	if ((nr + 1) * 2 <= cap)
-		return 0;
-	if (nr >= UINT32_MAX / 2)
-		return -ENOMEM;
-	ncap = cap ? cap * 2 : 64;
-	ns = calloc(ncap, sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		uint64_t h = *(const uint64_t *)((const char *)items + i * stride);
-		size_t s = h & (ncap - 1);
-
-		while (ns[s])
-			s = (s + 1) & (ncap - 1);
-		ns[s] = (uint32_t)(i + 1);
-	}
-	free(t->slot);
-	t->slot = ns;
-	t->mask = ncap - 1;
-	return 0;
 }
 
 int pm_build_ids__add(struct pm_build_ids *b, uint16_t cpumode, const char *path,
 		      const unsigned char *id, size_t len)
 {
 	struct bid_entry *e;
+	struct bid_key k = { .path = path, .id = id, .len = len };
 	uint64_t h;
-	size_t s;
 	int err;
 
 	if (!len)
 		return 0;
 	if (len > PM_BUILD_ID_SIZE)
-		len = PM_BUILD_ID_SIZE;
-	h = fnv1a(id, len, fnv1a(path, strlen(path), FNV_SEED));
-	err = bid_table__reserve(&b->entry_tab, b->nr_entries, b->entries, sizeof(*e));
-	if (!err)
-		err = pm_array__grow((void **)&b->entries, &b->cap_entries, b->nr_entries, sizeof(*e));
+		k.len = len = PM_BUILD_ID_SIZE;
+	h = bid_key__hash(&b->entry_tab, &k);
+	if (pm_hashtab__find(&b->entry_tab, h, &k, NULL))
+		return 0;
+	err = pm_array__grow((void **)&b->entries, &b->cap_entries, b->nr_entries, sizeof(*e));
 	if (err)
 		return err;
-	for (s = h & b->entry_tab.mask; b->entry_tab.slot[s]; s = (s + 1) & b->entry_tab.mask) {
-		e = &b->entries[b->entry_tab.slot[s] - 1];
-		if (e->hash == h && e->len == len && !memcmp(e->id, id, len) &&
-		    !strcmp(e->path, path))
-			return 0;
-	}
 	e = &b->entries[b->nr_entries];
 	memset(e, 0, sizeof(*e));
 	e->path = strdup(path);
 	if (!e->path)
 		return -ENOMEM;
-	e->hash = h;
 	e->cpumode = cpumode;
 	e->len = (uint8_t)len;
 	memcpy(e->id, id, len);
-	b->entry_tab.slot[s] = (uint32_t)++b->nr_entries;
+	err = pm_hashtab__insert(&b->entry_tab, h, b->nr_entries);
+	if (err) {
+		free(e->path);
+		return err;
+	}
+	b->nr_entries++;
 	return 0;
 }
 
@@ -163,9 +144,6 @@ int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t de
 			   uint64_t ino)
 {
 	struct pm_dso *dso;
-	struct bid_file *f;
-	uint64_t h;
-	size_t s;
 	int err;
 
 	if (!is_file_path(path) || !ino)
@@ -173,17 +151,14 @@ int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t de
 	dso = pm_dso_cache__findnew(b->cache, path, dev, ino);
 	if (!dso)
 		return -errno;
-	h = fnv1a(&dso, sizeof(dso), FNV_SEED);
-	err = bid_table__reserve(&b->file_tab, b->nr_files, b->files, sizeof(*f));
+	if (pm_hashtab__find_int(&b->file_tab, (uintptr_t)dso, NULL))
+		return 0;
+	err = pm_array__grow((void **)&b->files, &b->cap_files, b->nr_files, sizeof(*b->files));
 	if (!err)
-		err = pm_array__grow((void **)&b->files, &b->cap_files, b->nr_files, sizeof(*f));
+		err = pm_hashtab__insert_int(&b->file_tab, (uintptr_t)dso, b->nr_files);
 	if (err)
 		return err;
-	for (s = h & b->file_tab.mask; b->file_tab.slot[s]; s = (s + 1) & b->file_tab.mask)
-		if (b->files[b->file_tab.slot[s] - 1].dso == dso)
-			return 0;
-	b->files[b->nr_files] = (struct bid_file){ .hash = h, .dso = dso };
-	b->file_tab.slot[s] = (uint32_t)++b->nr_files;
+	b->files[b->nr_files++] = (struct bid_file){ .dso = dso };
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <libiberty/demangle.h>
 
 #include "demangle.h"
+#include "hashtab.h"
 #include "symname.h"
 
 bool pm_demangle__is_mangled(const char *name)
@@ -22,70 +23,47 @@ char *pm_demangle__str(const char *name)
 	return pm_sym_name__cut(cplus_demangle(name, DMGL_AUTO));
 }
 
-/* Open addressing, name pointer -> demangled copy (NULL slot key: free). */
+/* Name pointer -> its demangled copy (0: the name is shown as it is). */
 struct pm_demangler {
-	struct slot {
-		const char *key;
-		char *val;		/* NULL: name is shown as it is */
-	} *slot;
-	size_t mask, nr;
+	struct pm_hashtab names;
 };
 
 struct pm_demangler *pm_demangler__new(void)
 {
-	return calloc(1, sizeof(struct pm_demangler));
+	struct pm_demangler *d = malloc(sizeof(*d));
+
+	if (d)
+		pm_hashtab__init(&d->names, NULL, NULL);
+	return d;
 }
 
 void pm_demangler__delete(struct pm_demangler *d)
 {
-	size_t i;
+	size_t pos = 0;
+	uint64_t key, val;
 
 	if (!d)
 		return;
-	for (i = 0; d->slot && i <= d->mask; i++)
-		free(d->slot[i].val);
-	free(d->slot);
+	while (pm_hashtab__next(&d->names, &pos, &key, &val))
+		free((char *)(uintptr_t)val);
+	pm_hashtab__exit(&d->names);
 	free(d);
-}
-
-static size_t slot__hash(const char *key, size_t mask)
-{
-	return (size_t)(((uintptr_t)key >> 3) * 0x9e3779b97f4a7c15ULL >> 20) & mask;
-}
-
-static int demangler__grow(struct pm_demangler *d)
-{
-	size_t cap = d->slot ? (d->mask + 1) * 2 : 256, i, s;
-	struct slot *n = calloc(cap, sizeof(*n));
-
-	if (!n)
-		return -1;
-	for (i = 0; d->slot && i <= d->mask; i++) {
-		if (!d->slot[i].key)
-			continue;
-		for (s = slot__hash(d->slot[i].key, cap - 1); n[s].key; s = (s + 1) & (cap - 1))
-			;
-		n[s] = d->slot[i];
-	}
-	free(d->slot);
-	d->slot = n;
-	d->mask = cap - 1;
-	return 0;
 }
 
 const char *pm_demangler__name(struct pm_demangler *d, const char *name)
 {
-	size_t s;
+	uint64_t val;
+	char *copy;
 
 	if (!pm_demangle__is_mangled(name))
 		return name;
-	if ((d->nr + 1) * 2 > (d->slot ? d->mask + 1 : 0) && demangler__grow(d))
-		return name;
-	for (s = slot__hash(name, d->mask); d->slot[s].key; s = (s + 1) & d->mask)
-		if (d->slot[s].key == name)
-			return d->slot[s].val ? d->slot[s].val : name;
-	d->slot[s].key = name;
-	d->slot[s].val = pm_demangle__str(name);
-	d->nr++;
-	return d->slot[s].val ? d->slot[s].val : name;
+	if (!pm_hashtab__find_int(&d->names, (uintptr_t)name, &val)) {
+		copy = pm_demangle__str(name);
+		if (pm_hashtab__insert_int(&d->names, (uintptr_t)name, (uintptr_t)copy)) {
+			free(copy);
+			return name;
+		}
+		val = (uintptr_t)copy;
+	}
+	return val ? (const char *)(uintptr_t)val : name;
 }

@@ -4,13 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "buf.h"
 #include "flamegraph.h"
 #include "folded.h"
 #include "hash.h"
+#include "hashtab.h"
 #include "utf8.h"
 
 #define NONE UINT32_MAX
@@ -31,12 +30,9 @@ struct names {
 	struct pm_buf bytes;
 	struct nameref { uint32_t off, len; } *ref;	/* into bytes */
 	size_t nr, cap;
-	uint32_t *slot;		/* id + 1, 0 free; at most half full */
-	size_t mask;
-	uint64_t seed;		/* names come from the input: no chosen collisions */
+	struct pm_hashtab tab;	/* name -> id */
 	/* Profile frames (stable pointers) to their name ids. */
-	struct fslot { const struct pm_profile_frame *f; uint32_t id; } *fslot;
-	size_t fnr, fmask;
+	struct pm_hashtab frames;
 	struct pm_buf scratch;
 };
 
@@ -50,8 +46,7 @@ struct fnode {
 struct tree {
 	struct fnode *n;
 	size_t nr, cap;
-	struct nslot { uint32_t parent, name, id; } *slot;	/* id + 1 */
-	size_t mask;
+	struct pm_hashtab tab;	/* parent << 32 | name -> id */
 	/* Of the contexts the cpu filter keeps, hidden ones included. */
 	uint64_t all_period, all_samples;
 	bool by_samples;	/* no period recorded: samples weigh */
@@ -85,15 +80,6 @@ struct fg {
 	double scale, max_delta;
 	struct out out;
 };
-
-static uint64_t hash_bytes(uint64_t seed, const unsigned char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
-
-	while (n--)
-		h = (h ^ *p++) * 0x100000001b3ULL;
-	return pm_mix64(h);
-}
 
 static void add_sat(uint64_t *a, uint64_t b)
 {
@@ -202,15 +188,38 @@ static void out__text(struct out *o, const char *s, size_t n)
 
 /* ---- names ---- */
 
-static int names__init(struct names *nm)
+/* What names__intern looks up. */
+struct name_key {
+	const char *s;
+	size_t n;
+};
+
+static const char *name_at(const struct names *nm, uint32_t id)
 {
-	if (getrandom(&nm->seed, sizeof(nm->seed), GRND_NONBLOCK) != sizeof(nm->seed))
-		nm->seed = pm_mix64((uint64_t)(uintptr_t)nm ^ (uint64_t)time(NULL));
-	nm->mask = 1023;
-	nm->slot = calloc(nm->mask + 1, sizeof(*nm->slot));
-	nm->fmask = 1023;
-	nm->fslot = calloc(nm->fmask + 1, sizeof(*nm->fslot));
-	return nm->slot && nm->fslot ? 0 : -ENOMEM;
+	return (const char *)nm->bytes.data + nm->ref[id].off;
+}
+
+static uint64_t name_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
+{
+	const struct names *nm = arg;
+
+	return pm_hashtab__hash_bytes(t, name_at(nm, (uint32_t)id), nm->ref[id].len);
+}
+
+static bool name_equal(uint64_t id, const void *key, void *arg)
+{
+	const struct names *nm = arg;
+	const struct name_key *k = key;
+
+	return nm->ref[id].len == k->n && !memcmp(name_at(nm, (uint32_t)id), k->s, k->n);
+}
+
+static const struct pm_hashtab_ops name_ops = { .hash = name_hash, .equal = name_equal };
+
+static void names__init(struct names *nm)
+{
+	pm_hashtab__init(&nm->tab, &name_ops, nm);
+	pm_hashtab__init(&nm->frames, NULL, NULL);
 }
 
 static void names__exit(struct names *nm)
@@ -218,59 +227,28 @@ static void names__exit(struct names *nm)
 	pm_buf__exit(&nm->bytes);
 	pm_buf__exit(&nm->scratch);
 	free(nm->ref);
-	free(nm->slot);
-	free(nm->fslot);
-}
-
-static const char *name_at(const struct names *nm, uint32_t id)
-{
-	return (const char *)nm->bytes.data + nm->ref[id].off;
-}
-
-static int names__grow(struct names *nm)
-{
-	size_t cap = (nm->mask + 1) * 2, i, s;
-	uint32_t *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < nm->nr; i++) {
-		uint64_t h = hash_bytes(nm->seed, nm->bytes.data + nm->ref[i].off, nm->ref[i].len);
-
-		for (s = h & (cap - 1); slot[s]; s = (s + 1) & (cap - 1))
-			;
-		slot[s] = (uint32_t)i + 1;
-	}
-	free(nm->slot);
-	nm->slot = slot;
-	nm->mask = cap - 1;
-	return 0;
+	pm_hashtab__exit(&nm->tab);
+	pm_hashtab__exit(&nm->frames);
 }
 
 /* The id of the name s (n bytes, already clean), added if new; NONE on ENOMEM. */
 static uint32_t names__intern(struct names *nm, const char *s, size_t n)
 {
-	uint64_t h = hash_bytes(nm->seed, (const unsigned char *)s, n);
-	size_t i;
+	uint64_t h = pm_hashtab__hash_bytes(&nm->tab, s, n), found;
 	uint32_t id;
 
+	if (pm_hashtab__find(&nm->tab, h, &(struct name_key){ .s = s, .n = n }, &found))
+		return (uint32_t)found;
 	if (nm->nr >= UINT32_MAX / 2 || nm->bytes.len + n + 1 > UINT32_MAX ||
-	    ((nm->nr + 1) * 2 > nm->mask + 1 && names__grow(nm)))
-		return NONE;
-	for (i = h & nm->mask; nm->slot[i]; i = (i + 1) & nm->mask) {
-		id = nm->slot[i] - 1;
-		if (nm->ref[id].len == n && !memcmp(name_at(nm, id), s, n))
-			return id;
-	}
-	if (pm_array__grow((void **)&nm->ref, &nm->cap, nm->nr, sizeof(*nm->ref)))
+	    pm_array__grow((void **)&nm->ref, &nm->cap, nm->nr, sizeof(*nm->ref)))
 		return NONE;
 	id = (uint32_t)nm->nr++;
 	nm->ref[id] = (struct nameref){ .off = (uint32_t)nm->bytes.len, .len = (uint32_t)n };
-	if (pm_buf__append(&nm->bytes, s, n) || pm_buf__append(&nm->bytes, "", 1)) {
+	if (pm_buf__append(&nm->bytes, s, n) || pm_buf__append(&nm->bytes, "", 1) ||
+	    pm_hashtab__insert(&nm->tab, h, id)) {
 		nm->nr--;
 		return NONE;
 	}
-	nm->slot[i] = id + 1;
 	return id;
 }
 
@@ -321,95 +299,39 @@ static uint32_t frame_name(struct names *nm, const struct pm_profile_frame *f)
 	return id;
 }
 
-static int fcache__grow(struct names *nm)
-{
-	size_t cap = (nm->fmask + 1) * 2, i, s;
-	struct fslot *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i <= nm->fmask; i++) {
-		if (!nm->fslot[i].f)
-			continue;
-		for (s = pm_mix64((uintptr_t)nm->fslot[i].f) & (cap - 1); slot[s].f; s = (s + 1) & (cap - 1))
-			;
-		slot[s] = nm->fslot[i];
-	}
-	free(nm->fslot);
-	nm->fslot = slot;
-	nm->fmask = cap - 1;
-	return 0;
-}
-
 /* Frames repeat along stacks: each is named once. */
 static uint32_t frame_name_cached(struct names *nm, const struct pm_profile_frame *f)
 {
-	size_t i;
+	uint64_t found;
 	uint32_t id;
 
-	if ((nm->fnr + 1) * 2 > nm->fmask + 1 && fcache__grow(nm))
-		return NONE;
-	for (i = pm_mix64((uintptr_t)f) & nm->fmask; nm->fslot[i].f; i = (i + 1) & nm->fmask)
-		if (nm->fslot[i].f == f)
-			return nm->fslot[i].id;
+	if (pm_hashtab__find_int(&nm->frames, (uintptr_t)f, &found))
+		return (uint32_t)found;
 	id = frame_name(nm, f);
-	if (id != NONE) {
-		nm->fslot[i] = (struct fslot){ .f = f, .id = id };
-		nm->fnr++;
-	}
+	if (id != NONE && pm_hashtab__insert_int(&nm->frames, (uintptr_t)f, id))
+		return NONE;
 	return id;
 }
 
 /* ---- trees ---- */
 
-static uint64_t node_hash(uint64_t seed, uint32_t parent, uint32_t name)
-{
-	return pm_mix64(((uint64_t)parent << 32 | name) ^ seed);
-}
-
-static int tree__grow(struct tree *t, uint64_t seed)
-{
-	size_t cap = t->slot ? (t->mask + 1) * 2 : 1024, i, s;
-	struct nslot *slot;
-
-	while (cap < t->nr * 2)
-		cap *= 2;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 1; i < t->nr; i++) {
-		const struct fnode *x = &t->n[i];
-
-		for (s = node_hash(seed, x->parent, x->name) & (cap - 1); slot[s].id; s = (s + 1) & (cap - 1))
-			;
-		slot[s] = (struct nslot){ .parent = x->parent, .name = x->name, .id = (uint32_t)i + 1 };
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->mask = cap - 1;
-	return 0;
-}
-
 /* The child of parent named name: found, or made when make is set. */
-static uint32_t tree__child(struct tree *t, uint64_t seed, uint32_t parent, uint32_t name,
-			    enum kind kind, bool make)
+static uint32_t tree__child(struct tree *t, uint32_t parent, uint32_t name, enum kind kind,
+			    bool make)
 {
-	size_t i;
+	uint64_t key = (uint64_t)parent << 32 | name, found;
 	uint32_t id;
 
-	if (make && (t->nr + 1) * 2 > t->mask + 1 && tree__grow(t, seed))
-		return NONE;
-	if (!t->slot)
-		return NONE;
-	for (i = node_hash(seed, parent, name) & t->mask; t->slot[i].id; i = (i + 1) & t->mask)
-		if (t->slot[i].parent == parent && t->slot[i].name == name)
-			return t->slot[i].id - 1;
+	if (pm_hashtab__find_int(&t->tab, key, &found))
+		return (uint32_t)found;
 	if (!make || t->nr >= UINT32_MAX / 2 ||
 	    pm_array__grow((void **)&t->n, &t->cap, t->nr, sizeof(*t->n)))
 		return NONE;
-	id = (uint32_t)t->nr++;
+	id = (uint32_t)t->nr;
+	if (pm_hashtab__insert_int(&t->tab, key, id))
+		return NONE;
+	t->nr++;
 	t->n[id] = (struct fnode){ .name = name, .parent = parent, .kind = kind };
-	t->slot[i] = (struct nslot){ .parent = parent, .name = name, .id = id + 1 };
 	return id;
 }
 
@@ -434,7 +356,7 @@ static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, u
 			return 0;
 		name = frame_name_cached(&g->names, n.frame);
 		node = name == NONE ? NONE :
-		       tree__child(t, g->names.seed, map[n.parent], name, frame_kind(n.frame), true);
+		       tree__child(t, map[n.parent], name, frame_kind(n.frame), true);
 	} else {
 		if (c.event != event || !pm_profile_filter__keeps(g->o->filter, &c, &shown))
 			return 0;
@@ -443,7 +365,7 @@ static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, u
 		if (!shown)
 			return 0;
 		name = names__clean_intern(&g->names, c.comm ? c.comm : "", c.comm ? strlen(c.comm) : 0);
-		node = name == NONE ? NONE : tree__child(t, g->names.seed, 0, name, KIND_COMM, true);
+		node = name == NONE ? NONE : tree__child(t, 0, name, KIND_COMM, true);
 		if (node != NONE) {
 			add_sat(&t->n[0].period, period[id]);
 			t->n[0].samples += samples[id];
@@ -471,7 +393,7 @@ static int tree__build(struct fg *g, struct tree *t, const struct pm_profile *p,
 	int err = -ENOMEM;
 
 	if (!period || !samples || !map || all == NONE ||
-	    tree__child(t, g->names.seed, NONE, all, KIND_ROOT, true) != 0)
+	    tree__child(t, NONE, all, KIND_ROOT, true) != 0)
 		goto out;
 	pm_profile__node_totals(p, period, samples);
 	map[0] = 0;
@@ -490,7 +412,7 @@ out:
 static void tree__exit(struct tree *t)
 {
 	free(t->n);
-	free(t->slot);
+	pm_hashtab__exit(&t->tab);
 }
 
 /* ---- layout ---- */
@@ -583,8 +505,8 @@ static int fg__layout(struct fg *g)
 				continue;
 			g->draw[c].depth = g->draw[id].depth + 1;
 			g->draw[c].base = g->draw[id].base == NONE ? NONE :
-				tree__child(&g->base, g->names.seed, g->draw[id].base,
-					    g->t.n[c].name, KIND_USER, false);
+				tree__child(&g->base, g->draw[id].base, g->t.n[c].name,
+					    KIND_USER, false);
 			stack[sp++] = c;
 		}
 	}
@@ -983,9 +905,10 @@ int pm_flamegraph__write(const struct pm_profile *p, const struct pm_flamegraph_
 	    g.width > PM_FLAMEGRAPH_WIDTH_MAX || !(o->min_width >= 0) || o->min_width > g.width ||
 	    (o->base && o->base_event >= pm_profile__nr_events(o->base)))
 		return -EINVAL;
-	err = names__init(&g.names);
-	if (!err)
-		err = tree__build(&g, &g.t, p, o->event);
+	names__init(&g.names);
+	pm_hashtab__init(&g.t.tab, NULL, NULL);
+	pm_hashtab__init(&g.base.tab, NULL, NULL);
+	err = tree__build(&g, &g.t, p, o->event);
 	if (!err && o->base)
 		err = tree__build(&g, &g.base, o->base, o->base_event);
 	if (!err)

@@ -3,22 +3,15 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/random.h>
 
 #include "folded.h"
+#include "hashtab.h"
 
-struct folded_node {
-	struct pm_folded_entry e;
-	uint64_t hash;
-};
-
+/* Stacks in the order first seen; the table finds them by their bytes. */
 struct pm_folded {
-	struct folded_node *nodes;
+	struct pm_folded_entry *nodes;
 	size_t nr, cap;
-	uint32_t *slot;			/* index + 1, 0 free; at most half full */
-	size_t mask;
-	uint64_t seed;
+	struct pm_hashtab tab;		/* stack -> index in nodes */
 	struct pm_folded_entry *sorted;
 };
 
@@ -43,25 +36,29 @@ int pm_folded__append_name(struct pm_buf *stack, const char *name, size_t n)
 	return 0;
 }
 
-/*
- * FNV-1a from a random start: the stacks come from the input, which must
- * not be able to choose colliding ones.
- */
-static uint64_t hash_bytes(uint64_t seed, const char *p, size_t n)
+static uint64_t node_hash(const struct pm_hashtab *t, uint64_t val, void *arg)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+	const struct pm_folded_entry *e = &((struct pm_folded *)arg)->nodes[val];
 
-	while (n--)
-		h = (h ^ (unsigned char)*p++) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
+	return pm_hashtab__hash_bytes(t, e->stack, e->len);
 }
+
+/* key: a pm_folded_entry whose stack and len are set. */
+static bool node_equal(uint64_t val, const void *key, void *arg)
+{
+	const struct pm_folded_entry *e = &((struct pm_folded *)arg)->nodes[val], *k = key;
+
+	return e->len == k->len && !memcmp(e->stack, k->stack, k->len);
+}
+
+static const struct pm_hashtab_ops node_ops = { .hash = node_hash, .equal = node_equal };
 
 struct pm_folded *pm_folded__new(void)
 {
 	struct pm_folded *f = calloc(1, sizeof(struct pm_folded));
 
-	if (f && getrandom(&f->seed, sizeof(f->seed), GRND_NONBLOCK) != sizeof(f->seed))
-		f->seed = (uint64_t)(uintptr_t)f ^ (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
+	if (f)
+		pm_hashtab__init(&f->tab, &node_ops, f);
 	return f;
 }
 
@@ -72,51 +69,23 @@ void pm_folded__delete(struct pm_folded *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->nr; i++)
-		free((char *)f->nodes[i].e.stack);
+		free((char *)f->nodes[i].stack);
 	free(f->nodes);
-	free(f->slot);
+	pm_hashtab__exit(&f->tab);
 	free(f->sorted);
 	free(f);
 }
 
-static int folded__rehash(struct pm_folded *f)
-{
-	size_t cap = f->slot ? (f->mask + 1) * 2 : 1024, i, s;
-	uint32_t *slot;
-
-	if (f->nr >= UINT32_MAX / 2)
-		return -ENOMEM;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < f->nr; i++) {
-		for (s = f->nodes[i].hash & (cap - 1); slot[s]; s = (s + 1) & (cap - 1))
-			;
-		slot[s] = (uint32_t)(i + 1);
-	}
-	free(f->slot);
-	f->slot = slot;
-	f->mask = cap - 1;
-	return 0;
-}
-
 int pm_folded__add(struct pm_folded *f, const char *stack, size_t len, uint64_t weight)
 {
-	uint64_t h = hash_bytes(f->seed, stack, len);
-	struct folded_node *n;
+	struct pm_folded_entry key = { .stack = stack, .len = len }, *n;
+	uint64_t h = pm_hashtab__hash_bytes(&f->tab, stack, len), id;
 	char *copy;
-	size_t s;
+	int err;
 
-	if (!f->slot || (f->nr + 1) * 2 > f->mask + 1) {
-		if (folded__rehash(f))
-			return -ENOMEM;
-	}
-	for (s = h & f->mask; f->slot[s]; s = (s + 1) & f->mask) {
-		n = &f->nodes[f->slot[s] - 1];
-		if (n->hash == h && n->e.len == len && !memcmp(n->e.stack, stack, len)) {
-			n->e.weight += weight;
-			return 0;
-		}
+	if (pm_hashtab__find(&f->tab, h, &key, &id)) {
+		f->nodes[id].weight += weight;
+		return 0;
 	}
 	if (f->nr == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 256;
@@ -131,8 +100,13 @@ int pm_folded__add(struct pm_folded *f, const char *stack, size_t len, uint64_t 
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, stack, len);
-	f->nodes[f->nr] = (struct folded_node){ .e = { copy, len, weight }, .hash = h };
-	f->slot[s] = (uint32_t)++f->nr;
+	f->nodes[f->nr] = (struct pm_folded_entry){ copy, len, weight };
+	err = pm_hashtab__insert(&f->tab, h, f->nr);
+	if (err) {
+		free(copy);
+		return err;
+	}
+	f->nr++;
 	return 0;
 }
 
@@ -148,15 +122,12 @@ static int entry__cmp(const void *a, const void *b)
 
 size_t pm_folded__sorted(struct pm_folded *f, const struct pm_folded_entry **out)
 {
-	size_t i;
-
 	free(f->sorted);
 	f->sorted = malloc((f->nr ? f->nr : 1) * sizeof(*f->sorted));
 	*out = f->sorted;
 	if (!f->sorted)
 		return 0;
-	for (i = 0; i < f->nr; i++)
-		f->sorted[i] = f->nodes[i].e;
+	memcpy(f->sorted, f->nodes, f->nr * sizeof(*f->sorted));
 	qsort(f->sorted, f->nr, sizeof(*f->sorted), entry__cmp);
 	return f->nr;
 }

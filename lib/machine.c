@@ -6,6 +6,7 @@
 #include <sys/sysmacros.h>
 
 #include "buf.h"
+#include "hashtab.h"
 #include "machine.h"
 #include "perf_data.h"
 #include "record_body.h"
@@ -43,21 +44,15 @@ struct pm_module {
 	char *name;
 };
 
-/* int32 key -> index + 1 (0: free), open addressing. */
-struct idmap {
-	struct { int32_t key; uint32_t val; } *slot;
-	size_t mask, nr;
-};
-
 struct pm_machine {
 	struct pm_dso_cache *dsos;
 	struct pm_kallsyms *ks;
 	struct pm_proc *procs;
 	size_t nr_procs, cap_procs;
-	struct idmap proc_idx;
+	struct pm_hashtab proc_idx;	/* pid -> index in procs */
 	struct pm_comm *comms;
 	size_t nr_comms, cap_comms;
-	struct idmap comm_idx;
+	struct pm_hashtab comm_idx;	/* tid -> index in comms */
 	struct pm_expect *expects;	/* sorted by path once complete */
 	size_t nr_expects, cap_expects;
 	bool expects_sorted;
@@ -98,52 +93,6 @@ struct pm_resolved {
 /* vm.max_map_count's default: no real process has more mappings. */
 #define MAX_MAPS 65530
 
-static size_t idmap__hash(int32_t key, size_t mask)
-{
-	return ((uint32_t)key * 0x9e3779b1u) & mask;
-}
-
-static uint32_t idmap__get(const struct idmap *t, int32_t key)
-{
-	size_t s;
-
-	if (!t->slot)
-		return 0;
-	for (s = idmap__hash(key, t->mask); t->slot[s].val; s = (s + 1) & t->mask)
-		if (t->slot[s].key == key)
-			return t->slot[s].val;
-	return 0;
-}
-
-static int idmap__put(struct idmap *t, int32_t key, uint32_t val)
-{
-	size_t s, cap = t->slot ? t->mask + 1 : 0;
-
-	if ((t->nr + 1) * 2 > cap) {
-		struct idmap n = { .mask = (cap ? cap * 2 : 64) - 1, .nr = t->nr };
-		size_t i;
-
-		n.slot = calloc(n.mask + 1, sizeof(*n.slot));
-		if (!n.slot)
-			return -ENOMEM;
-		for (i = 0; i < cap; i++) {
-			if (!t->slot[i].val)
-				continue;
-			for (s = idmap__hash(t->slot[i].key, n.mask); n.slot[s].val; s = (s + 1) & n.mask)
-				;
-			n.slot[s] = t->slot[i];
-		}
-		free(t->slot);
-		*t = n;
-	}
-	for (s = idmap__hash(key, t->mask); t->slot[s].val; s = (s + 1) & t->mask)
-		;
-	t->slot[s].key = key;
-	t->slot[s].val = val;
-	t->nr++;
-	return 0;
-}
-
 struct pm_machine *pm_machine__new(void)
 {
 	struct pm_machine *m = calloc(1, sizeof(*m));
@@ -158,6 +107,8 @@ struct pm_machine *pm_machine__new(void)
 		free(m);
 		return NULL;
 	}
+	pm_hashtab__init(&m->proc_idx, NULL, NULL);
+	pm_hashtab__init(&m->comm_idx, NULL, NULL);
 	m->gen = 1;
 	m->allowance = WORK_BASE;
 	return m;
@@ -172,9 +123,9 @@ void pm_machine__delete(struct pm_machine *m)
 	for (i = 0; i < m->nr_procs; i++)
 		free(m->procs[i].maps);
 	free(m->procs);
-	free(m->proc_idx.slot);
+	pm_hashtab__exit(&m->proc_idx);
 	free(m->comms);
-	free(m->comm_idx.slot);
+	pm_hashtab__exit(&m->comm_idx);
 	for (i = 0; i < m->nr_expects; i++)
 		free(m->expects[i].path);
 	free(m->expects);
@@ -243,12 +194,12 @@ static bool machine__charge(struct pm_machine *m, uint64_t bytes)
 
 static struct pm_proc *machine__proc(struct pm_machine *m, int32_t pid, bool create)
 {
-	uint32_t idx = idmap__get(&m->proc_idx, pid);
+	uint64_t idx;
 
-	if (idx)
-		return &m->procs[idx - 1];
+	if (pm_hashtab__find_int(&m->proc_idx, (uint32_t)pid, &idx))
+		return &m->procs[idx];
 	if (!create || pm_array__grow((void **)&m->procs, &m->cap_procs, m->nr_procs, sizeof(*m->procs)) ||
-	    idmap__put(&m->proc_idx, pid, (uint32_t)m->nr_procs + 1))
+	    pm_hashtab__insert_int(&m->proc_idx, (uint32_t)pid, m->nr_procs))
 		return NULL;
 	m->procs[m->nr_procs] = (struct pm_proc){ .pid = pid };
 	return &m->procs[m->nr_procs++];
@@ -362,16 +313,16 @@ static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h
 /* A new process starts with its parent's mappings; a new thread shares them. */
 static int machine__set_comm(struct pm_machine *m, int32_t tid, const char *comm, size_t len)
 {
-	uint32_t idx = idmap__get(&m->comm_idx, tid);
 	struct pm_comm *c;
+	uint64_t idx;
 
-	if (!idx) {
+	if (!pm_hashtab__find_int(&m->comm_idx, (uint32_t)tid, &idx)) {
 		if (pm_array__grow((void **)&m->comms, &m->cap_comms, m->nr_comms, sizeof(*c)) ||
-		    idmap__put(&m->comm_idx, tid, (uint32_t)m->nr_comms + 1))
+		    pm_hashtab__insert_int(&m->comm_idx, (uint32_t)tid, m->nr_comms))
 			return -ENOMEM;
-		idx = (uint32_t)++m->nr_comms;
+		idx = m->nr_comms++;
 	}
-	c = &m->comms[idx - 1];
+	c = &m->comms[idx];
 	c->tid = tid;
 	len = strnlen(comm, len < sizeof(c->comm) - 1 ? len : sizeof(c->comm) - 1);
 	memcpy(c->comm, comm, len);
@@ -469,9 +420,9 @@ int pm_machine__event(struct pm_machine *m, const struct perf_event_header *h,
 
 const char *pm_machine__comm(const struct pm_machine *m, int32_t tid)
 {
-	uint32_t idx = idmap__get(&m->comm_idx, tid);
+	uint64_t idx;
 
-	return idx ? m->comms[idx - 1].comm : NULL;
+	return pm_hashtab__find_int(&m->comm_idx, (uint32_t)tid, &idx) ? m->comms[idx].comm : NULL;
 }
 
 bool pm_machine__overloaded(const struct pm_machine *m)

@@ -2,10 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
-#include "hash.h"
 #include "pbuf.h"
 
 int pm_pb__varint(struct pm_buf *b, uint64_t v)
@@ -75,37 +72,42 @@ int pm_pb__packed(struct pm_buf *b, uint32_t field, const uint64_t *v, size_t n)
 
 /* ---- key table ---- */
 
-static uint64_t keys__hash(const struct pm_pb_keys *k, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	uint64_t h = k->seed ^ (n * 0x9e3779b97f4a7c15ULL), w;
+/* What a lookup compares with the stored keys. */
+struct pb_key {
+	const void *p;
+	size_t n;
+};
 
-	for (; n >= 8; c += 8, n -= 8) {
-		memcpy(&w, c, 8);
-		h = pm_mix64(h ^ w);
-	}
-	w = 0;
-	memcpy(&w, c, n);
-	return pm_mix64(h ^ w ^ k->seed);
+static uint64_t keys__hash(const struct pm_hashtab *t, uint64_t id, void *arg)
+{
+	size_t n;
+	const void *p = pm_pb_keys__key(arg, id, &n);
+
+	return pm_hashtab__hash_bytes(t, p, n);
 }
+
+static bool keys__equal(uint64_t id, const void *key, void *arg)
+{
+	const struct pb_key *k = key;
+	size_t n;
+	const void *p = pm_pb_keys__key(arg, id, &n);
+
+	return n == k->n && !memcmp(p, k->p, n);
+}
+
+static const struct pm_hashtab_ops keys_ops = { .hash = keys__hash, .equal = keys__equal };
 
 void pm_pb_keys__init(struct pm_pb_keys *k)
 {
-	struct timespec ts;
-
 	*k = (struct pm_pb_keys){ 0 };
-	if (getrandom(&k->seed, sizeof(k->seed), GRND_NONBLOCK) == sizeof(k->seed))
-		return;
-	/* No entropy yet (early boot): the clock still varies per run. */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	k->seed = pm_mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32));
+	pm_hashtab__init(&k->tab, &keys_ops, k);
 }
 
 void pm_pb_keys__exit(struct pm_pb_keys *k)
 {
 	pm_buf__exit(&k->bytes);
 	free(k->off);
-	free(k->slot);
+	pm_hashtab__exit(&k->tab);
 	*k = (struct pm_pb_keys){ 0 };
 }
 
@@ -116,30 +118,9 @@ const void *pm_pb_keys__key(const struct pm_pb_keys *k, uint64_t id, size_t *n)
 	return k->bytes.data ? k->bytes.data + k->off[id] : (const void *)"";
 }
 
-static int keys__grow(struct pm_pb_keys *k)
-{
-	size_t cap = k->slot ? (k->mask + 1) * 2 : 256, i, s, n;
-	uint32_t *slot = calloc(cap, sizeof(*slot));
-	const void *p;
-
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < k->nr; i++) {
-		p = pm_pb_keys__key(k, i, &n);
-		for (s = keys__hash(k, p, n) & (cap - 1); slot[s]; s = (s + 1) & (cap - 1))
-			;
-		slot[s] = (uint32_t)i + 1;
-	}
-	free(k->slot);
-	k->slot = slot;
-	k->mask = cap - 1;
-	return 0;
-}
-
 int pm_pb_keys__intern(struct pm_pb_keys *k, const void *p, size_t n, uint64_t *id, bool *added)
 {
-	size_t s, len;
-	const void *e;
+	uint64_t h;
 
 	*added = false;
 	/* An empty key may come as NULL (an empty pm_buf): no pointer for memcmp to see. */
@@ -147,15 +128,9 @@ int pm_pb_keys__intern(struct pm_pb_keys *k, const void *p, size_t n, uint64_t *
 		p = "";
 	if (k->nr >= UINT32_MAX / 2)
 		return -ENOMEM;
-	if ((k->nr + 1) * 2 > (k->slot ? k->mask + 1 : 0) && keys__grow(k))
-		return -ENOMEM;
-	for (s = keys__hash(k, p, n) & k->mask; k->slot[s]; s = (s + 1) & k->mask) {
-		e = pm_pb_keys__key(k, k->slot[s] - 1, &len);
-		if (len == n && !memcmp(e, p, n)) {
-			*id = k->slot[s] - 1;
-			return 0;
-		}
-	}
+	h = pm_hashtab__hash_bytes(&k->tab, p, n);
+	if (pm_hashtab__find(&k->tab, h, &(struct pb_key){ .p = p, .n = n }, id))
+		return 0;
 	/* off has nr + 2 entries: the new key's start and end. */
 	if (k->nr + 2 > k->cap) {
 		size_t cap = k->cap ? k->cap * 2 : 256;
@@ -171,7 +146,10 @@ int pm_pb_keys__intern(struct pm_pb_keys *k, const void *p, size_t n, uint64_t *
 	if (!k->nr)
 		k->off[0] = 0;
 	k->off[k->nr + 1] = k->bytes.len;
-	k->slot[s] = (uint32_t)k->nr + 1;
+	if (pm_hashtab__insert(&k->tab, h, k->nr)) {
+		k->bytes.len = k->off[k->nr];
+		return -ENOMEM;
+	}
 	*id = k->nr++;
 	*added = true;
 	return 0;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "hashtab.h"
 
 enum {
 	PM_PB_VARINT = 0,
@@ -42,11 +43,10 @@ struct pm_pb_keys {
 	struct pm_buf bytes;		/* the keys, one after the other */
 	size_t *off;			/* key id -> its start in bytes; off[nr] = end */
 	size_t nr, cap;
-	uint32_t *slot;			/* open addressing: id + 1, 0 free */
-	size_t mask;
-	uint64_t seed;			/* random: keys come from the input */
+	struct pm_hashtab tab;		/* key -> id */
 };
 
+/* k must stay where it is until pm_pb_keys__exit (its table points to it). */
 void pm_pb_keys__init(struct pm_pb_keys *k);
 void pm_pb_keys__exit(struct pm_pb_keys *k);
 /* The id of key p[0..n), added if new (*added says which).  0 or -ENOMEM. */

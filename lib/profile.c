@@ -3,43 +3,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "buf.h"
-#include "hash.h"
+#include "hashtab.h"
 #include "profile.h"
 
 /*
- * Every table is open addressing over uint32 ids (slot = id + 1), at most
- * half full, keyed with a random seed.  Input files are hostile, so a probe
- * longer than MAX_PROBE (which a random seed makes vanishingly unlikely)
- * re-seeds and rebuilds all tables before the next sample: the worst case
- * stays bounded even if a seed were guessed.
+ * Every table is a pm_hashtab from a key to a uint32 id, an index into an
+ * array that keeps the order things were first seen in (hashtab.h has the
+ * rule for hostile input).
  */
-#define MAX_PROBE 64
 #define NONE UINT32_MAX
 #define FRAME_BLOCK 1024u
 #define CTX_SEEN 256u
-
-struct idtab {
-	uint32_t *slot;
-	size_t mask;		/* slots - 1; 0 with no slots */
-};
-
-struct nslot {
-	uint32_t parent, frame, id;	/* id + 1, 0 free */
-};
-
-/*
- * Every distinct stack (context and frame ids, innermost first) once, with
- * its leaf node: a sample whose stack was seen costs one probe here instead
- * of one tree-table probe per frame.
- */
-struct sslot {
-	uint64_t hash;
-	uint32_t id;		/* id + 1, 0 free */
-};
 
 struct stack {
 	uint32_t ctx, nr, leaf;
@@ -75,9 +51,6 @@ struct event {
 };
 
 struct pm_profile {
-	uint64_t seed[2];
-	bool reseed;
-
 	char *arena;		/* current string block */
 	size_t arena_left;
 	char **blocks;
@@ -85,21 +58,20 @@ struct pm_profile {
 
 	struct str *strs;
 	size_t nr_strs, strs_cap;
-	struct idtab str_tab;
+	struct pm_hashtab str_tab;
 
 	struct frame **frame_blocks;	/* blocks keep addresses stable for results */
 	size_t nr_frames, frame_blocks_cap;
-	struct idtab frame_tab;
+	struct pm_hashtab frame_tab;
 
 	struct ctx *ctxs;
 	size_t nr_ctxs, ctxs_cap;
-	struct idtab ctx_tab;
+	struct pm_hashtab ctx_tab;
 
 	struct node *nodes;
 	size_t nr_nodes, nodes_cap;
-	/* The biggest table: keys in the slots, so a probe touches one cache line. */
-	struct nslot *node_slot;
-	size_t node_mask;
+	/* (parent << 32 | frame) -> node: the biggest table, its keys in its slots. */
+	struct pm_hashtab node_tab;
 
 	/*
 	 * Contexts met lately, by thread, CPU and event (id + 1, 0 empty):
@@ -112,8 +84,12 @@ struct pm_profile {
 	size_t nr_stacks, stacks_cap;
 	uint32_t *stack_ids;
 	size_t nr_stack_ids, stack_ids_cap;
-	struct sslot *stack_slot;
-	size_t stack_mask;
+	/*
+	 * Every distinct stack (context and frame ids, innermost first) once,
+	 * with its leaf node: a sample whose stack was seen costs one probe
+	 * here instead of one node-table probe per frame.
+	 */
+	struct pm_hashtab stack_tab;
 
 	struct event *events;
 	size_t nr_events, events_cap;
@@ -124,34 +100,10 @@ struct pm_profile {
 	uint32_t path[PM_PROFILE_MAX_FRAMES];	/* scratch for queries */
 };
 
-static uint64_t hash_bytes(const uint64_t seed[2], const char *p, size_t n)
+/* Two words, as the tables of several-field keys hash them. */
+static uint64_t hash_words(const struct pm_hashtab *t, uint64_t a, uint64_t b)
 {
-	uint64_t h = seed[0] ^ (n * 0x9e3779b97f4a7c15ULL), w;
-
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = pm_mix64(h ^ w ^ seed[1]);
-	}
-	w = 0;
-	memcpy(&w, p, n);
-	return pm_mix64(h ^ w ^ seed[1]);
-}
-
-static uint64_t hash_words(const uint64_t seed[2], uint64_t a, uint64_t b)
-{
-	return pm_mix64(pm_mix64(a ^ seed[0]) ^ b ^ seed[1]);
-}
-
-static void seed__init(uint64_t seed[2])
-{
-	struct timespec ts;
-
-	if (getrandom(seed, 2 * sizeof(*seed), GRND_NONBLOCK) == 2 * sizeof(*seed))
-		return;
-	/* No entropy yet (early boot): the clock and the heap layout still vary per run. */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	seed[0] = pm_mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uintptr_t)seed);
-	seed[1] = pm_mix64(seed[0] ^ (uintptr_t)&ts);
+	return pm_hashtab__hash_more(t, pm_hashtab__hash_u64(t, a), b);
 }
 
 /* Hostile periods saturate rather than wrap. */
@@ -163,39 +115,25 @@ static void add_sat(uint64_t *a, uint64_t b)
 
 /* ---- tables ---- */
 
-/* The hash of an id's key; false for ids kept out of the table. */
-typedef bool (*hash_fn)(void *arg, uint32_t id, uint64_t *h);
+/* What str_find looks up. */
+struct str_key {
+	const char *s;
+	size_t len;
+};
 
-static int idtab__grow(struct idtab *t, hash_fn hash, void *arg, size_t nr_ids)
+static uint64_t str_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
 {
-	size_t cap = t->mask ? (t->mask + 1) * 2 : 256, i, s;
-	uint32_t *slot;
-	uint64_t h;
+	const struct pm_profile *p = arg;
 
-	while (cap < nr_ids * 2)
-		cap *= 2;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < nr_ids; i++) {
-		if (!hash(arg, (uint32_t)i, &h))
-			continue;
-		for (s = h & (cap - 1); slot[s]; s = (s + 1) & (cap - 1))
-			;
-		slot[s] = (uint32_t)i + 1;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->mask = cap - 1;
-	return 0;
+	return pm_hashtab__hash_bytes(t, p->strs[id].s, p->strs[id].len);
 }
 
-static bool str_hash(void *arg, uint32_t id, uint64_t *h)
+static bool str_equal(uint64_t id, const void *key, void *arg)
 {
-	struct pm_profile *p = arg;
+	const struct str *e = &((const struct pm_profile *)arg)->strs[id];
+	const struct str_key *k = key;
 
-	*h = hash_bytes(p->seed, p->strs[id].s, p->strs[id].len);
-	return true;
+	return e->len == k->len && !memcmp(e->s, k->s, k->len);
 }
 
 static struct frame *frame_at(const struct pm_profile *p, uint32_t id)
@@ -204,29 +142,27 @@ static struct frame *frame_at(const struct pm_profile *p, uint32_t id)
 }
 
 /* The per-address fields (ip, map) are mostly zero: they only add to the hash when set. */
-static uint64_t frame_key_hash(const struct pm_profile *p, const struct frame *k)
+static uint64_t frame_key_hash(const struct pm_hashtab *t, const struct frame *k)
 {
-	uint64_t h = hash_words(p->seed, ((uint64_t)k->dso << 32 | k->sym) ^
-					 ((uint64_t)k->f.kernel << 63),
+	uint64_t h = hash_words(t, ((uint64_t)k->dso << 32 | k->sym) ^ ((uint64_t)k->f.kernel << 63),
 				k->f.addr ^ ((uint64_t)k->dso_id << 32));
 
 	if (k->f.ip || k->f.map.start || k->f.inlined || k->linkage)
-		h = hash_words(p->seed, h ^ k->f.ip,
+		h = hash_words(t, h ^ k->f.ip,
 			       k->f.map.start ^ ((uint64_t)k->linkage << 1 | k->f.inlined));
 	return h;
 }
 
-static bool frame_hash(void *arg, uint32_t id, uint64_t *h)
+static uint64_t frame_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
 {
-	struct pm_profile *p = arg;
-
-	*h = frame_key_hash(p, frame_at(p, id));
-	return true;
+	return frame_key_hash(t, frame_at(arg, (uint32_t)id));
 }
 
 /* Two interned frames: strings by id, the rest by value. */
-static bool frame_equal(const struct frame *a, const struct frame *b)
+static bool frame_equal(uint64_t id, const void *key, void *arg)
 {
+	const struct frame *a = frame_at(arg, (uint32_t)id), *b = key;
+
 	return a->dso == b->dso && a->dso_id == b->dso_id && a->sym == b->sym &&
 	       a->map_file == b->map_file && a->build_id == b->build_id &&
 	       a->linkage == b->linkage &&
@@ -235,117 +171,61 @@ static bool frame_equal(const struct frame *a, const struct frame *b)
 	       a->f.map.pgoff == b->f.map.pgoff && a->f.inlined == b->f.inlined;
 }
 
-static uint64_t ctx_key_hash(const struct pm_profile *p, uint32_t event, uint32_t comm,
-			     int32_t pid, int32_t tid, int32_t cpu)
+/* A context's key: every field but its node and counts. */
+static uint64_t ctx_key_hash(const struct pm_hashtab *t, const struct ctx *c)
 {
-	return hash_words(p->seed, (uint64_t)event << 32 | comm,
-			  hash_words(p->seed, (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid,
-				     (uint32_t)cpu));
+	return hash_words(t, (uint64_t)c->event << 32 | c->comm,
+			  hash_words(t, (uint64_t)(uint32_t)c->pid << 32 | (uint32_t)c->tid,
+				     (uint32_t)c->cpu));
 }
 
-static bool ctx_hash(void *arg, uint32_t id, uint64_t *h)
+static uint64_t ctx_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
 {
-	struct pm_profile *p = arg;
-	const struct ctx *c = &p->ctxs[id];
-
-	*h = ctx_key_hash(p, c->event, c->comm, c->pid, c->tid, c->cpu);
-	return true;
+	return ctx_key_hash(t, &((const struct pm_profile *)arg)->ctxs[id]);
 }
 
-/*
- * The root and the context nodes have no frame and are found through
- * their contexts, not this table.  same: rebuild at the same size (re-seed).
- */
-static int nodes__grow(struct pm_profile *p, bool same)
+static bool ctx_equal(uint64_t id, const void *key, void *arg)
 {
-	size_t cap = p->node_slot ? (p->node_mask + 1) * (same ? 1 : 2) : 1024, i, k;
-	struct nslot *slot;
+	const struct ctx *c = &((const struct pm_profile *)arg)->ctxs[id], *k = key;
 
-	while (cap < p->nr_nodes * 2)
-		cap *= 2;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < p->nr_nodes; i++) {
-		const struct node *x = &p->nodes[i];
-
-		if (x->frame == NONE)
-			continue;
-		for (k = hash_words(p->seed, x->parent, x->frame) & (cap - 1); slot[k].id;
-		     k = (k + 1) & (cap - 1))
-			;
-		slot[k] = (struct nslot){ .parent = x->parent, .frame = x->frame, .id = (uint32_t)i + 1 };
-	}
-	free(p->node_slot);
-	p->node_slot = slot;
-	p->node_mask = cap - 1;
-	return 0;
+	return c->event == k->event && c->comm == k->comm && c->pid == k->pid &&
+	       c->tid == k->tid && c->cpu == k->cpu;
 }
 
-static uint64_t stack_hash(const uint64_t seed[2], uint32_t ctx, const uint32_t *ids, uint32_t nr)
-{
-	uint64_t h = seed[0] ^ ((uint64_t)ctx << 32 | nr);
-	uint32_t i;
+/* What stack_find looks up. */
+struct stack_key {
+	uint32_t ctx, nr;
+	const uint32_t *ids;
+};
 
-	for (i = 0; i + 1 < nr; i += 2)
-		h = pm_mix64(h ^ ((uint64_t)ids[i] << 32 | ids[i + 1]) ^ seed[1]);
-	if (i < nr)
-		h = pm_mix64(h ^ ids[i] ^ seed[1]);
-	return pm_mix64(h);
+static uint64_t stack_key_hash(const struct pm_hashtab *t, uint32_t ctx, const uint32_t *ids,
+			       uint32_t nr)
+{
+	return pm_hashtab__hash_more(t, pm_hashtab__hash_bytes(t, ids, nr * sizeof(*ids)), ctx);
 }
 
-static int stacks__grow(struct pm_profile *p, bool same)
+static uint64_t stack_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
 {
-	size_t cap = p->stack_slot ? (p->stack_mask + 1) * (same ? 1 : 2) : 1024, i, k;
-	struct sslot *slot;
+	const struct pm_profile *p = arg;
+	const struct stack *st = &p->stacks[id];
 
-	while (cap < p->nr_stacks * 2)
-		cap *= 2;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < p->nr_stacks; i++) {
-		const struct stack *st = &p->stacks[i];
-		uint64_t h = stack_hash(p->seed, st->ctx, p->stack_ids + st->off, st->nr);
-
-		for (k = h & (cap - 1); slot[k].id; k = (k + 1) & (cap - 1))
-			;
-		slot[k] = (struct sslot){ .hash = h, .id = (uint32_t)i + 1 };
-	}
-	free(p->stack_slot);
-	p->stack_slot = slot;
-	p->stack_mask = cap - 1;
-	return 0;
+	return stack_key_hash(t, st->ctx, p->stack_ids + st->off, st->nr);
 }
 
-static void probe_len_check(struct pm_profile *p, size_t len)
+static bool stack_equal(uint64_t id, const void *key, void *arg)
 {
-	if (len > MAX_PROBE)
-		p->reseed = true;
+	const struct pm_profile *p = arg;
+	const struct stack *st = &p->stacks[id];
+	const struct stack_key *k = key;
+
+	return st->ctx == k->ctx && st->nr == k->nr &&
+	       !memcmp(p->stack_ids + st->off, k->ids, k->nr * sizeof(*k->ids));
 }
 
-static int profile__rebuild(struct pm_profile *p)
-{
-	struct { struct idtab *t; hash_fn hash; size_t nr; } tabs[] = {
-		{ &p->str_tab, str_hash, p->nr_strs },
-		{ &p->frame_tab, frame_hash, p->nr_frames },
-		{ &p->ctx_tab, ctx_hash, p->nr_ctxs },
-	};
-	size_t i;
-
-	seed__init(p->seed);
-	if (nodes__grow(p, true) || stacks__grow(p, true))
-		return -ENOMEM;
-	for (i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
-		/* grow() doubles: halve first so the rebuilt table keeps its size. */
-		if (tabs[i].t->mask)
-			tabs[i].t->mask = (tabs[i].t->mask + 1) / 2 - 1;
-		if (idtab__grow(tabs[i].t, tabs[i].hash, p, tabs[i].nr))
-			return -ENOMEM;
-	}
-	p->reseed = false;
-	return 0;
-}
+static const struct pm_hashtab_ops str_ops = { .hash = str_hash, .equal = str_equal };
+static const struct pm_hashtab_ops frame_ops = { .hash = frame_hash, .equal = frame_equal };
+static const struct pm_hashtab_ops ctx_ops = { .hash = ctx_hash, .equal = ctx_equal };
+static const struct pm_hashtab_ops stack_ops = { .hash = stack_hash, .equal = stack_equal };
 
 /* ---- strings ---- */
 
@@ -376,8 +256,7 @@ static char *arena__alloc(struct pm_profile *p, size_t n)
 /* Interns s: returns its id + 1, 0 for NULL, or 0 with *err set. */
 static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, int *err)
 {
-	uint64_t h;
-	size_t i, n = 0;
+	uint64_t h, found;
 	uint32_t id;
 	char *copy;
 
@@ -387,22 +266,9 @@ static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, int *e
 		*err = -ENOMEM;
 		return 0;
 	}
-	if ((p->nr_strs + 1) * 2 > p->str_tab.mask + 1 &&
-	    idtab__grow(&p->str_tab, str_hash, p, p->nr_strs)) {
-		*err = -ENOMEM;
-		return 0;
-	}
-	h = hash_bytes(p->seed, s, len);
-	for (i = h & p->str_tab.mask; p->str_tab.slot[i];
-	     i = (i + 1) & p->str_tab.mask, n++) {
-		const struct str *e = &p->strs[p->str_tab.slot[i] - 1];
-
-		if (e->len == len && !memcmp(e->s, s, len)) {
-			probe_len_check(p, n);
-			return p->str_tab.slot[i];
-		}
-	}
-	probe_len_check(p, n);
+	h = pm_hashtab__hash_bytes(&p->str_tab, s, len);
+	if (pm_hashtab__find(&p->str_tab, h, &(struct str_key){ .s = s, .len = len }, &found))
+		return (uint32_t)found + 1;
 	if (pm_array__grow((void **)&p->strs, &p->strs_cap, p->nr_strs, sizeof(*p->strs)) ||
 	    !(copy = arena__alloc(p, len + 1))) {
 		*err = -ENOMEM;
@@ -410,9 +276,13 @@ static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, int *e
 	}
 	memcpy(copy, s, len);
 	copy[len] = '\0';
-	id = (uint32_t)p->nr_strs++;
+	id = (uint32_t)p->nr_strs;
 	p->strs[id] = (struct str){ .s = copy, .len = (uint32_t)len };
-	p->str_tab.slot[i] = id + 1;
+	if (pm_hashtab__insert(&p->str_tab, h, id)) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	p->nr_strs++;
 	return id + 1;
 }
 
@@ -440,27 +310,18 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 		.linkage = str_find0(p, f->linkage, err),
 	};
 	struct frame *nf;
-	size_t i, n = 0;
+	uint64_t h, found;
 	uint32_t id;
-	uint64_t h;
 
 	if (*err)
 		return NONE;
-	if ((p->nr_frames + 1) * 2 > p->frame_tab.mask + 1 &&
-	    idtab__grow(&p->frame_tab, frame_hash, p, p->nr_frames))
-		goto nomem;
 	if (k.dso_id == k.dso)
 		k.dso_id = 0;	/* one frame whether the id is given or not */
 	if (k.linkage == k.sym)
 		k.linkage = 0;	/* the same: a name that needs no demangling */
-	h = frame_key_hash(p, &k);
-	for (i = h & p->frame_tab.mask; p->frame_tab.slot[i]; i = (i + 1) & p->frame_tab.mask, n++) {
-		if (frame_equal(frame_at(p, p->frame_tab.slot[i] - 1), &k)) {
-			probe_len_check(p, n);
-			return p->frame_tab.slot[i] - 1;
-		}
-	}
-	probe_len_check(p, n);
+	h = frame_key_hash(&p->frame_tab, &k);
+	if (pm_hashtab__find(&p->frame_tab, h, &k, &found))
+		return (uint32_t)found;
 	if (p->nr_frames >= UINT32_MAX / 2)
 		goto nomem;
 	if (p->nr_frames % FRAME_BLOCK == 0) {
@@ -481,7 +342,8 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 	nf->f.map.file = str_at(p, k.map_file);
 	nf->f.map.build_id = str_at(p, k.build_id);
 	nf->f.linkage = str_at(p, k.linkage ? k.linkage : k.sym);
-	p->frame_tab.slot[i] = id + 1;
+	if (pm_hashtab__insert(&p->frame_tab, h, id))
+		goto nomem;
 	return id;
 nomem:
 	*err = -ENOMEM;
@@ -507,32 +369,24 @@ static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s
 {
 	char tidname[16];
 	const char *comm = s->comm;
-	uint32_t cid, id, node;
-	size_t i, n = 0;
-	uint64_t h;
+	struct ctx k;
+	uint32_t id, node;
+	uint64_t h, found;
 
 	if (!comm) {
 		/* perf's name for a thread it saw no COMM for. */
 		snprintf(tidname, sizeof(tidname), ":%d", s->tid);
 		comm = tidname;
 	}
-	cid = str_find(p, comm, strlen(comm), err);
+	k = (struct ctx){
+		.event = s->event, .comm = str_find(p, comm, strlen(comm), err),
+		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+	};
 	if (*err)
 		return NONE;
-	if ((p->nr_ctxs + 1) * 2 > p->ctx_tab.mask + 1 &&
-	    idtab__grow(&p->ctx_tab, ctx_hash, p, p->nr_ctxs))
-		goto nomem;
-	h = ctx_key_hash(p, s->event, cid, s->pid, s->tid, s->cpu);
-	for (i = h & p->ctx_tab.mask; p->ctx_tab.slot[i]; i = (i + 1) & p->ctx_tab.mask, n++) {
-		const struct ctx *c = &p->ctxs[p->ctx_tab.slot[i] - 1];
-
-		if (c->event == s->event && c->comm == cid && c->pid == s->pid &&
-		    c->tid == s->tid && c->cpu == s->cpu) {
-			probe_len_check(p, n);
-			return p->ctx_tab.slot[i] - 1;
-		}
-	}
-	probe_len_check(p, n);
+	h = ctx_key_hash(&p->ctx_tab, &k);
+	if (pm_hashtab__find(&p->ctx_tab, h, &k, &found))
+		return (uint32_t)found;
 	if (p->nr_ctxs >= UINT32_MAX / 2 ||
 	    pm_array__grow((void **)&p->ctxs, &p->ctxs_cap, p->nr_ctxs, sizeof(*p->ctxs)))
 		goto nomem;
@@ -540,12 +394,11 @@ static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s
 	node = node__new(p, 0, NONE, id);
 	if (node == NONE)
 		goto nomem;
+	k.node = node;
+	p->ctxs[id] = k;
+	if (pm_hashtab__insert(&p->ctx_tab, h, id))
+		goto nomem;
 	p->nr_ctxs++;
-	p->ctxs[id] = (struct ctx){
-		.event = s->event, .comm = cid, .node = node,
-		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-	};
-	p->ctx_tab.slot[i] = id + 1;
 	return id;
 nomem:
 	*err = -ENOMEM;
@@ -554,23 +407,14 @@ nomem:
 
 static uint32_t child_find(struct pm_profile *p, uint32_t parent, uint32_t frame, uint32_t ctx)
 {
-	struct nslot *e;
-	size_t i, n = 0;
+	uint64_t key = (uint64_t)parent << 32 | frame, found;
 	uint32_t id;
 
-	if ((p->nr_nodes + 1) * 2 > p->node_mask + 1 && nodes__grow(p, false))
-		return NONE;
-	for (i = hash_words(p->seed, parent, frame) & p->node_mask; (e = &p->node_slot[i])->id;
-	     i = (i + 1) & p->node_mask, n++) {
-		if (e->parent == parent && e->frame == frame) {
-			probe_len_check(p, n);
-			return e->id - 1;
-		}
-	}
-	probe_len_check(p, n);
+	if (pm_hashtab__find_int(&p->node_tab, key, &found))
+		return (uint32_t)found;
 	id = node__new(p, parent, frame, ctx);
-	if (id != NONE)
-		*e = (struct nslot){ .parent = parent, .frame = frame, .id = id + 1 };
+	if (id != NONE && pm_hashtab__insert_int(&p->node_tab, key, id))
+		return NONE;
 	return id;
 }
 
@@ -582,7 +426,11 @@ struct pm_profile *pm_profile__new(void)
 
 	if (!p)
 		return NULL;
-	seed__init(p->seed);
+	pm_hashtab__init(&p->str_tab, &str_ops, p);
+	pm_hashtab__init(&p->frame_tab, &frame_ops, p);
+	pm_hashtab__init(&p->ctx_tab, &ctx_ops, p);
+	pm_hashtab__init(&p->node_tab, NULL, NULL);
+	pm_hashtab__init(&p->stack_tab, &stack_ops, p);
 	/* Node 0: the root of every context. */
 	if (node__new(p, NONE, NONE, NONE) == NONE) {
 		free(p->nodes);
@@ -607,16 +455,16 @@ void pm_profile__delete(struct pm_profile *p)
 		free(p->events[i].name);
 	free(p->blocks);
 	free(p->strs);
-	free(p->str_tab.slot);
+	pm_hashtab__exit(&p->str_tab);
 	free(p->frame_blocks);
-	free(p->frame_tab.slot);
+	pm_hashtab__exit(&p->frame_tab);
 	free(p->ctxs);
-	free(p->ctx_tab.slot);
+	pm_hashtab__exit(&p->ctx_tab);
 	free(p->nodes);
-	free(p->node_slot);
+	pm_hashtab__exit(&p->node_tab);
 	free(p->stacks);
 	free(p->stack_ids);
-	free(p->stack_slot);
+	pm_hashtab__exit(&p->stack_tab);
 	free(p->events);
 	free(p->slices);
 	free(p);
@@ -691,23 +539,12 @@ static uint32_t path_find(struct pm_profile *p, uint32_t ctx, const uint32_t *id
 
 static uint32_t stack_find(struct pm_profile *p, uint32_t ctx, const uint32_t *ids, uint32_t nr)
 {
-	uint64_t h = stack_hash(p->seed, ctx, ids, nr);
-	struct sslot *e;
-	struct stack *st;
-	size_t i, n = 0;
+	uint64_t h = stack_key_hash(&p->stack_tab, ctx, ids, nr), found;
 	uint32_t leaf;
 
-	if ((p->nr_stacks + 1) * 2 > p->stack_mask + 1 && stacks__grow(p, false))
-		return NONE;
-	for (i = h & p->stack_mask; (e = &p->stack_slot[i])->id; i = (i + 1) & p->stack_mask, n++) {
-		st = &p->stacks[e->id - 1];
-		if (e->hash == h && st->ctx == ctx && st->nr == nr &&
-		    !memcmp(p->stack_ids + st->off, ids, nr * sizeof(*ids))) {
-			probe_len_check(p, n);
-			return st->leaf;
-		}
-	}
-	probe_len_check(p, n);
+	if (pm_hashtab__find(&p->stack_tab, h, &(struct stack_key){ .ctx = ctx, .nr = nr, .ids = ids },
+			     &found))
+		return p->stacks[found].leaf;
 	leaf = path_find(p, ctx, ids, nr);
 	if (leaf == NONE || p->nr_stacks >= UINT32_MAX / 2 ||
 	    pm_array__grow((void **)&p->stacks, &p->stacks_cap, p->nr_stacks, sizeof(*p->stacks)))
@@ -729,7 +566,9 @@ static uint32_t stack_find(struct pm_profile *p, uint32_t ctx, const uint32_t *i
 		.ctx = ctx, .nr = nr, .leaf = leaf, .off = p->nr_stack_ids,
 	};
 	p->nr_stack_ids += nr;
-	*e = (struct sslot){ .hash = h, .id = (uint32_t)++p->nr_stacks };
+	if (pm_hashtab__insert(&p->stack_tab, h, p->nr_stacks))
+		return NONE;
+	p->nr_stacks++;
 	return leaf;
 }
 
@@ -783,8 +622,6 @@ int pm_profile__add_placed(struct pm_profile *p, const struct pm_profile_sample 
 		return -EINVAL;
 	if (!in_time(p, s->time))
 		return 0;
-	if (p->reseed && profile__rebuild(p))
-		return -ENOMEM;
 	seen = &p->ctx_seen[((uint32_t)s->tid * 0x9e3779b1u ^ (uint32_t)s->cpu * 0x85ebca6bu ^
 			     s->event) % CTX_SEEN];
 	if (!*seen || !same_ctx(p, &p->ctxs[*seen - 1], s)) {
@@ -819,8 +656,6 @@ int pm_profile__frame_id(struct pm_profile *p, const struct pm_profile_frame *f,
 {
 	int err = 0;
 
-	if (p->reseed && profile__rebuild(p))
-		return -ENOMEM;
 	*id = frame_intern(p, f, &err);
 	return err;
 }
@@ -948,23 +783,28 @@ struct qstate {
 	struct rowkey *keys;
 	size_t keys_cap, rows_cap;
 	size_t nr_all;		/* rows made, before the empty ones are cut */
-	struct idtab row_tab;
+	struct pm_hashtab row_tab;	/* rowkey -> row */
 };
 
-static uint64_t rowkey_hash(const uint64_t seed[2], const struct rowkey *k)
+static uint64_t rowkey_hash(const struct pm_hashtab *t, const struct rowkey *k)
 {
-	return hash_words(seed, ((uint64_t)k->comm << 32 | k->dso) ^ k->addr,
-			  hash_words(seed, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid,
+	return hash_words(t, ((uint64_t)k->comm << 32 | k->dso) ^ k->addr,
+			  hash_words(t, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid,
 				     ((uint64_t)k->sym << 32 | (uint32_t)k->cpu) ^ k->kernel));
 }
 
-static bool row_hash(void *arg, uint32_t id, uint64_t *h)
+static uint64_t row_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
 {
-	struct qstate *qs = arg;
-
-	*h = rowkey_hash(qs->p->seed, &qs->keys[id]);
-	return true;
+	return rowkey_hash(t, &((const struct qstate *)arg)->keys[id]);
 }
+
+/* Keys are zeroed before they are filled: memcmp sees no stray padding. */
+static bool row_equal(uint64_t id, const void *key, void *arg)
+{
+	return !memcmp(&((const struct qstate *)arg)->keys[id], key, sizeof(struct rowkey));
+}
+
+static const struct pm_hashtab_ops row_ops = { .hash = row_hash, .equal = row_equal };
 
 static bool in_list(const int32_t *v, size_t n, int32_t x)
 {
@@ -1034,30 +874,24 @@ static uint32_t row_find(struct qstate *qs, const struct rowkey *k, uint32_t nod
 	struct pm_profile *p = qs->p;
 	struct pm_profile_result *r = qs->r;
 	const struct ctx *c = &p->ctxs[p->nodes[node].ctx];
-	size_t i;
+	uint64_t h = rowkey_hash(&qs->row_tab, k), found;
 	uint32_t id;
 
-	if ((r->nr_rows + 1) * 2 > qs->row_tab.mask + 1 &&
-	    idtab__grow(&qs->row_tab, row_hash, qs, r->nr_rows))
-		return NONE;
-	for (i = rowkey_hash(p->seed, k) & qs->row_tab.mask; qs->row_tab.slot[i];
-	     i = (i + 1) & qs->row_tab.mask) {
-		const struct rowkey *e = &qs->keys[qs->row_tab.slot[i] - 1];
-
-		if (!memcmp(e, k, sizeof(*k)))
-			return qs->row_tab.slot[i] - 1;
-	}
+	if (pm_hashtab__find(&qs->row_tab, h, k, &found))
+		return (uint32_t)found;
 	if (pm_array__grow((void **)&qs->keys, &qs->keys_cap, r->nr_rows, sizeof(*qs->keys)) ||
 	    pm_array__grow((void **)&r->rows, &qs->rows_cap, r->nr_rows, sizeof(*r->rows)))
 		return NONE;
-	id = (uint32_t)r->nr_rows++;
+	id = (uint32_t)r->nr_rows;
 	qs->keys[id] = *k;
+	if (pm_hashtab__insert(&qs->row_tab, h, id))
+		return NONE;
+	r->nr_rows++;
 	r->rows[id] = (struct pm_profile_row){
 		.comm = str_at(p, c->comm), .pid = c->pid, .tid = c->tid, .cpu = c->cpu,
 		.frame = &frame_at(p, p->nodes[node].frame)->f,
 		.first_node = node,
 	};
-	qs->row_tab.slot[i] = id + 1;
 	return id;
 }
 
@@ -1294,17 +1128,32 @@ struct gstate {
 	struct qstate *qs;
 	struct gnode *g;
 	size_t nr, cap;
-	struct idtab tab;
+	struct pm_hashtab tab;	/* (parent, frame) -> gnode; roots are not in it */
 	uint32_t *roots;	/* per row: its graph's root, NONE when not shown */
 };
 
-static bool gnode_hash(void *arg, uint32_t id, uint64_t *h)
+/* The key of a graph node: its parent and frame, as one word. */
+static uint64_t gnode_key(uint32_t parent, uint32_t frame)
 {
-	struct gstate *gs = arg;
-
-	*h = hash_words(gs->qs->p->seed, gs->g[id].parent, gs->g[id].frame);
-	return gs->g[id].frame != NONE;
+	return (uint64_t)parent << 32 | frame;
 }
+
+/* Keys stay in the nodes (8-byte slots: a graph table can be larger than the profile). */
+static uint64_t gnode_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
+{
+	const struct gnode *g = &((const struct gstate *)arg)->g[id];
+
+	return pm_hashtab__hash_u64(t, gnode_key(g->parent, g->frame));
+}
+
+static bool gnode_equal(uint64_t id, const void *key, void *arg)
+{
+	const struct gnode *g = &((const struct gstate *)arg)->g[id];
+
+	return gnode_key(g->parent, g->frame) == *(const uint64_t *)key;
+}
+
+static const struct pm_hashtab_ops gnode_ops = { .hash = gnode_hash, .equal = gnode_equal };
 
 static uint32_t gnode__new(struct gstate *gs, uint32_t parent, uint32_t frame)
 {
@@ -1326,21 +1175,14 @@ static uint32_t gnode__new(struct gstate *gs, uint32_t parent, uint32_t frame)
 
 static uint32_t gchild(struct gstate *gs, uint32_t parent, uint32_t frame)
 {
-	size_t i;
+	uint64_t key = gnode_key(parent, frame), h = pm_hashtab__hash_u64(&gs->tab, key), found;
 	uint32_t id;
 
-	if ((gs->nr + 1) * 2 > gs->tab.mask + 1 && idtab__grow(&gs->tab, gnode_hash, gs, gs->nr))
-		return NONE;
-	for (i = hash_words(gs->qs->p->seed, parent, frame) & gs->tab.mask; gs->tab.slot[i];
-	     i = (i + 1) & gs->tab.mask) {
-		const struct gnode *e = &gs->g[gs->tab.slot[i] - 1];
-
-		if (e->parent == parent && e->frame == frame)
-			return gs->tab.slot[i] - 1;
-	}
+	if (pm_hashtab__find(&gs->tab, h, &key, &found))
+		return (uint32_t)found;
 	id = gnode__new(gs, parent, frame);
-	if (id != NONE)
-		gs->tab.slot[i] = id + 1;
+	if (id != NONE && pm_hashtab__insert(&gs->tab, h, id))
+		return NONE;
 	return id;
 }
 
@@ -1494,6 +1336,7 @@ static int graphs_build(struct qstate *qs)
 	size_t i, cap;
 	int err = -ENOMEM;
 
+	pm_hashtab__init(&gs.tab, &gnode_ops, &gs);
 	gs.roots = malloc((qs->nr_all ? qs->nr_all : 1) * sizeof(*gs.roots));
 	if (!gs.roots)
 		return -ENOMEM;
@@ -1525,7 +1368,7 @@ static int graphs_build(struct qstate *qs)
 out:
 	free(gs.roots);
 	free(gs.g);
-	free(gs.tab.slot);
+	pm_hashtab__exit(&gs.tab);
 	return err;
 }
 
@@ -1587,6 +1430,7 @@ int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
 	*out = NULL;
 	if (q->event >= p->nr_events || !nr_keys || nr_keys > PM_PROFILE_KEY__NR)
 		return -EINVAL;
+	pm_hashtab__init(&qs.row_tab, &row_ops, &qs);
 	for (i = 0; i < nr_keys; i++) {
 		if ((unsigned)keys[i] >= PM_PROFILE_KEY__NR || qs.has[keys[i]])
 			return -EINVAL;
@@ -1625,7 +1469,7 @@ int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
 	free(qs.ctx_state);
 	free(qs.node_row);
 	free(qs.keys);
-	free(qs.row_tab.slot);
+	pm_hashtab__exit(&qs.row_tab);
 	if (err) {
 		pm_profile_result__delete(r);
 		return err;

@@ -4,29 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/random.h>
 
 #include "buf.h"
 #include "reader_int.h"
 
-/*
- * Maps a sample id to its event: open addressing, linear probing, hashed by
- * multiply-shift with a random odd multiplier (a universal family).  A file
- * cannot choose ids that collide, as it could against a fixed multiplier.
- */
-static size_t id_hash(const struct pm_reader *r, uint64_t id)
-{
-	return (size_t)((id * r->id_key) >> (64 - r->ids_bits));
-}
-
+/* Sample ids come from the file: pm_hashtab's seed and probe bound keep them from colliding. */
 void reader__init_ids(struct pm_reader *r)
 {
-	uint64_t key;
-
-	if (getrandom(&key, sizeof(key), GRND_NONBLOCK) != sizeof(key))
-		key = (uint64_t)(uintptr_t)r ^ (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
-	r->id_key = key | 1;
+	pm_hashtab__init(&r->ids, NULL, NULL);
 }
 
 int reader__room_for_evsel(struct pm_reader *r, uint64_t nr_ids, uint64_t offset)
@@ -41,52 +26,19 @@ int reader__room_for_evsel(struct pm_reader *r, uint64_t nr_ids, uint64_t offset
 	return 0;
 }
 
-static int reader__grow_ids(struct pm_reader *r)
-{
-	size_t cap = r->ids_cap ? r->ids_cap * 2 : 64, old_cap = r->ids_cap, i, j;
-	struct pm_id_slot *ids = calloc(cap, sizeof(*ids)), *old = r->ids;
-
-	if (!ids)
-		return -ENOMEM;
-	r->ids = ids;
-	r->ids_cap = cap;
-	r->ids_bits = (unsigned int)__builtin_ctzll(cap);
-	for (i = 0; i < old_cap; i++) {
-		if (!old[i].evsel)
-			continue;
-		for (j = id_hash(r, old[i].id); ids[j].evsel; j = (j + 1) & (cap - 1))
-			;
-		ids[j] = old[i];
-	}
-	free(old);
-	return 0;
-}
-
 /* The first event to claim an id keeps it. */
 static int reader__add_id(struct pm_reader *r, uint64_t id, struct pm_evsel *e)
 {
-	size_t i;
+	int err = pm_hashtab__insert_int(&r->ids, id, (uintptr_t)e);
 
-	if (2 * (r->nr_ids + 1) > r->ids_cap && reader__grow_ids(r))
-		return -ENOMEM;
-	for (i = id_hash(r, id); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
-		if (r->ids[i].id == id)
-			return 0;
-	r->ids[i] = (struct pm_id_slot){ .id = id, .evsel = e };
-	r->nr_ids++;
-	return 0;
+	return err == -EEXIST ? 0 : err;
 }
 
 struct pm_evsel *pm_reader__evsel_by_id(const struct pm_reader *r, uint64_t id)
 {
-	size_t i;
+	uint64_t e;
 
-	if (!r->ids_cap)
-		return NULL;
-	for (i = id_hash(r, id); r->ids[i].evsel; i = (i + 1) & (r->ids_cap - 1))
-		if (r->ids[i].id == id)
-			return r->ids[i].evsel;
-	return NULL;
+	return pm_hashtab__find_int(&r->ids, id, &e) ? (struct pm_evsel *)(uintptr_t)e : NULL;
 }
 
 size_t pm_reader__nr_evsels(const struct pm_reader *r)
@@ -114,11 +66,9 @@ void reader__delete_evsels(struct pm_reader *r)
 	for (i = 0; i < r->nr_evsels; i++)
 		evsel__delete(r->evsels[i]);
 	free(r->evsels);
-	free(r->ids);
+	pm_hashtab__exit(&r->ids);
 	r->evsels = NULL;
-	r->ids = NULL;
-	r->nr_evsels = r->cap_evsels = r->nr_ids = r->ids_cap = r->nr_evsel_ids = 0;
-	r->ids_bits = 0;
+	r->nr_evsels = r->cap_evsels = r->nr_evsel_ids = 0;
 }
 
 static void evsel__link_tracepoint(struct pm_reader *r, struct pm_evsel *e)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
 #include "perf_data.h"
 #include "reader.h"
 #include "reader_input.h"
@@ -29,11 +30,6 @@ struct pm_feat_slot {
 	bool present;
 };
 
-struct pm_id_slot {
-	uint64_t id;
-	struct pm_evsel *evsel;	/* NULL: empty slot */
-};
-
 struct pm_reader {
 	struct pm_input in;
 	int fd;
@@ -54,12 +50,8 @@ struct pm_reader {
 	struct pm_evsel **evsels;
 	size_t nr_evsels;
 	size_t cap_evsels;
-	struct pm_id_slot *ids;
-	size_t ids_cap;		/* a power of two, 1 << ids_bits */
-	unsigned int ids_bits;
-	size_t nr_ids;		/* distinct ids in the table */
+	struct pm_hashtab ids;	/* sample id -> its pm_evsel */
 	size_t nr_evsel_ids;	/* ids of all events, repeats included */
-	uint64_t id_key;	/* random odd multiplier of the id hash */
 	/* From the first attr (perf does the same): u64 index of the id. */
 	int id_pos;		/* in a SAMPLE from the start, -1 if none */
 	int is_pos;		/* in a trailer from the end, -1 if none */

@@ -20,6 +20,10 @@
  *   gen-hostile comm NAME -o FILE	a COMM record naming pid 100 NAME (up
  *					to 15 bytes, any bytes but NUL; empty
  *					too) and 3 samples of it
+ *   gen-hostile threads N -o FILE	N threads whose tids (and pids) are
+ *					the multiples of 65536 from 65536 on,
+ *					each a COMM "t<i>" and one sample: keys
+ *					that share their low 16 bits
  *
  * Output goes to stdout without -o.  Built standalone, like gen-perfdata.
  */
@@ -387,6 +391,46 @@ static void gen_comm(const char *comm)
 	}
 }
 
+/*
+ * Thread i is pid = tid = (i + 1) << 16, named "t<i>", with one sample at
+ * time i: a thread map that hashes only the low bits puts all in one slot.
+ */
+static void gen_threads(uint64_t n)
+{
+	struct perf_event_attr attr = make_attr(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						PERF_SAMPLE_TIME);
+	uint64_t attrs_off = PERF_FILE_HEADER_SIZE, data_off = attrs_off + PM_FILE_ATTR_SIZE + 16;
+	uint64_t i;
+
+	if (n > INT32_MAX >> 16) {
+		fprintf(stderr, "gen-hostile: at most %d threads\n", INT32_MAX >> 16);
+		exit(2);
+	}
+	put_file_header(1, attrs_off, data_off, n * (32 + 32));
+	put_attr(&attr);
+	put_u64(0);
+	put_u64(0);
+	for (i = 0; i < n; i++) {
+		uint32_t tid = (uint32_t)(i + 1) << 16;
+		char name[16] = { 0 };
+
+		snprintf(name, sizeof(name), "t%llu", (unsigned long long)i);
+		put_header(PERF_RECORD_COMM, 0, 32);
+		put_u32(tid);
+		put_u32(tid);
+		put(name, sizeof(name));
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t tid = (uint32_t)(i + 1) << 16;
+
+		put_header(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32);
+		put_u64(0x401000);
+		put_u32(tid);
+		put_u32(tid);
+		put_u64(1000 + i);
+	}
+}
+
 static uint64_t arg_u64(const char *s)
 {
 	char *end;
@@ -404,7 +448,8 @@ static uint64_t arg_u64(const char *s)
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen-hostile queue N [--file] | ids N | shared-ids ATTRS N |\n"
-			"                   attrs KIB K | elf ELF_PATH N [LEN] | comm NAME    [-o FILE]\n");
+			"                   attrs KIB K | elf ELF_PATH N [LEN] | comm NAME |\n"
+			"                   threads N    [-o FILE]\n");
 	exit(2);
 }
 
@@ -440,6 +485,8 @@ int main(int argc, char **argv)
 		gen_attrs(arg_u64(args[1]), arg_u64(args[2]));
 	else if (!strcmp(args[0], "comm") && n == 2 && path)
 		gen_comm(args[1]);
+	else if (!strcmp(args[0], "threads") && n == 2 && path)
+		gen_threads(arg_u64(args[1]));
 	else if (!strcmp(args[0], "elf") && (n == 3 || n == 4) && path)
 		gen_elf(args[1], arg_u64(args[2]), n == 4 ? arg_u64(args[3]) : 1u << 20);
 	else
