@@ -133,11 +133,15 @@ lint-man: $(PMREC)
 		if [ -n "$$out" ]; then echo "$$m: $$out"; exit 1; fi; \
 	done
 
+# The test files run TEST_JOBS at a time: most of them sleep or wait on the
+# kernel much of their time.  The tests that must have the machine to
+# themselves say so (test_alone in tests/test-lib.sh), and run alone.
+TEST_JOBS ?= 3
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory lint-man
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) PMREC_SANITIZED=$(if $(filter 1,$(SAN)),1,0) \
-		prove --exec '' $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
+		prove --exec '' -j$(TEST_JOBS) $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
 
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run

@@ -72,6 +72,9 @@ test_expect_success 'pipe mode ends with HEADER_BUILD_ID records' '
 	! grep -q -i "error" err
 '
 
+# Alone: other tests replace the programs they ran (this file's and t0540
+# do), and a whole-machine recording may have seen one before it changed.
+test_alone
 test_expect_success '-a: every id listed matches the file on disk' '
 	"$PMREC" -a -q -o a.data -- sleep 0.2 &&
 	perf buildid-list -i a.data >ids 2>/dev/null &&

@@ -4,6 +4,11 @@
 # and prints one TAP line.  Tests that need the kernel's perf_event_open or the
 # perf binary call test_require_*; the requirement skips the whole script,
 # except when PMREC_REQUIRE_PERF=1 (CI), where a missing requirement fails it.
+#
+# `make check` runs the scripts in parallel (prove -j).  Every test holds the
+# suite's lock while it runs: shared, or exclusive when test_alone comes
+# before it, for the tests that must have the machine to themselves (see
+# test_alone).
 
 set -u
 TEST_NAME=$(basename "$0" .sh)
@@ -23,6 +28,31 @@ if [ ! -x "$PMREC" ]; then
 	echo "Bail out! $PMREC is not built (run make)"
 	exit 1
 fi
+
+# The lock of the scripts running on one build (fd 9), and a turnstile
+# (fd 8): a test waiting for the exclusive lock holds the turnstile, so the
+# tests that start after it wait behind it instead of keeping the shared
+# lock taken for ever.  Test bodies run with both closed.
+TEST_LOCK=${PMREC_TEST_LOCK:-$BUILD/.test-lock}
+if ! command -v flock >/dev/null 2>&1 ||
+   ! command exec 8>>"$TEST_LOCK.turnstile" 9>>"$TEST_LOCK"; then
+	echo "Bail out! cannot lock $TEST_LOCK (flock(1) is in util-linux)"
+	exit 1
+fi
+test_lock_mode=-s
+
+# test_lock -s|-x: takes the suite's lock, shared or exclusive.
+test_lock() {
+	flock -x 8 && flock "$1" 9 && flock -u 8
+}
+
+# test_alone: the next test runs with no other test of the suite beside it.
+# For a test that asserts nothing is lost (it needs the CPUs: others' storms
+# and drains would take them), that checks a whole-machine recording against
+# files others may replace, or that changes a system-wide setting.
+test_alone() {
+	test_lock_mode=-x
+}
 
 # test_skip_all REASON: the script cannot run here.
 test_skip_all() {
@@ -57,12 +87,15 @@ test_expect_success() {
 	test_count=$((test_count + 1))
 	dir="$TMP_ROOT/$test_count"
 	mkdir -p "$dir"
+	test_lock $test_lock_mode
 	(
 		cd "$dir" || exit 1
 		set -e
 		eval "$2"
-	) >"$dir/.log" 2>&1 </dev/null
+	) >"$dir/.log" 2>&1 </dev/null 8>&- 9>&-
 	rc=$?
+	flock -u 9
+	test_lock_mode=-s
 	if [ $rc = 0 ]; then
 		echo "ok $test_count - $1"
 	else
