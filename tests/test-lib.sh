@@ -196,9 +196,24 @@ perf_lost_samples() {
 }
 
 # seq_check FILE N: the seqcheck oracle over a raw_syscalls:sys_enter file;
-# prints "samples=S unique=U dups=D missing=M last=L lost=X".
+# prints "samples=S unique=U dups=D missing=M last=L lost=X exits=E": X the
+# samples perf counts lost (as perf_lost_samples), E its EXIT records.
 seq_check() {
-	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2") lost=$(perf_lost_samples "$1")"
+	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2")" \
+	     "$(perf report -i "$1" --stats 2>/dev/null |
+		awk '/^ *LOST_SAMPLES events:/ && !/\(/ && !lost { lost = $3 }
+		     /^ *EXIT events:/ && !exits { exits = $3 }
+		     END { printf "lost=%d exits=%d\n", lost, exits }')"
+}
+
+# seq_accounted R N: in the seq_check line R of a one-task seqcall of N
+# calls, every seq and the task's EXIT record is recorded or counted lost.
+# The kernel counts every record it drops, whatever its type, in the
+# event's loss: a ring still full when the task ends drops its EXIT.
+seq_accounted() {
+	test_equal "$(($2 + 1))" \
+		"$(($(field unique "$1") + $(field exits "$1") + $(field lost "$1")))" \
+		"seqs and EXIT recorded + lost"
 }
 
 # field NAME LINE: the value of NAME=VALUE in a seq_check line.
