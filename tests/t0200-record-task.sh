@@ -111,12 +111,14 @@ test_expect_success '--no-inherit does not follow children' '
 	test_equal 0 "$(field samples "$r")" "samples from children"
 '
 
+# A duplicate would come from a drain pass racing the kernel's writes: each
+# run wraps the default rings many times over.
 test_expect_success 'ten runs at the maximum rate with the default buffer: never a duplicate' '
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		"$PMREC" $SYS -q -o r.data -- "$HELPERS/seqcall" 1000000 || exit 1
-		r=$(seq_check r.data 1000000) && echo "run $i: $r"
+		"$PMREC" $SYS -q -o r.data -- "$HELPERS/seqcall" 200000 || exit 1
+		r=$(seq_check r.data 200000) && echo "run $i: $r"
 		test_equal 0 "$(field dups "$r")" duplicates || exit 1
-		test_equal 1000000 "$(($(field unique "$r") + $(field lost "$r")))" "unique + lost" || exit 1
+		seq_accounted "$r" 200000 || exit 1
 	done
 '
 
