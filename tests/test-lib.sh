@@ -40,6 +40,7 @@ if ! command -v flock >/dev/null 2>&1 ||
 	exit 1
 fi
 test_lock_mode=-s
+test_lock_held=
 
 # test_lock -s|-x: takes the suite's lock, shared or exclusive.
 test_lock() {
@@ -87,14 +88,24 @@ test_expect_success() {
 	test_count=$((test_count + 1))
 	dir="$TMP_ROOT/$test_count"
 	mkdir -p "$dir"
-	test_lock $test_lock_mode
+	# An exclusive lock is kept for the next test if it is alone too: one
+	# wait for the running tests to end, not one per test.
+	if [ "$test_lock_mode" != "$test_lock_held" ]; then
+		[ -z "$test_lock_held" ] || flock -u 9
+		test_lock $test_lock_mode
+	fi
 	(
 		cd "$dir" || exit 1
 		set -e
 		eval "$2"
 	) >"$dir/.log" 2>&1 </dev/null 8>&- 9>&-
 	rc=$?
-	flock -u 9
+	if [ "$test_lock_mode" = -x ]; then
+		test_lock_held=-x
+	else
+		flock -u 9
+		test_lock_held=
+	fi
 	test_lock_mode=-s
 	if [ $rc = 0 ]; then
 		echo "ok $test_count - $1"
