@@ -32,7 +32,9 @@ fi
 # The lock of the scripts running on one build (fd 9), and a turnstile
 # (fd 8): a test waiting for the exclusive lock holds the turnstile, so the
 # tests that start after it wait behind it instead of keeping the shared
-# lock taken for ever.  Test bodies run with both closed.
+# lock taken for ever.  Test bodies run with both closed.  PMREC_TEST_LOCK
+# names another lock file: suites of several builds given the same one run
+# each other's alone tests alone too.
 TEST_LOCK=${PMREC_TEST_LOCK:-$BUILD/.test-lock}
 if ! command -v flock >/dev/null 2>&1 ||
    ! command exec 8>>"$TEST_LOCK.turnstile" 9>>"$TEST_LOCK"; then
@@ -212,8 +214,8 @@ perf_lost_samples() {
 seq_check() {
 	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2")" \
 	     "$(perf report -i "$1" --stats 2>/dev/null |
-		awk '/^ *LOST_SAMPLES events:/ && !/\(/ && !lost { lost = $3 }
-		     /^ *EXIT events:/ && !exits { exits = $3 }
+		awk '/^ *LOST_SAMPLES events:/ && !/\(/ && !l++ { lost = $3 }
+		     /^ *EXIT events:/ && !e++ { exits = $3 }
 		     END { printf "lost=%d exits=%d\n", lost, exits }')"
 }
 
