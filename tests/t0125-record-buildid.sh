@@ -43,7 +43,7 @@ test_expect_success 'a file replaced during the recording gets no id, not the ne
 	./prog 3 & pid=$!
 	sleep 0.2
 	"$PMREC" -p "$pid" -q --duration=1 -o r.data & rec=$!
-	sleep 0.3 &&
+	wait_until test -e r.data &&
 	cp "$HELPERS/spin-nofp" prog.new && mv prog.new prog &&
 	rc=0 && wait "$rec" || rc=$?
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || :

@@ -64,7 +64,7 @@ test_expect_success '-p of a running process that exits: pmrec stops by itself' 
 	child=$!
 	"$PMREC" -p $child $SYS -q -o p.data &
 	pmrec=$!
-	sleep 0.5 &&
+	wait_until test -e p.data &&
 	touch go &&
 	wait $child &&
 	i=0 && while kill -0 $pmrec 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done &&
@@ -82,7 +82,7 @@ test_expect_success '-t of a running thread records it' '
 	child=$!
 	"$PMREC" -t $child $SYS -q -o t.data &
 	pmrec=$!
-	sleep 0.5 && touch go && wait $child && wait $pmrec &&
+	wait_until test -e t.data && touch go && wait $child && wait $pmrec &&
 	r=$(seq_check t.data 50000) && echo "$r" &&
 	seq_accounted "$r" 50000
 '

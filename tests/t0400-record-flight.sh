@@ -14,8 +14,9 @@ check_readable() {
 }
 
 test_expect_success '--overwrite: three SIGUSR2 and SIGINT give four readable files, exit 0' '
-	"$PMREC" --overwrite -a -F 1000 -o fr.data 2>err &
+	"$PMREC" --overwrite -a -F 1000 -v -o fr.data 2>err &
 	pid=$!
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 1 &&
 	for i in 1 2 3; do kill -USR2 $pid; sleep 1; done &&
 	kill -INT $pid &&
@@ -61,8 +62,9 @@ test_expect_success 'a snapshot holds one contiguous run of seqs per CPU, ending
 # without naming it as perf script would, 5 times slower per file), and the
 # samples it counts add up to those pmrec wrote.
 test_expect_success 'a storm of 100 SIGUSR2: no crash, every file readable' '
-	"$PMREC" --overwrite -a -F 1000 -m 16 -o st.data 2>err &
+	"$PMREC" --overwrite -a -F 1000 -m 16 -v -o st.data 2>err &
 	pid=$!
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 0.5 &&
 	i=0 && while [ $i -lt 100 ]; do kill -USR2 $pid; sleep 0.01; i=$((i + 1)); done &&
 	sleep 0.5 && kill -INT $pid &&

@@ -67,8 +67,9 @@ test_expect_success 'every file of --switch-output' '
 '
 
 test_expect_success 'a flight-recorder snapshot' '
-	"$PMREC" -e raw_syscalls:sys_enter --filter "id == 110" -c 1 -a --overwrite -m 1 -q -o o.data &
+	"$PMREC" -e raw_syscalls:sys_enter --filter "id == 110" -c 1 -a --overwrite -m 1 -v -o o.data 2>err &
 	pid=$! &&
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 0.5 &&
 	"$HELPERS/seqcall" 100000 &&
 	kill -INT $pid &&
@@ -90,7 +91,8 @@ test_expect_success 'a pipe stream' '
 	sleep 0.3 &&
 	kill -INT $pid &&
 	{ wait $pid || true; } &&
-	kill $spin &&
+	# Ended already when the machine is slow: it only keeps a CPU busy.
+	{ kill $spin 2>/dev/null || true; } &&
 	want_loss=1 same_lost p.data &&
 	piped=$("$PMREC" dump --stats - <p.data | awk '\''$1 == "total" && $2 == "lost" { print $3 }'\'') &&
 	test_equal "$ours" "$piped" "lost read from stdin"

@@ -195,6 +195,20 @@ test_grep() {
 	fi
 }
 
+# wait_until CMD...: runs CMD every 50 ms until it succeeds; fails after
+# 30 s.  For a pmrec started in the background: its output file appears,
+# or -v says "recording", once its events are open and the signals it
+# handles are handled.  A fixed sleep is not enough on a loaded machine (a
+# sanitized pmrec beside other tests took more than half a second).
+wait_until() {
+	i=0
+	until "$@"; do
+		[ $i -lt 600 ] || return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # Number of SAMPLE records perf counts in a perf.data file.
 perf_sample_count() {
 	perf report -f -i "$1" --stats 2>/dev/null |
