@@ -37,8 +37,9 @@ test_expect_success 'snapshot names are OUTPUT.YYYYmmddHHMMSScc' '
 test_expect_success 'a snapshot holds one contiguous run of seqs per CPU, ending at the signal' '
 	taskset -c 0 "$HELPERS/seqcall" -w go -r 100000 300000 &
 	child=$!
-	"$PMREC" --overwrite -p $child $SYS -q -m 8 -o s.data &
+	"$PMREC" --overwrite -p $child $SYS -v -m 8 -o s.data 2>err &
 	pid=$!
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 0.3 && touch go && sleep 1 &&
 	kill -USR2 $pid && sleep 0.2 &&
 	kill -INT $pid && wait $pid && wait $child &&
@@ -99,8 +100,9 @@ test_expect_success '--switch-max-files=2 keeps the two newest files' '
 '
 
 test_expect_success '--switch-output on SIGUSR2 in normal mode' '
-	"$PMREC" -a --switch-output -q -o sg.data &
+	"$PMREC" -a --switch-output -v -o sg.data 2>err &
 	pid=$!
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 0.5 && kill -USR2 $pid && sleep 0.5 && kill -INT $pid &&
 	{ wait $pid || true; } &&
 	test_equal 2 "$(ls sg.data.* | wc -l)" files &&
