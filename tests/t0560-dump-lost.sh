@@ -84,8 +84,9 @@ test_expect_success 'a flight-recorder snapshot' '
 test_expect_success 'a pipe stream' '
 	"$HELPERS/spin" 3 &
 	spin=$!
-	"$PMREC" -e cpu-clock -c 10000 -m 1 -q -a -o - >p.data &
+	"$PMREC" -e cpu-clock -c 10000 -m 1 -v -a -o - >p.data 2>err &
 	pid=$! &&
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 0.5 &&
 	kill -STOP $pid && sleep 0.5 && kill -CONT $pid &&
 	sleep 0.3 &&
