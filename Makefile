@@ -67,17 +67,19 @@ CMD_SRC := $(sort $(wildcard cmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
+DEMO_SRC := $(sort $(wildcard demo/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
 HELPER_BIN := $(HELPER_SRC:%.c=$(O)/%) $(O)/tests/helpers/spin-nofp
 BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
+DEMO_BIN := $(DEMO_SRC:%.c=$(O)/%)
 LIBPM := $(O)/libpmrec.a
 PMREC := $(O)/pmrec
 MANPAGES := $(sort $(wildcard man/*.1))
 
-all: $(PMREC) $(UNIT_BIN) $(HELPER_BIN)
+all: $(PMREC) $(UNIT_BIN) $(HELPER_BIN) $(DEMO_BIN)
 
 # Every program of the tree, benchmark helpers included (CI builds this with
 # clang and -Werror: the code must build clean with both compilers).
@@ -115,17 +117,23 @@ $(O)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$<)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
 
+# The demo's workload, likewise.
+$(O)/demo/%: demo/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
+
 deps-build:
 	$(Q).ci/deps build
 
 deps-test:
 	$(Q).ci/deps test
 
-# Records the whole machine for 3 seconds and summarizes what was captured.
+# Records the whole machine with call chains while a bundled workload runs
+# for 3 seconds, prints the hottest functions and writes a flame graph
+# (demo/run).  Builds only what it runs, on every CPU.
 demo: deps-build
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(PMREC) record -a --duration=3 -o pmrec.data
-	$(Q)$(PMREC) dump --stats pmrec.data
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc 2>/dev/null || echo 2) $(PMREC) $(DEMO_BIN)
+	$(Q)demo/run $(PMREC) $(O)/demo/primes
 
 lint-man: $(PMREC)
 	$(Q)for m in $(MANPAGES); do \
@@ -133,11 +141,15 @@ lint-man: $(PMREC)
 		if [ -n "$$out" ]; then echo "$$m: $$out"; exit 1; fi; \
 	done
 
+# The test files run TEST_JOBS at a time: most of them sleep or wait on the
+# kernel much of their time.  The tests that must have the machine to
+# themselves say so (test_alone in tests/test-lib.sh), and run alone.
+TEST_JOBS ?= 3
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory lint-man
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) PMREC_SANITIZED=$(if $(filter 1,$(SAN)),1,0) \
-		prove --exec '' $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
+		prove --exec '' -j$(TEST_JOBS) $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
 
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run

@@ -43,7 +43,7 @@ test_expect_success 'a file replaced during the recording gets no id, not the ne
 	./prog 3 & pid=$!
 	sleep 0.2
 	"$PMREC" -p "$pid" -q --duration=1 -o r.data & rec=$!
-	sleep 0.3 &&
+	wait_until test -e r.data &&
 	cp "$HELPERS/spin-nofp" prog.new && mv prog.new prog &&
 	rc=0 && wait "$rec" || rc=$?
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || :
@@ -72,6 +72,9 @@ test_expect_success 'pipe mode ends with HEADER_BUILD_ID records' '
 	! grep -q -i "error" err
 '
 
+# Alone: other tests replace the programs they ran (this file's and t0540
+# do), and a whole-machine recording may have seen one before it changed.
+test_alone
 test_expect_success '-a: every id listed matches the file on disk' '
 	"$PMREC" -a -q -o a.data -- sleep 0.2 &&
 	perf buildid-list -i a.data >ids 2>/dev/null &&

@@ -38,6 +38,9 @@ test_expect_success '-m 2G as root: the hint names the allocation, not the mlock
 	! grep -q perf_event_mlock_kb err
 '
 
+# Alone: it changes kernel.perf_event_paranoid for a moment, as t0600 does;
+# two such tests at once would restore each other's value.
+test_alone
 test_expect_success 'cpu-clock:u on a task we may not trace: no advice to add :u' '
 	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) &&
 	echo 2 >/proc/sys/kernel/perf_event_paranoid &&

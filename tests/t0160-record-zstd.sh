@@ -25,6 +25,9 @@ while off + 8 <= len(d):
 PY
 }
 
+# Alone: it asserts that neither recording lost a sample, which needs the
+# CPUs free of the other tests' storms.
+test_alone
 test_expect_success 'the syscall storm under -c 1: -z and no -z record the same' '
 	"$PMREC" $SYS -m 1024 -q -o n.data -- "$HELPERS/seqcall" 200000 &&
 	"$PMREC" $SYS -m 1024 -z -q -o z.data -- "$HELPERS/seqcall" 200000 &&

@@ -13,13 +13,15 @@ test_expect_success '1,000,000 syscalls, -m 1024: each seq once or lost, last pr
 	r=$(seq_check s.data 1000000) && echo "$r" &&
 	test_equal 0 "$(field dups "$r")" duplicates &&
 	test_equal 1 "$(field last "$r")" "last seq present" &&
-	test_equal 1000000 "$(($(field unique "$r") + $(field lost "$r")))" "unique + lost"
+	seq_accounted "$r" 1000000
 '
 
 # Four busy threads on two CPUs: the recorder must win the CPU to drain.
 # Every seq not recorded is one the kernel reported lost; and with --realtime
 # none is lost, except in the sanitized build, whose drain is several times
-# slower (CI runs it too: there the accounting is what is checked).
+# slower (CI runs it too: there the accounting is what is checked).  Alone:
+# the other tests' storms and drains would take the CPUs it needs.
+test_alone
 test_expect_success '4 threads x 250,000 (--realtime): all present, none duplicated' '
 	"$PMREC" $SYS -m 1024 --realtime -q -o t.data -- "$HELPERS/seqcall" -t 4 1000000 &&
 	r=$(seq_check t.data 1000000) && echo "$r" &&
@@ -32,6 +34,7 @@ test_expect_success '4 threads x 250,000 (--realtime): all present, none duplica
 '
 
 # 100 concurrent children contend with the recorder for two CPUs, as above.
+test_alone
 test_expect_success '100 children x 1,000 (--realtime): all present, none duplicated' '
 	"$PMREC" $SYS -m 1024 --realtime -q -o f.data -- "$HELPERS/seqcall" -f 100 1000 &&
 	r=$(seq_check f.data 100000) && echo "$r" &&
@@ -42,7 +45,7 @@ test_expect_success '100 children x 1,000 (--realtime): all present, none duplic
 	fi
 '
 
-test_expect_success 'forced loss (1 page, recorder stopped 5 x 50 ms): unique + lost == N' '
+test_expect_success 'forced loss (1 page, recorder stopped 5 x 50 ms): each seq recorded or lost' '
 	"$PMREC" $SYS -m 1 -q -o l.data -- "$HELPERS/seqcall" -r 200000 300000 &
 	pid=$!
 	sleep 0.3 &&
@@ -53,7 +56,7 @@ test_expect_success 'forced loss (1 page, recorder stopped 5 x 50 ms): unique + 
 	r=$(seq_check l.data 300000) && echo "$r" &&
 	test_equal 0 "$(field dups "$r")" duplicates &&
 	test "$(field lost "$r")" -gt 0 &&
-	test_equal 300000 "$(($(field unique "$r") + $(field lost "$r")))" "unique + lost"
+	seq_accounted "$r" 300000
 '
 
 test_expect_success '-p of a running process that exits: pmrec stops by itself' '
@@ -61,7 +64,7 @@ test_expect_success '-p of a running process that exits: pmrec stops by itself' 
 	child=$!
 	"$PMREC" -p $child $SYS -q -o p.data &
 	pmrec=$!
-	sleep 0.5 &&
+	wait_until test -e p.data &&
 	touch go &&
 	wait $child &&
 	i=0 && while kill -0 $pmrec 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done &&
@@ -70,7 +73,7 @@ test_expect_success '-p of a running process that exits: pmrec stops by itself' 
 	r=$(seq_check p.data 200000) && echo "$r" &&
 	test_equal 0 "$(field dups "$r")" duplicates &&
 	test_equal 1 "$(field last "$r")" "last seq present" &&
-	test_equal 200000 "$(($(field unique "$r") + $(field lost "$r")))" "unique + lost" &&
+	seq_accounted "$r" 200000 &&
 	perf report -i p.data --stdio >/dev/null 2>&1
 '
 
@@ -79,9 +82,9 @@ test_expect_success '-t of a running thread records it' '
 	child=$!
 	"$PMREC" -t $child $SYS -q -o t.data &
 	pmrec=$!
-	sleep 0.5 && touch go && wait $child && wait $pmrec &&
+	wait_until test -e t.data && touch go && wait $child && wait $pmrec &&
 	r=$(seq_check t.data 50000) && echo "$r" &&
-	test_equal 50000 "$(($(field unique "$r") + $(field lost "$r")))" "unique + lost"
+	seq_accounted "$r" 50000
 '
 
 test_expect_success 'exit status mirrors the workload: exit 3, and 143 for SIGTERM' '
@@ -108,12 +111,14 @@ test_expect_success '--no-inherit does not follow children' '
 	test_equal 0 "$(field samples "$r")" "samples from children"
 '
 
+# A duplicate would come from a drain pass racing the kernel's writes: each
+# run wraps the default rings many times over.
 test_expect_success 'ten runs at the maximum rate with the default buffer: never a duplicate' '
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		"$PMREC" $SYS -q -o r.data -- "$HELPERS/seqcall" 1000000 || exit 1
-		r=$(seq_check r.data 1000000) && echo "run $i: $r"
+		"$PMREC" $SYS -q -o r.data -- "$HELPERS/seqcall" 200000 || exit 1
+		r=$(seq_check r.data 200000) && echo "run $i: $r"
 		test_equal 0 "$(field dups "$r")" duplicates || exit 1
-		test_equal 1000000 "$(($(field unique "$r") + $(field lost "$r")))" "unique + lost" || exit 1
+		seq_accounted "$r" 200000 || exit 1
 	done
 '
 

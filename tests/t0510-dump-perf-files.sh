@@ -126,6 +126,10 @@ test_expect_success '--ordered output is sorted within perf rounds, nothing lost
 	sort -n -c times
 '
 
+# Alone: nothing on stderr, from a whole-machine recording, holds only while
+# no other test replaces a program it ran (t0125, t0540 do) meanwhile; dump
+# would say that file is not used for symbols.
+test_alone
 test_expect_success 'a closed stdout (| head) ends the dump quietly' '
 	perf record -q -B -a -g -F 4000 -o big.data -- sleep 0.5 2>/dev/null &&
 	{ "$PMREC" dump big.data 2>err; echo $? >rc; } | head -n 1 >/dev/null &&

@@ -52,9 +52,11 @@ test_expect_success 'a recorder stopped for a second under a storm' '
 	want_loss=1 same_lost s.data
 '
 
+# A one-page ring overflows at once under this storm: 50,000 calls are
+# several 200 KB files, and loss in them, however much of it the machine.
 test_expect_success 'every file of --switch-output' '
 	"$PMREC" -e raw_syscalls:sys_enter --filter "id == 110" -c 1 -m 1 -q --switch-output=200K \
-		-o w.data -- "$HELPERS/seqcall" 200000 &&
+		-o w.data -- "$HELPERS/seqcall" 50000 &&
 	n=0 && all=0 &&
 	for f in w.data.*; do
 		same_lost "$f" || exit 1
@@ -65,8 +67,9 @@ test_expect_success 'every file of --switch-output' '
 '
 
 test_expect_success 'a flight-recorder snapshot' '
-	"$PMREC" -e raw_syscalls:sys_enter --filter "id == 110" -c 1 -a --overwrite -m 1 -q -o o.data &
+	"$PMREC" -e raw_syscalls:sys_enter --filter "id == 110" -c 1 -a --overwrite -m 1 -v -o o.data 2>err &
 	pid=$! &&
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 0.5 &&
 	"$HELPERS/seqcall" 100000 &&
 	kill -INT $pid &&
@@ -81,14 +84,16 @@ test_expect_success 'a flight-recorder snapshot' '
 test_expect_success 'a pipe stream' '
 	"$HELPERS/spin" 3 &
 	spin=$!
-	"$PMREC" -e cpu-clock -c 10000 -m 1 -q -a -o - >p.data &
+	"$PMREC" -e cpu-clock -c 10000 -m 1 -v -a -o - >p.data 2>err &
 	pid=$! &&
+	wait_until grep -q "^pmrec record: recording " err &&
 	sleep 0.5 &&
 	kill -STOP $pid && sleep 0.5 && kill -CONT $pid &&
 	sleep 0.3 &&
 	kill -INT $pid &&
 	{ wait $pid || true; } &&
-	kill $spin &&
+	# Ended already when the machine is slow: it only keeps a CPU busy.
+	{ kill $spin 2>/dev/null || true; } &&
 	want_loss=1 same_lost p.data &&
 	piped=$("$PMREC" dump --stats - <p.data | awk '\''$1 == "total" && $2 == "lost" { print $3 }'\'') &&
 	test_equal "$ours" "$piped" "lost read from stdin"

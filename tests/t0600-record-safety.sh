@@ -60,6 +60,9 @@ test_expect_success 'a device at the output path is refused' '
 	test_grep "not a regular file" err
 '
 
+# Alone, these two: they change kernel.perf_event_paranoid for a moment, as
+# t0150 does; two such tests at once would restore each other's value.
+test_alone
 test_expect_success 'as nobody (paranoid 2): cpu-clock:u on a command works, -a names the sysctl' '
 	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) &&
 	echo 2 >/proc/sys/kernel/perf_event_paranoid &&
@@ -75,6 +78,7 @@ test_expect_success 'as nobody (paranoid 2): cpu-clock:u on a command works, -a 
 	test ! -e a.data
 '
 
+test_alone
 test_expect_success 'as nobody: rings over the locked-memory limit are halved, with a warning' '
 	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) &&
 	echo 2 >/proc/sys/kernel/perf_event_paranoid &&

@@ -4,6 +4,11 @@
 # and prints one TAP line.  Tests that need the kernel's perf_event_open or the
 # perf binary call test_require_*; the requirement skips the whole script,
 # except when PMREC_REQUIRE_PERF=1 (CI), where a missing requirement fails it.
+#
+# `make check` runs the scripts in parallel (prove -j).  Every test holds the
+# suite's lock while it runs: shared, or exclusive when test_alone comes
+# before it, for the tests that must have the machine to themselves (see
+# test_alone).
 
 set -u
 TEST_NAME=$(basename "$0" .sh)
@@ -23,6 +28,34 @@ if [ ! -x "$PMREC" ]; then
 	echo "Bail out! $PMREC is not built (run make)"
 	exit 1
 fi
+
+# The lock of the scripts running on one build (fd 9), and a turnstile
+# (fd 8): a test waiting for the exclusive lock holds the turnstile, so the
+# tests that start after it wait behind it instead of keeping the shared
+# lock taken for ever.  Test bodies run with both closed.  PMREC_TEST_LOCK
+# names another lock file: suites of several builds given the same one run
+# each other's alone tests alone too.
+TEST_LOCK=${PMREC_TEST_LOCK:-$BUILD/.test-lock}
+if ! command -v flock >/dev/null 2>&1 ||
+   ! command exec 8>>"$TEST_LOCK.turnstile" 9>>"$TEST_LOCK"; then
+	echo "Bail out! cannot lock $TEST_LOCK (flock(1) is in util-linux)"
+	exit 1
+fi
+test_lock_mode=-s
+test_lock_held=
+
+# test_lock -s|-x: takes the suite's lock, shared or exclusive.
+test_lock() {
+	flock -x 8 && flock "$1" 9 && flock -u 8
+}
+
+# test_alone: the next test runs with no other test of the suite beside it.
+# For a test that asserts nothing is lost (it needs the CPUs: others' storms
+# and drains would take them), that checks a whole-machine recording against
+# files others may replace, or that changes a system-wide setting.
+test_alone() {
+	test_lock_mode=-x
+}
 
 # test_skip_all REASON: the script cannot run here.
 test_skip_all() {
@@ -57,12 +90,25 @@ test_expect_success() {
 	test_count=$((test_count + 1))
 	dir="$TMP_ROOT/$test_count"
 	mkdir -p "$dir"
+	# An exclusive lock is kept for the next test if it is alone too: one
+	# wait for the running tests to end, not one per test.
+	if [ "$test_lock_mode" != "$test_lock_held" ]; then
+		[ -z "$test_lock_held" ] || flock -u 9
+		test_lock $test_lock_mode
+	fi
 	(
 		cd "$dir" || exit 1
 		set -e
 		eval "$2"
-	) >"$dir/.log" 2>&1 </dev/null
+	) >"$dir/.log" 2>&1 </dev/null 8>&- 9>&-
 	rc=$?
+	if [ "$test_lock_mode" = -x ]; then
+		test_lock_held=-x
+	else
+		flock -u 9
+		test_lock_held=
+	fi
+	test_lock_mode=-s
 	if [ $rc = 0 ]; then
 		echo "ok $test_count - $1"
 	else
@@ -149,6 +195,20 @@ test_grep() {
 	fi
 }
 
+# wait_until CMD...: runs CMD every 50 ms until it succeeds; fails after
+# 30 s.  For a pmrec started in the background: its output file appears,
+# or -v says "recording", once its events are open and the signals it
+# handles are handled.  A fixed sleep is not enough on a loaded machine (a
+# sanitized pmrec beside other tests took more than half a second).
+wait_until() {
+	i=0
+	until "$@"; do
+		[ $i -lt 600 ] || return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # Number of SAMPLE records perf counts in a perf.data file.
 perf_sample_count() {
 	perf report -f -i "$1" --stats 2>/dev/null |
@@ -163,9 +223,24 @@ perf_lost_samples() {
 }
 
 # seq_check FILE N: the seqcheck oracle over a raw_syscalls:sys_enter file;
-# prints "samples=S unique=U dups=D missing=M last=L lost=X".
+# prints "samples=S unique=U dups=D missing=M last=L lost=X exits=E": X the
+# samples perf counts lost (as perf_lost_samples), E its EXIT records.
 seq_check() {
-	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2") lost=$(perf_lost_samples "$1")"
+	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2")" \
+	     "$(perf report -i "$1" --stats 2>/dev/null |
+		awk '/^ *LOST_SAMPLES events:/ && !/\(/ && !l++ { lost = $3 }
+		     /^ *EXIT events:/ && !e++ { exits = $3 }
+		     END { printf "lost=%d exits=%d\n", lost, exits }')"
+}
+
+# seq_accounted R N: in the seq_check line R of a one-task seqcall of N
+# calls, every seq and the task's EXIT record is recorded or counted lost.
+# The kernel counts every record it drops, whatever its type, in the
+# event's loss: a ring still full when the task ends drops its EXIT.
+seq_accounted() {
+	test_equal "$(($2 + 1))" \
+		"$(($(field unique "$1") + $(field exits "$1") + $(field lost "$1")))" \
+		"seqs and EXIT recorded + lost"
 }
 
 # field NAME LINE: the value of NAME=VALUE in a seq_check line.
