@@ -14,6 +14,7 @@
  * and O_NONBLOCK unless PM_FILE_STREAM; the opened fd (never the path) is
  * then checked with fstat().
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -37,7 +38,16 @@ int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_si
 /* Reads all of fd (procfs and sysfs files have no size) up to max bytes.  */
 int pm_file__read_all(int fd, size_t max, char **buf, size_t *len);
 
+/*
+ * The writers' output callback (flame graphs, gzip, pprof, named outputs):
+ * writes all n bytes, 0 or a negative errno that stops the writer.
+ */
+typedef int pm_write_fn(void *arg, const void *p, size_t n);
+
 /* Writes all of buf to fd, through short writes and EINTR.  0 or -errno. */
 int pm_write_all(int fd, const void *buf, size_t n);
+
+/* The last component of path ("libc.so.6"), or path itself when it ends in '/'. */
+const char *pm_path__base(const char *path);
 
 #endif

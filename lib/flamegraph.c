@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "buf.h"
+#include "file.h"
 #include "flamegraph.h"
 #include "folded.h"
 #include "hash.h"
 #include "hashtab.h"
+#include "naming.h"
 #include "utf8.h"
 
 #define NONE UINT32_MAX
@@ -34,6 +36,7 @@ struct names {
 	/* Profile frames (stable pointers) to their name ids. */
 	struct pm_hashtab frames;
 	struct pm_buf scratch;
+	struct pm_buf label;		/* a frame's label, before cleaning */
 };
 
 struct fnode {
@@ -55,7 +58,7 @@ struct tree {
 
 struct out {
 	struct pm_buf b;
-	pm_flamegraph_write_fn *write;
+	pm_write_fn *write;
 	void *arg;
 	size_t total;
 	int err;
@@ -226,6 +229,7 @@ static void names__exit(struct names *nm)
 {
 	pm_buf__exit(&nm->bytes);
 	pm_buf__exit(&nm->scratch);
+	pm_buf__exit(&nm->label);
 	free(nm->ref);
 	pm_hashtab__exit(&nm->tab);
 	pm_hashtab__exit(&nm->frames);
@@ -263,40 +267,13 @@ static uint32_t names__clean_intern(struct names *nm, const char *s, size_t n)
 	return id;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash && slash[1] ? slash + 1 : path;
-}
-
-/* The folded stacks' name of a frame: "sym", "[file]", "[unknown]". */
+/* A frame's name in the graph: its label (pm_frame__label), cleaned as folded stacks clean it. */
 static uint32_t frame_name(struct names *nm, const struct pm_profile_frame *f)
 {
-	const char *dso = f->dso_id ? f->dso_id : f->dso, *base;
-	char *bracketed;
-	uint32_t id;
-	size_t n;
-
-	if (f->sym)
-		return names__clean_intern(nm, f->sym, strlen(f->sym));
-	if (!dso)
-		return names__intern(nm, "[unknown]", 9);
-	base = base_name(dso);
-	n = strlen(base);
-	if (base[0] == '[')
-		return names__clean_intern(nm, base, n);
-	bracketed = malloc(n + 3);
-	if (!bracketed)
+	nm->label.len = 0;
+	if (pm_frame__label(&nm->label, f->sym, f->dso_id ? f->dso_id : f->dso))
 		return NONE;
-	bracketed[0] = '[';
-	memcpy(bracketed + 1, base, n);
-	bracketed[n + 1] = ']';
-	bracketed[n + 2] = '\0';
-	/* The brackets are the namer's, not the name's: cleaning keeps them. */
-	id = names__clean_intern(nm, bracketed, n + 2);
-	free(bracketed);
-	return id;
+	return names__clean_intern(nm, (const char *)nm->label.data, nm->label.len);
 }
 
 /* Frames repeat along stacks: each is named once. */
@@ -894,7 +871,7 @@ static void fg__exit(struct fg *g)
 }
 
 int pm_flamegraph__write(const struct pm_profile *p, const struct pm_flamegraph_opts *o,
-			 pm_flamegraph_write_fn *write, void *arg, struct pm_flamegraph_stats *st)
+			 pm_write_fn *write, void *arg, struct pm_flamegraph_stats *st)
 {
 	struct fg g = { .o = o, .out = { .write = write, .arg = arg } };
 	uint64_t root;

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "file.h"
 #include "profile.h"
 
 /* The image's width in pixels: default and bounds. */
@@ -28,9 +29,6 @@
 #define PM_FLAMEGRAPH_WIDTH_MAX 100000
 /* Frames narrower than this many pixels are left out by default (flamegraph.pl's). */
 #define PM_FLAMEGRAPH_MIN_WIDTH 0.1
-
-/* Takes len bytes of the document.  0, or a negative errno that stops the writer. */
-typedef int pm_flamegraph_write_fn(void *arg, const void *data, size_t len);
 
 struct pm_flamegraph_opts {
 	uint32_t event;
@@ -71,6 +69,6 @@ struct pm_flamegraph_stats {
  * -ENOMEM, or write's error.
  */
 int pm_flamegraph__write(const struct pm_profile *p, const struct pm_flamegraph_opts *o,
-			 pm_flamegraph_write_fn *write, void *arg, struct pm_flamegraph_stats *st);
+			 pm_write_fn *write, void *arg, struct pm_flamegraph_stats *st);
 
 #endif

@@ -9,7 +9,7 @@
 /* windowBits 15 plus 16: a gzip header and trailer instead of zlib's. */
 #define GZIP_WBITS (15 + 16)
 
-int pm_gzout__init(struct pm_gzout *g, int level, pm_gzout_write_fn *write, void *arg)
+int pm_gzout__init(struct pm_gzout *g, int level, pm_write_fn *write, void *arg)
 {
 	z_stream *zs;
 

@@ -10,21 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PM_GZOUT_CHUNK 65536
+#include "file.h"
 
-/* Writes all n bytes: 0 or a negative errno, which stops the stream. */
-typedef int pm_gzout_write_fn(void *arg, const void *p, size_t n);
+#define PM_GZOUT_CHUNK 65536
 
 struct pm_gzout {
 	void *zs;			/* z_stream */
-	pm_gzout_write_fn *write;
+	pm_write_fn *write;
 	void *arg;
 	unsigned char *chunk;
 	int err;			/* the first failure: the stream cannot go on */
 };
 
 /* level: zlib's 1..9, or -1 for its default.  0, -EINVAL or -ENOMEM. */
-int pm_gzout__init(struct pm_gzout *g, int level, pm_gzout_write_fn *write, void *arg);
+int pm_gzout__init(struct pm_gzout *g, int level, pm_write_fn *write, void *arg);
 int pm_gzout__write(struct pm_gzout *g, const void *p, size_t n);
 /* Ends the stream (the trailer with CRC-32 and length). */
 int pm_gzout__finish(struct pm_gzout *g);

@@ -8,6 +8,7 @@
 
 #include "demangle.h"
 #include "elf.h"
+#include "file.h"
 #include "kallsyms.h"
 #include "folded.h"
 #include "naming.h"
@@ -23,6 +24,7 @@ struct pm_namer {
 	unsigned char kernel_id[PM_BUILD_ID_SIZE];
 	size_t kernel_id_len;		/* the recorded kernel's, 0 if unknown */
 	struct pm_buf stack;		/* the folded stack being built */
+	struct pm_buf label;		/* one frame's label, before escaping */
 	struct pm_named_frame *chain;	/* the frames of the last sample asked for */
 	size_t nr_chain;
 	struct pm_namer_opts opts;
@@ -108,6 +110,7 @@ void pm_namer__delete(struct pm_namer *n)
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
 	pm_buf__exit(&n->stack);
+	pm_buf__exit(&n->label);
 	free(n->chain);
 	free(n);
 }
@@ -296,43 +299,31 @@ const char *pm_namer__comm(const struct pm_namer *n, int32_t tid)
 	return pm_machine__comm(n->machine, tid);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash && slash[1] ? slash + 1 : path;
-}
-
-/*
- * Names come from the recording (a comm is whatever a process calls
- * itself): in a folded stack they are escaped, so none can add a frame or
- * a line.
- */
-static int name__append(struct pm_buf *b, const char *s, bool folded)
-{
-	size_t n = strlen(s);
-
-	return folded ? pm_folded__append_name(b, s, n) : pm_buf__append(b, s, n);
-}
-
-static int frame__name(struct pm_buf *b, const struct pm_frame *f, bool folded)
+int pm_frame__label(struct pm_buf *b, const char *sym, const char *dso)
 {
 	const char *base;
 
-	if (f->sym)
-		return name__append(b, f->sym, folded);
-	if (!f->dso)
+	if (sym)
+		return pm_buf__append(b, sym, strlen(sym));
+	if (!dso)
 		return pm_buf__append(b, "[unknown]", 9);
-	base = base_name(f->dso);
+	base = pm_path__base(dso);
 	if (base[0] == '[')
-		return name__append(b, base, folded);
-	return pm_buf__append(b, "[", 1) ?: name__append(b, base, folded) ?:
+		return pm_buf__append(b, base, strlen(base));
+	return pm_buf__append(b, "[", 1) ?: pm_buf__append(b, base, strlen(base)) ?:
 	       pm_buf__append(b, "]", 1);
 }
 
-int pm_frame__name(struct pm_buf *b, const struct pm_frame *f)
+/*
+ * A frame's label in a folded stack.  Names come from the recording (a
+ * comm is whatever a process calls itself): escaped, none can add a frame
+ * or a line.
+ */
+static int frame__fold(struct pm_namer *n, struct pm_buf *b, const struct pm_frame *f)
 {
-	return frame__name(b, f, false);
+	n->label.len = 0;
+	return pm_frame__label(&n->label, f->sym, f->dso) ?:
+	       pm_folded__append_name(b, (const char *)n->label.data, n->label.len);
 }
 
 void pm_chain_walk__init(struct pm_chain_walk *w, const struct pm_sample *s, uint16_t cpumode)
@@ -526,12 +517,12 @@ int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample 
 		comm = tid;
 	}
 	b->len = 0;
-	err = name__append(b, comm, true);
+	err = pm_folded__append_name(b, comm, strlen(comm));
 	/* The chain is innermost first: name it backwards. */
 	while (nr-- && !err) {
 		err = pm_buf__append(b, ";", 1);
 		if (!err)
-			err = frame__name(b, &fr[nr].f, true);
+			err = frame__fold(n, b, &fr[nr].f);
 	}
 	*stack = (const char *)b->data;
 	*len = b->len;

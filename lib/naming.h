@@ -129,8 +129,12 @@ uint64_t pm_namer__generation(const struct pm_namer *n);
 int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 		   const char **stack, size_t *len);
 
-/* Appends the name of frame f: "sym", "[file]" or "[unknown]".  0 or -ENOMEM. */
-int pm_frame__name(struct pm_buf *b, const struct pm_frame *f);
+/*
+ * Appends a frame's label, the one rule of every output: its symbol, else
+ * "[file]" (the mapped file's base name, or "[vdso]" as it is), else
+ * "[unknown]".  0 or -ENOMEM.
+ */
+int pm_frame__label(struct pm_buf *b, const char *sym, const char *dso);
 
 /*
  * Walks a call chain: context markers switch between kernel and user; after

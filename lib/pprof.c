@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naming.h"
 #include "pbuf.h"
 #include "perf_data.h"
 #include "pprof.h"
@@ -172,7 +173,6 @@ static int mapping_id(struct builder *bd, const struct pm_profile_frame *f, bool
 static int function_id(struct builder *bd, const struct pm_profile_frame *f, uint64_t *id)
 {
 	uint64_t w[FN__NR];
-	const char *base;
 	bool added;
 
 	if (f->sym) {
@@ -180,13 +180,8 @@ static int function_id(struct builder *bd, const struct pm_profile_frame *f, uin
 		    str_id0(bd, f->linkage ? f->linkage : f->sym, &w[FN_SYSTEM_NAME]))
 			return -ENOMEM;
 	} else {
-		base = f->dso ? strrchr(f->dso, '/') : NULL;
-		base = base && base[1] ? base + 1 : f->dso;
 		bd->name.len = 0;
-		if (!base ? pm_buf__append(&bd->name, "[unknown]", 9) :
-		    base[0] == '[' ? pm_buf__append(&bd->name, base, strlen(base)) :
-		    pm_buf__append(&bd->name, "[", 1) ?: pm_buf__append(&bd->name, base, strlen(base)) ?:
-		    pm_buf__append(&bd->name, "]", 1))
+		if (pm_frame__label(&bd->name, NULL, f->dso))
 			return -ENOMEM;
 		if (str_id(bd, (const char *)bd->name.data, bd->name.len, &w[FN_NAME]))
 			return -ENOMEM;
@@ -526,7 +521,7 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 }
 
 int pm_pprof__write(const struct pm_profile *p, const struct pm_pprof_opts *o,
-		    pm_gzout_write_fn *write, void *arg)
+		    pm_write_fn *write, void *arg)
 {
 	struct pm_buf b = { 0 };
 	struct pm_gzout g;

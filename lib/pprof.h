@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "file.h"
 #include "gzout.h"
 #include "profile.h"
 #include "reader.h"
@@ -71,6 +72,6 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 		     struct pm_buf *out);
 /* The same, gzip-compressed, through write.  0, write's error, -EINVAL or -ENOMEM. */
 int pm_pprof__write(const struct pm_profile *p, const struct pm_pprof_opts *o,
-		    pm_gzout_write_fn *write, void *arg);
+		    pm_write_fn *write, void *arg);
 
 #endif

@@ -262,7 +262,7 @@ static void print_frame(struct pm_printer *p, const struct pm_named_frame *fr)
 	} else {
 		pm_emit__item(e);
 		p->name.len = 0;
-		if (!pm_frame__name(&p->name, &f))
+		if (!pm_frame__label(&p->name, f.sym, f.dso))
 			pm_emit__vstr(e, (const char *)p->name.data, p->name.len);
 	}
 }

@@ -266,13 +266,6 @@ bool pm_unwind__possible(const struct pm_sample *s)
 	       sample__reg(s, PERF_X86_IP, &v) && sample__reg(s, PERF_X86_SP, &v);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash && slash[1] ? slash + 1 : path;
-}
-
 /*
  * The load bias of the file mapped at mi: where the mapping starts less
  * the virtual address its file offset has in the segment that holds it.
@@ -330,7 +323,7 @@ static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint
 		return;
 	dwfl_report_begin_add(dwfl);
 	/* A module made takes the fd; a refused one leaves it to us. */
-	if (map__bias(&mi, fd, &bias) || !dwfl_report_elf(dwfl, base_name(mi.path), mi.path, fd,
+	if (map__bias(&mi, fd, &bias) || !dwfl_report_elf(dwfl, pm_path__base(mi.path), mi.path, fd,
 							 bias, true))
 		close(fd);
 	dwfl_report_end(dwfl, NULL, NULL);
@@ -957,7 +950,7 @@ static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct 
 	}
 	fd = map__open(mi);
 	dwfl_report_begin_add(u->inline_dwfl);
-	mod = fd < 0 ? NULL : dwfl_report_offline(u->inline_dwfl, base_name(mi->path), mi->path, fd);
+	mod = fd < 0 ? NULL : dwfl_report_offline(u->inline_dwfl, pm_path__base(mi->path), mi->path, fd);
 	dwfl_report_end(u->inline_dwfl, NULL, NULL);
 	if (fd >= 0 && !mod)
 		close(fd);
