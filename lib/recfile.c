@@ -491,6 +491,11 @@ int pm_recfile__snapshot(struct pm_recfile *f, const struct pm_buf *recs, uint64
 	return err;
 }
 
+int pm_recfile__rollback(struct pm_recfile *f)
+{
+	return pmdata__rollback(&f->out);
+}
+
 void pm_recfile__exit(struct pm_recfile *f)
 {
 	pmdata__exit(&f->out);

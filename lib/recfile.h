@@ -92,6 +92,11 @@ int pm_recfile__rotate(struct pm_recfile *f);
  * of dropped if any.
  */
 int pm_recfile__snapshot(struct pm_recfile *f, const struct pm_buf *recs, uint64_t dropped);
+/*
+ * The output failed: the file is cut back to what was last committed
+ * (which perf reads).  0 or a negative errno.
+ */
+int pm_recfile__rollback(struct pm_recfile *f);
 /* Removes an unpublished file, forgets the kept names; the caller closes f->file.fd. */
 void pm_recfile__exit(struct pm_recfile *f);
 
