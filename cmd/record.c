@@ -101,7 +101,6 @@ static void record__init_file(struct record *rec, int argc, char **argv)
 		.max_files = o->switch_max_files,
 		.note = record__file_note,
 		.note_arg = rec,
-		.file = { .fd = -1 },
 	};
 }
 
@@ -841,8 +840,6 @@ int cmd_record(int argc, char **argv)
 	record__init_file(&rec, argc, argv);
 	status = record__run(&rec);
 	record__teardown(&rec);
-	if (rec.rf.file.fd > STDERR_FILENO)
-		close(rec.rf.file.fd);
 	pm_evlist__exit(&opts.evlist);
 	return status;
 }
