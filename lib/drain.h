@@ -5,8 +5,10 @@
 /*
  * The drain engine: one ring per CPU, the fds that write into it (the first
  * owns the mapping, the rest are redirected with SET_OUTPUT), the poll set,
- * the hang-up count and the drain pass.  See
- * ../shared/docs/mmap-core-design.md.
+ * the hang-up count and the drain pass.  What it relies on from the kernel
+ * (POLLIN cleared by each poll, POLLHUP, SET_OUTPUT, PAUSE_OUTPUT, LOST
+ * records and PERF_FORMAT_LOST) is in lib/README.md, "the kernel's ring
+ * buffer", from kernel/events/core.c and kernel/events/ring_buffer.c.
  *
  * A ring's count of live writers is its pm_ring.refcnt, and only this engine
  * moves it: one reference per fd, dropped when the fd hangs up or is closed.
