@@ -228,7 +228,7 @@ void record__file_note(void *arg, enum pm_recfile_note what, const char *path, i
 
 void record__summary(struct record *rec, uint64_t lost_samples)
 {
-	const struct pm_drain_stats *st = &rec->drain.stats;
+	const struct pm_drain_stats *st = pm_drain__stats(rec->drain);
 	uint64_t lost = lost_samples > st->lost ? lost_samples : st->lost;
 	const char *out = strcmp(rec->opts->output, "-") ? rec->opts->output : "stdout";
 	size_t i;
@@ -251,10 +251,13 @@ void record__summary(struct record *rec, uint64_t lost_samples)
 	} else {
 		fprintf(stderr, ", lost %llu (%.2f%%)\n", (unsigned long long)lost,
 			100.0 * (double)lost / (double)(lost + st->samples));
-		for (i = 0; i < rec->drain.nr_rings; i++)
-			if (rec->drain.rings[i].lost)
-				pr_hint("CPU %d: %llu lost", rec->drain.rings[i].cpu,
-					(unsigned long long)rec->drain.rings[i].lost);
+		for (i = 0; i < pm_drain__nr_rings(rec->drain); i++) {
+			int cpu;
+			uint64_t n = pm_drain__ring_lost(rec->drain, i, &cpu);
+
+			if (n)
+				pr_hint("CPU %d: %llu lost", cpu, (unsigned long long)n);
+		}
 		pr_hint("to lose less: a larger buffer (-m, now %zu pages), a lower rate (-F/-c), "
 			"or fewer events", rec->opts->mmap_pages);
 	}
@@ -272,20 +275,19 @@ void record__summary(struct record *rec, uint64_t lost_samples)
 int record__write_failed(struct record *rec, int err)
 {
 	const char *path = rec->opts->output;
+	const struct pm_drain_stats *st = pm_drain__stats(rec->drain);
 
-	pmdata__rollback(&rec->rf.out);
+	pm_recfile__rollback(&rec->rf);
 	if (err == -EPIPE) {
 		pr_error("the reader of the output pipe went away; stopped after %llu samples "
-			 "(%.2f MB)", (unsigned long long)rec->drain.stats.samples,
-			 (double)rec->rf.out.data_size / 1e6);
+			 "(%.2f MB)", (unsigned long long)st->samples, (double)rec->rf.out.data_size / 1e6);
 		return PM_EXIT_EPIPE;
 	}
 	pr_error("cannot write '%s': %s; kept %llu samples (%.2f MB), dropped %llu samples "
 		 "(%.2f MB) and everything after", path, strerror(-err),
-		 (unsigned long long)rec->drain.stats.samples,
+		 (unsigned long long)st->samples,
 		 (double)(rec->rf.out.data_offset + rec->rf.out.data_size) / 1e6,
-		 (unsigned long long)rec->drain.stats.dropped_samples,
-		 (double)rec->drain.stats.dropped_bytes / 1e6);
+		 (unsigned long long)st->dropped_samples, (double)st->dropped_bytes / 1e6);
 	return PM_EXIT_FAILURE;
 }
 

@@ -77,14 +77,12 @@ static void record__init_file(struct record *rec, int argc, char **argv)
 		/* -u's targets run already: they are described, the workload is not. */
 		.workload = o->workload && !o->uid_str,
 		.synth = o->synth,
-		.stats = &rec->drain.stats,
 		.argc = argc,
 		.argv = argv,
 		.sync = o->sync,
 		.max_files = o->switch_max_files,
 		.note = record__file_note,
 		.note_arg = rec,
-		.file = { .fd = -1 },
 	};
 }
 
@@ -184,10 +182,10 @@ static bool record__control_cmd(struct record *rec, enum pm_control_cmd cmd)
 	switch (cmd) {
 	case PM_CONTROL_ENABLE:
 		rec->enable_at = 0;
-		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_ENABLE);
+		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
 		break;
 	case PM_CONTROL_DISABLE:
-		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_DISABLE);
+		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_DISABLE);
 		break;
 	case PM_CONTROL_SNAPSHOT:
 		if (!o->overwrite && !o->switch_kind)
@@ -249,7 +247,7 @@ static int loop__tick(void *arg)
 
 	if (rec->enable_at && now_ns() >= rec->enable_at) {
 		rec->enable_at = 0;
-		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_ENABLE);
+		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
 	}
 	return record__switch_due(rec) ? record__switch(rec) : 0;
 }
@@ -269,7 +267,7 @@ static int record__loop(struct record *rec)
 		.arg = &l,
 	};
 
-	int err = pm_drain__loop(&rec->drain, &drv);
+	int err = pm_drain__loop(rec->drain, &drv);
 
 	return err ? err : rec->loop_err;
 }
@@ -356,7 +354,7 @@ static int record__block_signals(struct record *rec)
 
 static void record__teardown(struct record *rec)
 {
-	pm_drain__exit(&rec->drain);
+	pm_drain__delete(rec->drain);
 	if (rec->work.running) {
 		kill(rec->work.pid, SIGTERM);
 		pm_workload__wait(&rec->work);
@@ -396,12 +394,11 @@ static int record__snapshot(struct record *rec)
 	uint64_t dropped, samples;
 	int err;
 
-	err = pm_drain__snapshot(&rec->drain, &recs, &samples, &dropped);
+	err = pm_drain__snapshot(rec->drain, &recs, &samples, &dropped);
 	if (!err)
 		err = pm_recfile__snapshot(&rec->rf, &recs, dropped);
 	if (!err) {
-		rec->drain.stats.samples += samples;
-		rec->drain.stats.lost += dropped;
+		pm_drain__count_snapshot(rec->drain, samples, dropped);
 		if (rec->opts->verbose)
 			fprintf(stderr, "%s: snapshot of %llu samples, %llu dropped while paused\n",
 				record_prog, (unsigned long long)samples, (unsigned long long)dropped);
@@ -430,7 +427,6 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 	struct record_opts *o = rec->opts;
 	struct pm_evset set = {
 		.evlist = &o->evlist,
-		.drain = &rec->drain,
 		.tids = rec->targets.tids,
 		.nr_tids = rec->targets.nr,
 		.mmap_pages = o->mmap_pages,
@@ -442,10 +438,25 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 	struct pm_evset_error e;
 	int err;
 
-	err = pm_drain__init(&rec->drain, NULL, rec->cpus.cpus, rec->cpus.nr);
-	if (err)
-		return err;
-	rec->drain.build_ids = rec->build_ids;
+	rec->drain = pm_drain__new(&(struct pm_drain_config){
+		.cpus = rec->cpus.cpus,
+		.nr_cpus = rec->cpus.nr,
+		.overwrite = o->overwrite,
+		.sink = { .writev = pm_recfile__writev, .commit = pm_recfile__commit,
+			  .arg = &rec->rf },
+		.watch_fd = rec->epfd >= 0 ? rec->epfd : rec->sigfd,
+		.build_ids = rec->build_ids,
+		/*
+		 * Rotations and snapshots write between passes, and --max-size
+		 * reads the file's size after each: no writer thread for them.
+		 */
+		.stage_size = !o->overwrite && !o->switch_kind && !o->max_size ? o->buffer_size : 0,
+		.stage_writer = true,
+	});
+	if (!rec->drain)
+		return -errno;
+	rec->rf.stats = pm_drain__stats(rec->drain);
+	set.drain = rec->drain;
 	err = pm_evset__open(&set, cfg, &e);
 	o->mmap_pages = set.mmap_pages;
 	if (err) {
@@ -454,22 +465,11 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 	}
 	if (o->mmap_pages != wanted)
 		record__warn_halved(rec, wanted);
-	rec->drain.sink = (struct pm_drain_sink){
-		.writev = pm_recfile__writev,
-		.commit = pm_recfile__commit,
-		.arg = &rec->rf,
-	};
-	rec->drain.watch_fd = rec->epfd >= 0 ? rec->epfd : rec->sigfd;
-	err = pm_drain__start(&rec->drain);
-	/*
-	 * Rotations and snapshots write between passes, and --max-size reads
-	 * the file's size after each: no writer thread for them.
-	 */
-	if (!err && o->buffer_size && !o->overwrite && !o->switch_kind && !o->max_size) {
-		err = pm_drain__stage(&rec->drain, o->buffer_size, true);
-		if (err)
-			pr_error("cannot set up the staging buffer: %s", strerror(-err));
-	}
+	err = pm_drain__start(rec->drain, &set.opened);
+	if (err)
+		pr_error(o->buffer_size && !o->overwrite && !o->switch_kind && !o->max_size ?
+			 "cannot set up the staging buffer: %s" : "cannot start the drain: %s",
+			 strerror(-err));
 	return err;
 }
 
@@ -561,7 +561,7 @@ static int record__prepare_events(struct record *rec)
 	if (record__open_events(rec, &cfg))
 		return PM_EXIT_FAILURE;
 	if (!cfg.enable_on_exec && !o->delay_ms)
-		pm_drain__ioctl_all(&rec->drain, PERF_EVENT_IOC_ENABLE);
+		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
 	return 0;
 }
 
@@ -658,14 +658,15 @@ static int record__record(struct record *rec)
 {
 	const struct record_opts *o = rec->opts;
 
-	pm_snapshot__to(&rec->drain.snap, PM_SNAPSHOT_RUNNING);
+	pm_drain__set_running(rec->drain);
 	if (o->delay_ms > 0)
 		rec->enable_at = now_ns() + (int64_t)o->delay_ms * 1000000;
 	if (o->switch_kind == SWITCH_TIME)
 		rec->next_switch = now_ns() + (int64_t)(o->switch_time * 1e9);
 	if (o->verbose)
 		fprintf(stderr, "%s: recording %zu events on %zu CPUs through %zu fds\n", record_prog,
-			o->evlist.nr, rec->drain.nr_rings, rec->drain.nr_fds);
+			o->evlist.nr, pm_drain__nr_rings(rec->drain),
+			pm_drain__nr_fds(rec->drain));
 	return record__loop(rec);
 }
 
@@ -675,19 +676,20 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 	const struct record_opts *o = rec->opts;
 	struct stop_cut cut = { .rec = rec, .signals = rec->stop_signals };
 	struct pm_buf lost = { 0 };
+	struct pm_stage_stats staged;
+	size_t cap;
 	int err;
 
 	/* The flight recorder's last words: a final snapshot. */
 	if (o->overwrite)
 		return record__snapshot(rec);
-	err = pm_drain__stop(&rec->drain, record__stop_cut, &cut);
-	if (o->verbose && rec->drain.stage)
+	err = pm_drain__stop(rec->drain, record__stop_cut, &cut);
+	if (o->verbose && pm_drain__stage_stats(rec->drain, &staged, &cap))
 		fprintf(stderr, "%s: staging buffer: %.1f of %.1f MB used at most, %llu passes "
-			"waited for room\n", record_prog, (double)rec->drain.stage->stats.peak / 1e6,
-			(double)rec->drain.stage->cap / 1e6,
-			(unsigned long long)rec->drain.stage->stats.deferred);
+			"waited for room\n", record_prog, (double)staged.peak / 1e6,
+			(double)cap / 1e6, (unsigned long long)staged.deferred);
 	if (!err)
-		err = pm_drain__lost_samples(&rec->drain, &lost, lost_samples);
+		err = pm_drain__lost_samples(rec->drain, &lost, lost_samples);
 	if (!err)
 		err = pm_recfile__finalize(&rec->rf, &lost);
 	if (!err && (o->switch_kind || o->timestamp_filename))
@@ -709,11 +711,11 @@ static int record__end(struct record *rec, int err, uint64_t lost_samples)
 	pm_workload__reap(&rec->work);
 	if (rec->work.running && err == -EPIPE) {
 		/* Nobody reads any more: leave at once, the workload runs on (as with perf). */
-		pm_drain__close(&rec->drain);
+		pm_drain__close(rec->drain);
 		rec->work.running = false;
 	} else if (rec->work.running && err) {
 		/* A full disk is no reason to kill the workload. */
-		pm_drain__close(&rec->drain);
+		pm_drain__close(rec->drain);
 		if (!o->quiet)
 			fprintf(stderr, "%s: recording stopped early; waiting for '%s' to finish\n",
 				record_prog, o->workload[0]);
@@ -796,8 +798,6 @@ int cmd_record(int argc, char **argv)
 	record__init_file(&rec, argc, argv);
 	status = record__run(&rec);
 	record__teardown(&rec);
-	if (rec.rf.file.fd > STDERR_FILENO)
-		close(rec.rf.file.fd);
 	pm_evlist__exit(&opts.evlist);
 	return status;
 }

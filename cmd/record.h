@@ -76,7 +76,7 @@ struct record {
 	struct record_opts *opts;
 	struct pm_cpumap cpus;
 	struct pm_target targets;
-	struct pm_drain drain;		/* the rings, their fds and what they carried */
+	struct pm_drain *drain;		/* the rings, their fds and what they carried */
 	struct pm_recfile rf;		/* the output file */
 	int sigfd;
 	sigset_t oldmask;

@@ -5,8 +5,8 @@
  * document.
  *
  * This file holds the options, the messages and the order of the phases:
- * the records are read in time order and named by the dumper's engine
- * (lib/dumper.c), turned into profile samples (lib/report_sink.c), queried
+ * the records are read in time order and named by the pipeline
+ * (lib/pipeline.c), counted (lib/stats.c) and turned into profile samples (lib/report_sink.c), queried
  * and printed by lib/profile*.c.
  */
 #include <argp.h>
@@ -23,13 +23,14 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "dumper.h"
 #include "list.h"
+#include "pipeline.h"
 #include "profile.h"
 #include "profile_print.h"
 #include "report-flame.h"
 #include "report-pprof.h"
 #include "report_sink.h"
+#include "stats.h"
 
 #define CMD "pmrec report"
 #define QUEUE_SIZE (128u << 20)
@@ -69,13 +70,16 @@ struct report {
 	struct report_opts opts;
 	struct pm_reader *r;
 	struct pm_profile *profile;
-	struct pm_dumper dumper;
+	struct pm_pipeline pipe;
+	struct pm_consumer consumers[2];	/* the stats, then the sink */
 	struct pm_report_sink sink;
 	const char *name;
 	/* The input, open while the report lasts: features are read on demand. */
 	int fd;
 	int32_t *pids, *tids, *cpus;
 	size_t nr_pids, nr_tids, nr_cpus;
+	/* Last, on lines of its own: the consumers' thread counts in it. */
+	_Alignas(64) struct pm_stats stats;
 };
 
 /* --- command line -------------------------------------------------------- */
@@ -599,7 +603,7 @@ static int report__print(struct report *rep)
 {
 	struct pm_profile_print_opts po = {
 		.show_samples = rep->opts.show_samples,
-		.lost_samples = pm_stats__lost(&rep->dumper.stats),
+		.lost_samples = pm_stats__lost(&rep->stats),
 		.width = report__width(&rep->opts),
 	};
 	struct pm_profile_result **res = NULL;
@@ -650,7 +654,7 @@ static int report__pprof(struct report *rep)
 	rp->event = rep->opts.event;
 	rp->input = rep->name;
 	rp->filter = &f;
-	rp->lost_samples = pm_stats__lost(&rep->dumper.stats);
+	rp->lost_samples = pm_stats__lost(&rep->stats);
 	return report_pprof__write(rp, rep->r, rep->profile);
 }
 
@@ -674,32 +678,38 @@ static const char *report__default_input(void)
 
 static int report__read(struct report *rep)
 {
-	struct pm_dumper *d = &rep->dumper;
+	struct pm_pipeline *p = &rep->pipe;
 	int err, ferr;
 
-	*d = (struct pm_dumper){
+	rep->consumers[0] = (struct pm_consumer){ .record = pm_stats__consume,
+						  .ctx = &rep->stats };
+	rep->consumers[1] = (struct pm_consumer){ .record = pm_report_sink__record,
+						  .ctx = &rep->sink };
+	*p = (struct pm_pipeline){
 		.r = rep->r,
-		.symbols = true,
+		.names = true,
+		.kallsyms = true,
 		.naming = rep->opts.naming,
 		.queue_size = QUEUE_SIZE,
-		.consume = pm_report_sink__record,
-		.consume_arg = &rep->sink,
+		.threaded = true,
+		.consumers = rep->consumers,
+		.nr_consumers = 2,
 		.warn = report__warn,
 		.warn_arg = rep,
 	};
 	err = pm_report_sink__init(&rep->sink, rep->r, rep->profile);
 	if (!err)
-		err = pm_dumper__setup(d);
+		err = pm_pipeline__setup(p);
 	if (err)
 		return err;
-	rep->sink.namer = d->namer;
+	rep->sink.namer = p->namer;
 	rep->sink.addrs = rep->opts.pprof.path != NULL;
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;
-	err = pm_dumper__records(d);
+	err = pm_pipeline__records(p);
 	/* On a fault too: every sample read before it counts. */
 	ferr = pm_report_sink__finish(&rep->sink);
-	pm_dumper__summary(d);
+	pm_pipeline__end(p);
 	return err ? err : ferr;
 }
 
@@ -720,7 +730,8 @@ static void report__exit(struct report *rep)
 {
 	if (rep->fd >= 0)
 		close(rep->fd);
-	pm_dumper__exit(&rep->dumper);
+	pm_pipeline__exit(&rep->pipe);
+	pm_stats__exit(&rep->stats);
 	pm_report_sink__exit(&rep->sink);
 	pm_profile__delete(rep->profile);
 	pm_reader__delete(rep->r);

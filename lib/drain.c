@@ -4,27 +4,38 @@
 #include <string.h>
 
 #include "buildid.h"
-#include "drain.h"
+#include "drain_int.h"
 #include "perf_data.h"
 #include "stage.h"
 
-int pm_drain__init(struct pm_drain *d, const struct pm_perf_ops *ops, const int *cpus,
-		   size_t nr_cpus)
+struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg)
 {
+	struct pm_drain *d = calloc(1, sizeof(*d));
 	size_t i;
 
-	memset(d, 0, sizeof(*d));
-	d->ops = ops ? ops : &pm_perf_ops__kernel;
-	d->watch_fd = -1;
-	d->rings = calloc(nr_cpus ? nr_cpus : 1, sizeof(*d->rings));
-	if (!d->rings)
-		return -ENOMEM;
-	d->nr_rings = nr_cpus;
-	for (i = 0; i < nr_cpus; i++) {
-		d->rings[i].cpu = cpus[i];
+	if (!d)
+		return NULL;
+	*d = (struct pm_drain){
+		.ops = cfg->ops ? cfg->ops : &pm_perf_ops__kernel,
+		.sink = cfg->sink,
+		.watch_fd = cfg->watch_fd,
+		.overwrite = cfg->overwrite,
+		.build_ids = cfg->build_ids,
+		.stage_size = cfg->stage_size,
+		.stage_writer = cfg->stage_writer,
+	};
+	d->rings = calloc(cfg->nr_cpus ? cfg->nr_cpus : 1, sizeof(*d->rings));
+	if (!d->rings) {
+		free(d);
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->nr_rings = cfg->nr_cpus;
+	for (i = 0; i < cfg->nr_cpus; i++) {
+		d->rings[i].cpu = cfg->cpus[i];
 		d->rings[i].ring.fd = -1;
 	}
-	return 0;
+	return d;
 }
 
 struct pm_drain_fd *pm_drain__add_fd(struct pm_drain *d, size_t ring, int fd, size_t event)
@@ -104,12 +115,22 @@ static int drain__build_pollfds(struct pm_drain *d)
 	return 0;
 }
 
-int pm_drain__start(struct pm_drain *d)
+static int drain__stage(struct pm_drain *d);
+
+int pm_drain__start(struct pm_drain *d, const struct pm_drain_events *ev)
 {
+	int err;
+
+	d->lost_format = ev->lost_format;
+	d->build_id_mmap = ev->build_id_mmap;
+	d->time_off = ev->time_off;
 	d->iov = calloc(2 * d->nr_rings + 1, sizeof(*d->iov));
 	if (!d->iov)
 		return -ENOMEM;
-	return drain__build_pollfds(d);
+	err = drain__build_pollfds(d);
+	if (!err && d->stage_size)
+		err = drain__stage(d);
+	return err;
 }
 
 void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req)
@@ -490,8 +511,10 @@ int pm_drain__loop(struct pm_drain *d, const struct pm_drain_driver *drv)
 	}
 }
 
-int pm_drain__stage(struct pm_drain *d, size_t cap, bool writer)
+static int drain__stage(struct pm_drain *d)
 {
+	size_t cap = d->stage_size;
+	bool writer = d->stage_writer;
 	size_t i, min = sizeof(struct perf_event_header);
 	int err;
 
@@ -714,9 +737,9 @@ void pm_drain__reset(struct pm_drain *d)
 	d->nr_fds = 0;
 }
 
-void pm_drain__exit(struct pm_drain *d)
+void pm_drain__delete(struct pm_drain *d)
 {
-	if (!d->rings)
+	if (!d)
 		return;
 	pm_drain__close(d);
 	free(d->rings);
@@ -724,6 +747,46 @@ void pm_drain__exit(struct pm_drain *d)
 	free(d->pfds);
 	free(d->pfd_fd);
 	free(d->iov);
-	memset(d, 0, sizeof(*d));
-	d->watch_fd = -1;
+	free(d);
+}
+
+struct pm_drain_stats *pm_drain__stats(struct pm_drain *d)
+{
+	return &d->stats;
+}
+
+void pm_drain__count_snapshot(struct pm_drain *d, uint64_t samples, uint64_t dropped)
+{
+	d->stats.samples += samples;
+	d->stats.lost += dropped;
+}
+
+void pm_drain__set_running(struct pm_drain *d)
+{
+	pm_snapshot__to(&d->snap, PM_SNAPSHOT_RUNNING);
+}
+
+size_t pm_drain__nr_rings(const struct pm_drain *d)
+{
+	return d->nr_rings;
+}
+
+size_t pm_drain__nr_fds(const struct pm_drain *d)
+{
+	return d->nr_fds;
+}
+
+uint64_t pm_drain__ring_lost(const struct pm_drain *d, size_t idx, int *cpu)
+{
+	*cpu = d->rings[idx].cpu;
+	return d->rings[idx].lost;
+}
+
+bool pm_drain__stage_stats(struct pm_drain *d, struct pm_stage_stats *st, size_t *cap)
+{
+	if (!d->stage)
+		return false;
+	pm_stage__stats(d->stage, st);
+	*cap = d->stage->cap;
+	return true;
 }

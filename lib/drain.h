@@ -5,8 +5,10 @@
 /*
  * The drain engine: one ring per CPU, the fds that write into it (the first
  * owns the mapping, the rest are redirected with SET_OUTPUT), the poll set,
- * the hang-up count and the drain pass.  See
- * ../shared/docs/mmap-core-design.md.
+ * the hang-up count and the drain pass.  What it relies on from the kernel
+ * (POLLIN cleared by each poll, POLLHUP, SET_OUTPUT, PAUSE_OUTPUT, LOST
+ * records and PERF_FORMAT_LOST) is in lib/README.md, "the kernel's ring
+ * buffer", from kernel/events/core.c and kernel/events/ring_buffer.c.
  *
  * A ring's count of live writers is its pm_ring.refcnt, and only this engine
  * moves it: one reference per fd, dropped when the fd hangs up or is closed.
@@ -19,7 +21,6 @@
  * the kernel is reached through a struct pm_perf_ops, so every path here runs
  * against fake rings in plain memory.
  */
-#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,11 +28,11 @@
 
 #include "buf.h"
 #include "perf_ops.h"
-#include "ring.h"
-#include "snapshot.h"
 
 struct pm_build_ids;
-struct pm_stage;
+struct pm_drain;
+struct pm_drain_fd;
+struct pm_stage_stats;
 
 struct pm_drain_sink {
 	/* Writes whole records; on failure none of them counts as written. */
@@ -39,31 +40,6 @@ struct pm_drain_sink {
 	/* Makes what was written so far readable (pmdata: data.size). */
 	int (*commit)(void *arg);
 	void *arg;
-};
-
-enum pm_drain_state {
-	PM_DRAIN_ACTIVE,		/* some fd still writes into the ring */
-	PM_DRAIN_DRAINING,		/* every fd hung up; data may remain */
-	PM_DRAIN_RETIRED,		/* emptied, fds closed, unmapped */
-};
-
-struct pm_drain_ring {
-	struct pm_ring ring;		/* ring.refcnt: its fds not hung up */
-	int cpu;
-	enum pm_drain_state state;
-	uint64_t lost;			/* from PERF_RECORD_LOST */
-	struct pm_span span;		/* peeked in the current pass */
-	struct pm_buf copy;		/* the span, when its records need fixing */
-};
-
-struct pm_drain_fd {
-	int fd;				/* -1 once closed */
-	size_t ring;
-	size_t event;
-	bool dead;			/* hung up or closed: out of the poll set */
-	bool lost_read;
-	uint64_t id;
-	uint64_t lost;			/* PERF_FORMAT_LOST, read before close */
 };
 
 struct pm_drain_stats {
@@ -77,50 +53,44 @@ struct pm_drain_stats {
 	uint64_t skipped_bytes;		/* left in the rings when the stop was cut */
 };
 
-struct pm_drain {
-	const struct pm_perf_ops *ops;
-	struct pm_drain_sink sink;
-	struct pm_drain_ring *rings;
-	size_t nr_rings;
-	struct pm_drain_fd *fds;
-	size_t nr_fds;
-	struct pollfd *pfds;		/* watch_fd, the stage's room_fd, the live fds */
-	size_t *pfd_fd;			/* pfds[i] watches fds[pfd_fd[i]] */
-	size_t nr_pfds;
-	size_t nr_fixed;		/* pfds before the live fds */
-	struct iovec *iov;
-	int watch_fd;			/* the caller's fd polled with the rings, or -1 */
+/* Everything the engine is told, once, before the events are opened into it. */
+struct pm_drain_config {
+	const struct pm_perf_ops *ops;	/* NULL: the kernel's */
+	const int *cpus;		/* one ring each */
+	size_t nr_cpus;
 	bool overwrite;			/* backward rings: copied by snapshots only */
+	struct pm_drain_sink sink;	/* where passes go (the stage's writer too) */
+	int watch_fd;			/* the caller's fd polled with the rings; -1: none */
+	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
+	/*
+	 * Non-zero: passes copy into a staging buffer of this many bytes (at
+	 * least the rings' total) that stage_writer's thread empties into the
+	 * sink; see stage.h.  A pass that does not fit leaves the rings as they
+	 * are and the loop waits for room instead of polling the rings.
+	 * Without the writer (the unit tests), only pm_stage__write() empties
+	 * the stage.
+	 */
+	size_t stage_size;
+	bool stage_writer;
+};
+
+/* What the opening of the events settled (pm_evset.opened), given at the start. */
+struct pm_drain_events {
 	bool lost_format;		/* the fds count PERF_FORMAT_LOST */
 	bool build_id_mmap;		/* attr.build_id: MMAP2 build ids are ours */
 	size_t time_off;		/* of a SAMPLE's time (pm_evlist__sample_time_offset) */
-	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
-	enum pm_snapshot_state snap;
-	struct pm_drain_stats stats;
-	struct pm_stage *stage;		/* NULL: passes write to the sink themselves */
-	bool blocked;			/* the last pass found no room in the stage */
-	struct pm_drain_stats staged;	/* the stage's counts already in stats */
 };
 
-/* One ring (unmapped yet) per CPU; ops NULL means the kernel's. */
-int pm_drain__init(struct pm_drain *d, const struct pm_perf_ops *ops, const int *cpus,
-		   size_t nr_cpus);
+/* One ring (unmapped yet) per CPU of cfg, which is copied.  NULL and errno on failure. */
+struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg);
 /* Adds an opened fd of event into ring; it counts as a writer once mapped/redirected. */
 struct pm_drain_fd *pm_drain__add_fd(struct pm_drain *d, size_t ring, int fd, size_t event);
 /* First fd of a ring: maps the ring through it. */
 int pm_drain__map(struct pm_drain *d, size_t ring, int fd, size_t pages);
 /* Other fds: SET_OUTPUT into the ring's owner, one more reference. */
 int pm_drain__redirect(struct pm_drain *d, size_t ring, int fd);
-/* Every fd is open: the poll set and the pass's iovec. */
-int pm_drain__start(struct pm_drain *d);
-/*
- * After pm_drain__start: passes copy into a staging buffer of cap bytes (at
- * least the rings' total) that a writer thread empties into the sink; see
- * stage.h.  A pass that does not fit leaves the rings as they are and the
- * loop waits for room instead of polling the rings.  Without writer (the
- * unit tests), only pm_stage__write() empties the stage.
- */
-int pm_drain__stage(struct pm_drain *d, size_t cap, bool writer);
+/* Every fd is open: the poll set, the pass's iovec and the stage, if any. */
+int pm_drain__start(struct pm_drain *d, const struct pm_drain_events *ev);
 /* Waits until the stage is written (no-op without one); the writer's error. */
 int pm_drain__flush(struct pm_drain *d);
 /* The same ioctl on every open fd (ENABLE, DISABLE). */
@@ -189,6 +159,22 @@ int pm_drain__snapshot(struct pm_drain *d, struct pm_buf *out, uint64_t *samples
 void pm_drain__close(struct pm_drain *d);
 /* pm_drain__close, then forgets the fds, for another attempt at opening. */
 void pm_drain__reset(struct pm_drain *d);
-void pm_drain__exit(struct pm_drain *d);
+void pm_drain__delete(struct pm_drain *d);
+
+/*
+ * What the passes wrote, dropped and lost: read-only but for the output
+ * file (pm_recfile.stats), which restarts the time range with each file.
+ */
+struct pm_drain_stats *pm_drain__stats(struct pm_drain *d);
+/* A snapshot's samples and drops, counted once its file is written. */
+void pm_drain__count_snapshot(struct pm_drain *d, uint64_t samples, uint64_t dropped);
+/* The events are enabled: the flight recorder runs, snapshots may be taken. */
+void pm_drain__set_running(struct pm_drain *d);
+size_t pm_drain__nr_rings(const struct pm_drain *d);
+size_t pm_drain__nr_fds(const struct pm_drain *d);
+/* Ring idx's CPU, and the samples its LOST records announced. */
+uint64_t pm_drain__ring_lost(const struct pm_drain *d, size_t idx, int *cpu);
+/* The stage's counts and size; false without a stage. */
+bool pm_drain__stage_stats(struct pm_drain *d, struct pm_stage_stats *st, size_t *cap);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "drain_int.h"
 #include "evset.h"
 
 /* Opens ev for tid on cpu, taking the fallbacks for older kernels. */
@@ -32,7 +33,6 @@ static int evset__open_fd(struct pm_evset *s, size_t ev_idx, pid_t tid, int cpu)
 	if (fd == -EINVAL && s->lost_format) {
 		/* Kernels before 6.0 have no PERF_FORMAT_LOST: count loss from records. */
 		s->lost_format = false;
-		s->drain->lost_format = false;
 		for (i = 0; i < s->evlist->nr; i++)
 			s->evlist->events[i].attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		fd = ops->open(ops->arg, attr, tid, cpu, flags);
@@ -126,8 +126,6 @@ int pm_evset__open(struct pm_evset *s, struct pm_event_config *cfg, struct pm_ev
 	int err;
 
 	s->lost_format = cfg->lost_format;
-	s->drain->lost_format = s->lost_format;
-	s->drain->overwrite = cfg->overwrite;
 	for (;;) {
 		/* Wake with three quarters of the ring still free. */
 		if (!cfg->overwrite)
@@ -143,9 +141,11 @@ int pm_evset__open(struct pm_evset *s, struct pm_event_config *cfg, struct pm_ev
 			s->evlist->events[i].nr_ids = 0;
 		s->mmap_pages /= 2;
 	}
-	if (!err) {
-		s->drain->build_id_mmap = s->evlist->events[0].attr.build_id;
-		s->drain->time_off = pm_evlist__sample_time_offset(s->evlist);
-	}
+	if (!err)
+		s->opened = (struct pm_drain_events){
+			.lost_format = s->lost_format,
+			.build_id_mmap = s->evlist->events[0].attr.build_id,
+			.time_off = pm_evlist__sample_time_offset(s->evlist),
+		};
 	return err;
 }

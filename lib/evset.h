@@ -48,7 +48,7 @@ struct pm_evset_error {
 
 struct pm_evset {
 	struct pm_evlist *evlist;
-	struct pm_drain *drain;		/* initialized with one ring per CPU */
+	struct pm_drain *drain;		/* one ring per CPU, overwrite as cfg's */
 	const pid_t *tids;		/* -1 alone for system-wide */
 	size_t nr_tids;
 	size_t mmap_pages;		/* wanted; after the open, what fit */
@@ -56,6 +56,7 @@ struct pm_evset {
 	int cgroup_fd;
 	bool skip_gone;			/* the tids came from a listing of /proc (-u) */
 	bool lost_format;		/* after the open: the kernel counts PERF_FORMAT_LOST */
+	struct pm_drain_events opened;	/* after the open: for pm_drain__start */
 };
 
 /*

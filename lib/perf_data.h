@@ -4,7 +4,9 @@
 
 /*
  * On-disk layout of perf.data as perf 6.1 reads it, shared by the writer and
- * the reader.  See ../shared/docs/perf-data-format.md (sections 2-5).
+ * the reader.  The rules perf enforces on it (header sizes, attr.size at
+ * most 128, the feature table right after the data, pipe mode) are in
+ * lib/README.md, from perf's tools/perf/util/header.c.
  */
 #include <linux/perf_event.h>
 #include <linux/types.h>

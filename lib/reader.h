@@ -4,7 +4,8 @@
 
 /*
  * perf.data reader: file mode and pipe mode, written by pmrec or perf 6.x.
- * See ../shared/docs/perf-data-format.md, sections 2-5 and 10.
+ * The layout rules it checks are in lib/README.md, "the perf.data layout
+ * perf enforces", from tools/perf/util/header.c and session.c.
  *
  * The reader streams the data once.  Every length and offset is checked
  * against what was read; a fault is reported as a negative errno plus a

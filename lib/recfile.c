@@ -22,25 +22,42 @@ static void recfile__note(struct pm_recfile *f, enum pm_recfile_note what, const
 		f->note(f->note_arg, what, path, err);
 }
 
-/* A new temporary output beside path, or pipe_fd for "-". */
-static int recfile__create(struct pm_recfile *f)
+/*
+ * A new temporary output beside path (ours: the recfile closes it), or
+ * pipe_fd for "-" (borrowed: never closed here).  The fd, 0 or -errno.
+ */
+static int recfile__create(struct pm_recfile *f, bool *borrowed)
 {
 	int err;
 
-	if (!strcmp(f->path, "-")) {
+	*borrowed = !strcmp(f->path, "-");
+	if (*borrowed) {
 		if (isatty(f->pipe_fd)) {
 			recfile__note(f, PM_RECFILE_CREATE_FAILED, f->path, -ENOTTY);
 			return -ENOTTY;
 		}
 		/* A deeper pipe absorbs a slow reader; best effort. */
 		fcntl(f->pipe_fd, F_SETPIPE_SZ, 1 << 20);
-		f->file.fd = f->pipe_fd;
-		return 0;
+		return f->pipe_fd;
 	}
 	err = pm_output__create(&f->file, f->path);
-	if (err)
+	if (err) {
 		recfile__note(f, PM_RECFILE_CREATE_FAILED, f->path, err);
+		return err;
+	}
+	/* pmdata writes through it from now on: one copy of the fd, in f->out. */
+	err = f->file.fd;
+	f->file.fd = -1;
 	return err;
+}
+
+/* The output fd closed, once, unless borrowed; rotations and snapshots start another. */
+static void recfile__close(struct pm_recfile *f)
+{
+	if (f->owned)
+		close(f->out.fd);
+	f->owned = false;
+	f->out.fd = -1;
 }
 
 static int recfile__tracing_blob(const struct pm_recfile *f, struct pm_buf *blob)
@@ -294,14 +311,16 @@ static int recfile__start_compressed(struct pm_recfile *f)
 
 int pm_recfile__start(struct pm_recfile *f, bool *created)
 {
-	int err;
+	bool borrowed;
+	int err, fd;
 
 	*created = false;
-	err = recfile__create(f);
-	if (err)
-		return err;
+	fd = recfile__create(f, &borrowed);
+	if (fd < 0)
+		return fd;
 	*created = true;
-	err = pmdata__start(&f->out, f->file.fd, !strcmp(f->path, "-"), f->evlist);
+	err = pmdata__start(&f->out, fd, borrowed, f->evlist);
+	f->owned = !borrowed;
 	if (!err && f->zsink)
 		err = recfile__start_compressed(f);
 	if (!err && f->out.pipe)
@@ -445,8 +464,7 @@ int pm_recfile__rotate(struct pm_recfile *f)
 
 	if (!err)
 		err = pm_recfile__stamp(f, f->path);
-	close(f->file.fd);
-	f->file.fd = -1;
+	recfile__close(f);
 	if (err)
 		return err;
 	f->stats->first_time = f->stats->last_time = 0;
@@ -479,9 +497,7 @@ int pm_recfile__snapshot(struct pm_recfile *f, const struct pm_buf *recs, uint64
 		err = pm_buf__append(&tail, &ls, sizeof(ls));
 	if (!err)
 		err = pm_recfile__finalize(f, &tail);
-	if (f->file.fd >= 0)
-		close(f->file.fd);
-	f->file.fd = -1;
+	recfile__close(f);
 	if (!err)
 		err = pm_recfile__stamp(f, f->file.tmp);
 	if (!err) {
@@ -493,8 +509,14 @@ int pm_recfile__snapshot(struct pm_recfile *f, const struct pm_buf *recs, uint64
 	return err;
 }
 
+int pm_recfile__rollback(struct pm_recfile *f)
+{
+	return pmdata__rollback(&f->out);
+}
+
 void pm_recfile__exit(struct pm_recfile *f)
 {
+	recfile__close(f);
 	pmdata__exit(&f->out);
 	pm_output__discard(&f->file);
 	while (f->nr_kept)

@@ -59,8 +59,9 @@ struct pm_recfile {
 	void (*note)(void *arg, enum pm_recfile_note what, const char *path, int err);
 	void *note_arg;
 	/* Its state. */
-	struct pmdata out;
-	struct pm_output file;
+	struct pmdata out;		/* out.fd: the output, pipe_fd for "-" */
+	bool owned;			/* out.fd is ours to close: not pipe_fd */
+	struct pm_output file;		/* the temporary name (its fd moved to out) */
 	int64_t last_sync;		/* CLOCK_MONOTONIC ns */
 	unsigned int nr_files;		/* timestamped files written */
 	char **kept;			/* the newest of them */
@@ -92,7 +93,15 @@ int pm_recfile__rotate(struct pm_recfile *f);
  * of dropped if any.
  */
 int pm_recfile__snapshot(struct pm_recfile *f, const struct pm_buf *recs, uint64_t dropped);
-/* Removes an unpublished file, forgets the kept names; the caller closes f->file.fd. */
+/*
+ * The output failed: the file is cut back to what was last committed
+ * (which perf reads).  0 or a negative errno.
+ */
+int pm_recfile__rollback(struct pm_recfile *f);
+/*
+ * Closes the output (never pipe_fd, which is borrowed), removes an
+ * unpublished file, forgets the kept names.
+ */
 void pm_recfile__exit(struct pm_recfile *f);
 
 #endif

@@ -6,8 +6,9 @@
  * Turns the records of a recording, taken in time order, into profile
  * samples: each sample's frames named by the namer (innermost first, as
  * pm_namer__frames gives them, DWARF-unwound ones included), its thread's
- * command name at that time, its event.  `report` plugs it into the dumper
- * as its consumer; flame graphs and pprof can do the same.
+ * command name at that time, its event.  `report` plugs it into the
+ * pipeline (pipeline.h) as a consumer; flame graphs and pprof read the
+ * profile it builds.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -115,7 +116,7 @@ void pm_report_sink__exit(struct pm_report_sink *k);
  */
 int pm_report_sink__finish(struct pm_report_sink *k);
 
-/* A pm_dumper_consume_fn: arg is the sink.  0, -EINVAL or -ENOMEM. */
+/* A pm_consume_fn: arg is the sink.  0, -EINVAL or -ENOMEM. */
 int pm_report_sink__record(void *arg, const struct pm_record *rec,
 			   const struct pm_rec_info *in);
 

@@ -4,7 +4,9 @@
 
 /*
  * The mmap core: a reader over one perf ring buffer (control page + 2^n data
- * pages).  See ../shared/docs/mmap-core-design.md, section 6.
+ * pages).  The kernel's side of the protocol (barriers, overwrite mode,
+ * wrap, loss) is in lib/README.md, "the kernel's ring buffer", from
+ * kernel/events/ring_buffer.c and include/uapi/linux/perf_event.h.
  *
  * A drain pass takes exactly one acquire-load of data_head (pm_ring__peek),
  * hands the pending bytes out as at most two contiguous spans that can go to

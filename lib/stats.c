@@ -148,6 +148,10 @@ void pm_stats__print(const struct pm_stats *st, struct pm_emit *e, struct pm_rea
 	}
 }
 
+int pm_stats__consume(void *ctx, const struct pm_record *rec, const struct pm_rec_info *in)
+{
+	return pm_stats__count(ctx, rec, in);
+}
 
 void pm_stats__exit(struct pm_stats *st)
 {

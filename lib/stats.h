@@ -78,6 +78,9 @@ static inline int pm_stats__count(struct pm_stats *st, const struct pm_record *r
 	}
 	return 0;
 }
+/* pm_stats__count as a pipeline consumer (pipeline.h): ctx is the pm_stats. */
+int pm_stats__consume(void *ctx, const struct pm_record *rec, const struct pm_rec_info *in);
+
 /* Samples lost, each drop counted once. */
 static inline uint64_t pm_stats__lost(const struct pm_stats *st)
 {

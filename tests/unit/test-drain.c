@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
+#include "drain_int.h"
 #include "perf_data.h"
 #include "tap.h"
 
@@ -184,21 +184,27 @@ static int s_commit(void *arg)
  * nr_rings rings on CPUs 0.., each with fds_per_ring fds: fd 1 + 4 * ring
  * owns ring, the next ones are redirected into it.  Fd 15 is the watched fd.
  */
-static void setup(struct pm_drain *d, struct sink *s, size_t nr_rings, int fds_per_ring,
-		  bool overwrite)
+/* What the opening of the events settled, as pm_evset__open says it. */
+static const struct pm_drain_events events = { .lost_format = true, .time_off = 32 };
+
+static struct pm_drain *setup_with(struct sink *s, size_t nr_rings, int fds_per_ring,
+				   bool overwrite, const struct pm_drain_events *ev)
 {
-	int cpus[4] = { 0, 1, 2, 3 };
+	static const int cpus[4] = { 0, 1, 2, 3 };
+	struct pm_drain *d;
 	size_t r;
 	int i;
 
 	memset(&K, 0, sizeof(K));
 	memset(s, 0, sizeof(*s));
-	pm_drain__init(d, &fake_ops, cpus, nr_rings);
-	d->overwrite = overwrite;
-	d->lost_format = true;
-	d->time_off = 32;
-	d->watch_fd = 15;
-	d->sink = (struct pm_drain_sink){ .writev = s_writev, .commit = s_commit, .arg = s };
+	d = pm_drain__new(&(struct pm_drain_config){
+		.ops = &fake_ops,
+		.cpus = cpus,
+		.nr_cpus = nr_rings,
+		.overwrite = overwrite,
+		.sink = { .writev = s_writev, .commit = s_commit, .arg = s },
+		.watch_fd = 15,
+	});
 	for (r = 0; r < nr_rings; r++)
 		for (i = 0; i < fds_per_ring; i++) {
 			int fd = 1 + 4 * (int)r + i;
@@ -210,15 +216,21 @@ static void setup(struct pm_drain *d, struct sink *s, size_t nr_rings, int fds_p
 			else
 				pm_drain__redirect(d, r, fd);
 		}
-	pm_drain__start(d);
+	pm_drain__start(d, ev);
 	K.nr_log = 0;
+	return d;
+}
+
+static struct pm_drain *setup(struct sink *s, size_t nr_rings, int fds_per_ring, bool overwrite)
+{
+	return setup_with(s, nr_rings, fds_per_ring, overwrite, &events);
 }
 
 static void teardown(struct pm_drain *d, struct sink *s)
 {
 	int i;
 
-	pm_drain__exit(d);
+	pm_drain__delete(d);
 	pm_buf__exit(&s->got);
 	for (i = 0; i < K.nr_mem; i++)
 		free(K.mem[i]);
@@ -262,118 +274,118 @@ static void poll_once(struct pm_drain *d)
 /* Owner fd 1 and redirected fd 2 of ring 0 hang up in the given order. */
 static void test_hangup_order(const char *name, bool owner_first, bool together)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	bool busy;
 	int first = owner_first ? 1 : 2, second = owner_first ? 2 : 1;
 
-	setup(&d, &s, 1, 2, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	d = setup(&s, 1, 2, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
 	K.fds[first].hup = true;
 	K.fds[second].hup = together;
-	poll_once(&d);
+	poll_once(d);
 	if (!together) {
-		tap_ok(d.rings[0].state == PM_DRAIN_ACTIVE && d.rings[0].ring.refcnt == 1,
+		tap_ok(d->rings[0].state == PM_DRAIN_ACTIVE && d->rings[0].ring.refcnt == 1,
 		       "%s: one writer left, the ring stays active", name);
-		pm_drain__pass(&d, &busy);
-		pm_drain__pass(&d, &busy);
+		pm_drain__pass(d, &busy);
+		pm_drain__pass(d, &busy);
 		tap_ok(logged("unmap 1") < 0 && s.got.len == 48 + 8,
 		       "%s: an emptied ring with a live writer is drained, not retired", name);
-		produce(&d, 0, PERF_RECORD_SAMPLE, 48, 11);
+		produce(d, 0, PERF_RECORD_SAMPLE, 48, 11);
 		K.fds[second].hup = true;
-		poll_once(&d);
+		poll_once(d);
 	}
-	tap_ok(d.rings[0].state == PM_DRAIN_DRAINING && d.rings[0].ring.refcnt == 0 &&
-	       d.nr_pfds == 1, "%s: both hung up: draining, out of the poll set", name);
-	pm_drain__pass(&d, &busy);
-	tap_ok(logged("unmap 1") < 0 && pending(&d, 0) == 0,
+	tap_ok(d->rings[0].state == PM_DRAIN_DRAINING && d->rings[0].ring.refcnt == 0 &&
+	       d->nr_pfds == 1, "%s: both hung up: draining, out of the poll set", name);
+	pm_drain__pass(d, &busy);
+	tap_ok(logged("unmap 1") < 0 && pending(d, 0) == 0,
 	       "%s: the pass with data writes it and keeps the ring mapped", name);
-	pm_drain__pass(&d, &busy);
-	tap_ok(d.rings[0].state == PM_DRAIN_RETIRED && logged("unmap 1") >= 0,
+	pm_drain__pass(d, &busy);
+	tap_ok(d->rings[0].state == PM_DRAIN_RETIRED && logged("unmap 1") >= 0,
 	       "%s: the next pass finds it empty and retires it", name);
 	tap_ok(logged("read 1") >= 0 && logged("read 2") >= 0 &&
 	       logged("read 2") < logged("close 2") && logged("close 2") < logged("unmap 1") &&
 	       logged("close 1") < 0, "%s: lost counts read, redirected fd closed, then owner unmapped",
 	       name);
 	tap_ok(K.violations == 0, "%s: unmapped only after the sink saw every byte", name);
-	tap_ok(s.got.len == (together ? 48u + 8 : 2 * (48u + 8)) && d.stats.samples == (together ? 1u : 2u),
+	tap_ok(s.got.len == (together ? 48u + 8 : 2 * (48u + 8)) && d->stats.samples == (together ? 1u : 2u),
 	       "%s: every sample written once", name);
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 /* A draining ring retires on the pass that finds it empty, not the one that empties it. */
 static void test_retire_when_empty(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	bool busy;
 
-	setup(&d, &s, 2, 1, false);
-	produce(&d, 1, PERF_RECORD_SAMPLE, 48, 1);
+	d = setup(&s, 2, 1, false);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 1);
 	K.fds[1].hup = K.fds[5].hup = true;
-	poll_once(&d);
-	pm_drain__pass(&d, &busy);
-	tap_ok(d.rings[0].state == PM_DRAIN_RETIRED && d.rings[1].state == PM_DRAIN_DRAINING,
+	poll_once(d);
+	pm_drain__pass(d, &busy);
+	tap_ok(d->rings[0].state == PM_DRAIN_RETIRED && d->rings[1].state == PM_DRAIN_DRAINING,
 	       "the empty ring retires, the one with data drains first");
-	pm_drain__pass(&d, &busy);
-	tap_ok(pm_drain__all_retired(&d) && s.got.len == 48 + 8 && K.violations == 0,
+	pm_drain__pass(d, &busy);
+	tap_ok(pm_drain__all_retired(d) && s.got.len == 48 + 8 && K.violations == 0,
 	       "then it retires too, every byte written");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 /* One writev per pass for every ring, ending in FINISHED_ROUND; busy when over half full. */
 static void test_pass_shape(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	struct perf_event_header last;
 	bool busy;
 	int i;
 
-	setup(&d, &s, 3, 1, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 30);
-	produce(&d, 2, PERF_RECORD_SAMPLE, 48, 20);
-	produce(&d, 2, PERF_RECORD_SAMPLE, 48, 40);
-	pm_drain__pass(&d, &busy);
+	d = setup(&s, 3, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 30);
+	produce(d, 2, PERF_RECORD_SAMPLE, 48, 20);
+	produce(d, 2, PERF_RECORD_SAMPLE, 48, 40);
+	pm_drain__pass(d, &busy);
 	memcpy(&last, s.got.data + s.got.len - 8, 8);
 	tap_ok(s.writes == 1 && s.last_iovcnt == 3 && last.type == PERF_RECORD_FINISHED_ROUND &&
 	       s.got.len == 3 * 48 + 8, "one writev for all rings plus FINISHED_ROUND");
-	tap_ok(s.commits == 1 && pending(&d, 0) == 0 && pending(&d, 2) == 0,
+	tap_ok(s.commits == 1 && pending(d, 0) == 0 && pending(d, 2) == 0,
 	       "tails released and committed after the write");
-	tap_ok(d.stats.first_time == 20 && d.stats.last_time == 40 && d.stats.samples == 3,
+	tap_ok(d->stats.first_time == 20 && d->stats.last_time == 40 && d->stats.samples == 3,
 	       "sample times and counts at the configured offset");
 	tap_ok(!busy, "a ring under half full is not busy");
-	pm_drain__pass(&d, &busy);
+	pm_drain__pass(d, &busy);
 	tap_ok(s.writes == 1, "an empty pass writes nothing");
 	for (i = 0; i < RING_SIZE / 2 / 48 + 1; i++)
-		produce(&d, 1, PERF_RECORD_SAMPLE, 48, 50);
-	pm_drain__pass(&d, &busy);
+		produce(d, 1, PERF_RECORD_SAMPLE, 48, 50);
+	pm_drain__pass(d, &busy);
 	tap_ok(busy, "a ring over half full makes the pass busy");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 static void test_sink_failure(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	bool busy;
 	int err;
 
-	setup(&d, &s, 2, 1, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
-	produce(&d, 1, PERF_RECORD_SAMPLE, 48, 2);
+	d = setup(&s, 2, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 2);
 	s.fail = -ENOSPC;
-	err = pm_drain__pass(&d, &busy);
+	err = pm_drain__pass(d, &busy);
 	tap_ok(err == -ENOSPC, "a failed write fails the pass");
-	tap_ok(pending(&d, 0) == 48 && pending(&d, 1) == 48 && d.rings[0].ring.tail == 0,
+	tap_ok(pending(d, 0) == 48 && pending(d, 1) == 48 && d->rings[0].ring.tail == 0,
 	       "a failed write leaves every tail unreleased");
-	tap_ok(d.stats.dropped_samples == 2 && d.stats.dropped_bytes == 96 && d.stats.samples == 0 &&
+	tap_ok(d->stats.dropped_samples == 2 && d->stats.dropped_bytes == 96 && d->stats.samples == 0 &&
 	       s.commits == 0, "the pass counts as dropped, nothing committed");
 	s.fail = 0;
-	pm_drain__pass(&d, &busy);
-	tap_ok(s.got.len == 2 * 48 + 8 && pending(&d, 0) == 0,
+	pm_drain__pass(d, &busy);
+	tap_ok(s.got.len == 2 * 48 + 8 && pending(d, 0) == 0,
 	       "the data is still there for the next pass");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 static bool cut_now(void *arg)
@@ -397,56 +409,56 @@ static bool no_cut(void *arg)
 
 static void test_stop(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	int calls = 0;
 
-	setup(&d, &s, 2, 2, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
-	produce(&d, 1, PERF_RECORD_SAMPLE, 64, 2);
-	pm_drain__stop(&d, no_cut, NULL);
-	tap_ok(pm_drain__all_retired(&d) && s.got.len == 48 + 64 + 8 && K.violations == 0,
+	d = setup(&s, 2, 2, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(d, 1, PERF_RECORD_SAMPLE, 64, 2);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(pm_drain__all_retired(d) && s.got.len == 48 + 64 + 8 && K.violations == 0,
 	       "stop drains every ring to empty, then retires them");
 	tap_ok(logged("disable 1") >= 0 && logged("disable 1") < logged("unmap 1"),
 	       "stop disables the events first");
-	teardown(&d, &s);
+	teardown(d, &s);
 
-	setup(&d, &s, 2, 1, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
-	produce(&d, 1, PERF_RECORD_SAMPLE, 64, 2);
-	pm_drain__stop(&d, cut_now, &calls);
-	tap_ok(d.stats.skipped_bytes == 48 + 64 && s.got.len == 0,
+	d = setup(&s, 2, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(d, 1, PERF_RECORD_SAMPLE, 64, 2);
+	pm_drain__stop(d, cut_now, &calls);
+	tap_ok(d->stats.skipped_bytes == 48 + 64 && s.got.len == 0,
 	       "a second stop signal counts the bytes left in the rings as skipped");
-	teardown(&d, &s);
+	teardown(d, &s);
 
 	calls = 0;
-	setup(&d, &s, 1, 1, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
-	pm_drain__stop(&d, cut_second, &calls);
-	tap_ok(d.stats.skipped_bytes == 0 && s.got.len == 48 + 8,
+	d = setup(&s, 1, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	pm_drain__stop(d, cut_second, &calls);
+	tap_ok(d->stats.skipped_bytes == 0 && s.got.len == 48 + 8,
 	       "a signal after the rings were emptied skips nothing");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 static void test_corrupt(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	struct pm_ring *r;
 	bool busy;
 
-	setup(&d, &s, 1, 1, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 2);
-	r = &d.rings[0].ring;
+	d = setup(&s, 1, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 2);
+	r = &d->rings[0].ring;
 	/* A header claiming 12 bytes: not 8-aligned, so nothing after it parses. */
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 3);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 3);
 	((struct perf_event_header *)(r->data + 96))->size = 12;
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 4);
-	pm_drain__pass(&d, &busy);
-	tap_ok(s.got.len == 96 + 8 && d.stats.corrupt == 1 && d.stats.samples == 2,
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 4);
+	pm_drain__pass(d, &busy);
+	tap_ok(s.got.len == 96 + 8 && d->stats.corrupt == 1 && d->stats.samples == 2,
 	       "a corrupt header passes only the valid prefix");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 /*
@@ -456,47 +468,48 @@ static void test_corrupt(void)
  */
 static void test_mmap2_repair(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	struct perf_event_header *h;
 	bool busy;
 
-	setup(&d, &s, 1, 1, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
-	produce(&d, 0, PERF_RECORD_MMAP2, 64, 0);
-	h = (struct perf_event_header *)(d.rings[0].ring.data + 48);
+	d = setup(&s, 1, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	produce(d, 0, PERF_RECORD_MMAP2, 64, 0);
+	h = (struct perf_event_header *)(d->rings[0].ring.data + 48);
 	h->misc = PERF_RECORD_MISC_MMAP_BUILD_ID | PERF_RECORD_MISC_USER;
-	pm_drain__pass(&d, &busy);
+	pm_drain__pass(d, &busy);
 	h = (struct perf_event_header *)(s.got.data + 48);
 	tap_ok(s.got.len == 48 + 64 + 8 && h->type == PERF_RECORD_MMAP2 &&
 	       h->misc == PERF_RECORD_MISC_USER, "a leaked MMAP2 build-id flag is cleared in the file");
-	h = (struct perf_event_header *)(d.rings[0].ring.data + 48);
+	h = (struct perf_event_header *)(d->rings[0].ring.data + 48);
 	tap_ok(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID, "and left alone in the ring");
-	teardown(&d, &s);
+	teardown(d, &s);
 
-	setup(&d, &s, 1, 1, false);
-	d.build_id_mmap = true;
-	produce(&d, 0, PERF_RECORD_MMAP2, 64, 0);
-	h = (struct perf_event_header *)d.rings[0].ring.data;
+	d = setup_with(&s, 1, 1, false, &(struct pm_drain_events){ .lost_format = true,
+								  .build_id_mmap = true,
+								  .time_off = 32 });
+	produce(d, 0, PERF_RECORD_MMAP2, 64, 0);
+	h = (struct perf_event_header *)d->rings[0].ring.data;
 	h->misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
-	pm_drain__pass(&d, &busy);
+	pm_drain__pass(d, &busy);
 	h = (struct perf_event_header *)s.got.data;
 	tap_ok(h->misc == PERF_RECORD_MISC_MMAP_BUILD_ID, "with attr.build_id granted the flag is ours");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 /* Overwrite: every ring paused before any copy, resumed after, drops counted. */
 static void test_snapshot(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	struct pm_buf out = { 0 };
 	uint64_t samples, dropped;
 	int i;
 
-	setup(&d, &s, 2, 2, true);
+	d = setup(&s, 2, 2, true);
 	for (i = 0; i < 2; i++) {
-		struct pm_ring *r = &d.rings[i].ring;
+		struct pm_ring *r = &d->rings[i].ring;
 		struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 48 };
 		uint64_t t = 7 + (uint64_t)i;
 
@@ -505,54 +518,54 @@ static void test_snapshot(void)
 		memcpy(r->data + RING_SIZE - 48, &h, sizeof(h));
 		memcpy(r->data + RING_SIZE - 48 + 32, &t, sizeof(t));
 	}
-	pm_snapshot__to(&d.snap, PM_SNAPSHOT_RUNNING);
+	pm_drain__set_running(d);
 	K.lost_while_paused = 5;
-	pm_drain__snapshot(&d, &out, &samples, &dropped);
+	pm_drain__snapshot(d, &out, &samples, &dropped);
 	tap_ok(logged("pause 1 1") >= 0 && logged("pause 5 1") >= 0 &&
 	       logged("pause 1 0") > logged("pause 5 1") && logged("pause 5 0") > logged("pause 5 1"),
 	       "every ring paused before any resumes");
 	tap_ok(logged("read 1") < logged("pause 1 1") && K.nr_log > 0 &&
 	       !strncmp(K.log[K.nr_log - 1], "read", 4), "lost counts read before the pause and after");
-	tap_ok(samples == 2 && out.len == 96 && d.stats.first_time == 7 && d.stats.last_time == 8,
+	tap_ok(samples == 2 && out.len == 96 && d->stats.first_time == 7 && d->stats.last_time == 8,
 	       "both rings' records copied and counted");
 	tap_ok(dropped == 10, "drops while paused counted from PERF_FORMAT_LOST");
-	tap_ok(d.snap == PM_SNAPSHOT_RUNNING, "the flight recorder runs again");
+	tap_ok(d->snap == PM_SNAPSHOT_RUNNING, "the flight recorder runs again");
 	K.fds[1].hup = K.fds[2].hup = K.fds[5].hup = true;
-	poll_once(&d);
-	tap_ok(!pm_drain__all_hung_up(&d), "overwrite: not over while a fd lives");
+	poll_once(d);
+	tap_ok(!pm_drain__all_hung_up(d), "overwrite: not over while a fd lives");
 	K.fds[6].hup = true;
-	poll_once(&d);
-	tap_ok(pm_drain__all_hung_up(&d), "overwrite: over when every fd hung up");
+	poll_once(d);
+	tap_ok(pm_drain__all_hung_up(d), "overwrite: over when every fd hung up");
 	pm_buf__exit(&out);
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 static void test_poll_and_close(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	struct pm_buf lost = { 0 };
 	uint64_t total;
 	bool watched;
 
-	setup(&d, &s, 2, 2, false);
-	tap_ok(d.nr_pfds == 5, "the poll set: the watched fd and every event fd");
+	d = setup(&s, 2, 2, false);
+	tap_ok(d->nr_pfds == 5, "the poll set: the watched fd and every event fd");
 	K.watch_ready = true;
-	pm_drain__poll(&d, 0, &watched);
+	pm_drain__poll(d, 0, &watched);
 	tap_ok(watched, "the watched fd is reported");
 	K.fds[2].lost = 3;
 	K.fds[5].lost = 4;
-	pm_drain__lost_samples(&d, &lost, &total);
+	pm_drain__lost_samples(d, &lost, &total);
 	tap_ok(total == 7 && lost.len == 2 * 48 && ((uint32_t *)lost.data)[8] == 0 &&
 	       ((uint32_t *)(lost.data + 48))[8] == 1,
 	       "LOST_SAMPLES records carry each fd's count and CPU");
-	pm_drain__close(&d);
+	pm_drain__close(d);
 	tap_ok(logged("close 2") < logged("unmap 1") && logged("close 6") < logged("unmap 5") &&
 	       K.violations == 0, "close: redirected fds before the owner, ring by ring");
 	tap_ok(!K.fds[1].open && !K.fds[2].open && !K.fds[5].open && !K.fds[6].open,
 	       "close: every fd closed");
 	pm_buf__exit(&lost);
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 struct driver {
@@ -585,33 +598,33 @@ static void test_loop(void)
 {
 	struct driver drv = { .expire_after = 100 };
 	const struct pm_drain_driver ops = { d_expired, d_watched, d_tick, &drv };
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	int i, err;
 
-	setup(&d, &s, 1, 2, false);
+	d = setup(&s, 1, 2, false);
 	for (i = 0; i < RING_SIZE / 2 / 48 + 1; i++)
-		produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+		produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
 	K.fds[1].hup = K.fds[2].hup = true;
-	err = pm_drain__loop(&d, &ops);
-	tap_ok(!err && pm_drain__all_retired(&d) && s.got.len == (RING_SIZE / 2 / 48 + 1) * 48 + 8 &&
+	err = pm_drain__loop(d, &ops);
+	tap_ok(!err && pm_drain__all_retired(d) && s.got.len == (RING_SIZE / 2 / 48 + 1) * 48 + 8 &&
 	       K.violations == 0, "the loop ends when every ring is drained and retired");
 	tap_ok(K.polls == 1 && drv.ticks == 2, "a busy pass is followed by another without polling");
-	teardown(&d, &s);
+	teardown(d, &s);
 
 	drv = (struct driver){ .expire_after = 100, .stop_on_watch = true };
-	setup(&d, &s, 1, 1, false);
-	produce(&d, 0, PERF_RECORD_SAMPLE, 48, 1);
+	d = setup(&s, 1, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 1);
 	K.watch_ready = true;
-	err = pm_drain__loop(&d, &ops);
+	err = pm_drain__loop(d, &ops);
 	tap_ok(!err && s.got.len == 0 && drv.ticks == 0, "the watched fd stops the loop when the caller says so");
-	teardown(&d, &s);
+	teardown(d, &s);
 
 	drv = (struct driver){ .expire_after = 3 };
-	setup(&d, &s, 1, 1, false);
-	err = pm_drain__loop(&d, &ops);
+	d = setup(&s, 1, 1, false);
+	err = pm_drain__loop(d, &ops);
 	tap_ok(!err && K.polls == 3 && drv.ticks == 3, "the caller's deadline stops the loop");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 int main(void)

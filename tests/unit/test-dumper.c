@@ -2,8 +2,8 @@
 /*
  * Unit tests of the dump engine (lib/dumper.c) over a stream built here:
  * file order and time order, the type, CPU and pid filters, stats, the
- * queue-size warning, output to the caller's fd, and consume on its own
- * thread.  Prints TAP.
+ * queue-size warning, output to the caller's fd, and the pipeline's
+ * consumers on their own thread.  Prints TAP.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -177,10 +177,18 @@ static int on_consume(void *arg, const struct pm_record *rec, const struct pm_re
 	return 0;
 }
 
-/* Consumes the stream with symbols (so on consume's own thread): the error. */
-static int run_consume(struct pm_dumper *d, int fail_at)
+/*
+ * Consumes the stream with names, on the consumers' own thread, the stats
+ * first (as report does), filtered by f: the error.
+ */
+static int run_consume(struct pm_dump_filter *f, int fail_at)
 {
 	int in = memfd_with(stream.data, stream.len), err;
+	struct pm_stats stats = { 0 };
+	struct pm_consumer c[2] = { { pm_stats__consume, &stats }, { on_consume, NULL } };
+	struct pm_pipeline p = { .filter = f, .names = true, .kallsyms = true,
+				 .queue_size = 1 << 20, .threaded = true, .consumers = c,
+				 .nr_consumers = 2 };
 
 	consumed[0] = '\0';
 	memset(consumed_evsels, 0, sizeof(consumed_evsels));
@@ -188,32 +196,32 @@ static int run_consume(struct pm_dumper *d, int fail_at)
 	consumed_nr = 0;
 	consume_fail_at = fail_at;
 	consume_off_main = false;
-	d->r = pm_reader__new();
-	d->symbols = true;
-	d->consume = on_consume;
-	d->consume_arg = d->r;
-	err = in < 0 || !d->r ? -EIO : pm_reader__open_fd(d->r, in);
+	p.r = pm_reader__new();
+	c[1].ctx = p.r;
+	err = in < 0 || !p.r ? -EIO : pm_reader__open_fd(p.r, in);
 	if (!err)
-		err = pm_dumper__setup(d);
+		err = pm_pipeline__setup(&p);
 	if (!err)
-		err = pm_dumper__records(d);
-	consumed_stats = d->stats.by_type[PERF_RECORD_SAMPLE];
-	consumed_fault = pm_reader__error(d->r) ? *pm_reader__error(d->r) :
-						  (struct pm_reader_error){ 0 };
-	pm_dumper__exit(d);
-	pm_reader__delete(d->r);
+		err = pm_pipeline__records(&p);
+	consumed_stats = stats.by_type[PERF_RECORD_SAMPLE];
+	consumed_fault = pm_reader__error(p.r) ? *pm_reader__error(p.r) :
+						 (struct pm_reader_error){ 0 };
+	pm_pipeline__exit(&p);
+	pm_stats__exit(&stats);
+	pm_dump_filter__exit(f);
+	pm_reader__delete(p.r);
 	close(in);
 	return err;
 }
 
 static void test_consume(void)
 {
-	struct pm_dumper d;
+	struct pm_dump_filter f;
 	int err;
 
 	main_thread = pthread_self();
-	d = (struct pm_dumper){ .queue_size = 1 << 20 };
-	err = run_consume(&d, 0);
+	f = (struct pm_dump_filter){ 0 };
+	err = run_consume(&f, 0);
 	if (!tap_ok(!err && !strcmp(consumed, "HEADER_ATTR@0 FINISHED_ROUND@0 COMM@50 SAMPLE@100 "
 				    "SAMPLE@200 SAMPLE@300 FINISHED_ROUND@0 SAMPLE@400"),
 		    "consume: every record, in time order"))
@@ -221,9 +229,9 @@ static void test_consume(void)
 	tap_ok(consume_off_main, "consume runs on a thread of its own");
 	tap_ok(consumed_stats == 4, "the stats count what consume got");
 
-	d = (struct pm_dumper){ .queue_size = 1 << 20 };
-	pm_id_list__parse(&d.filter.pids, "20", 100);
-	err = run_consume(&d, 0);
+	f = (struct pm_dump_filter){ 0 };
+	pm_id_list__parse(&f.pids, "20", 100);
+	err = run_consume(&f, 0);
 	if (!tap_ok(!err && !strcmp(consumed, "SAMPLE@100 SAMPLE@400") && consumed_stats == 2,
 		    "consume --pid 20: only what passes the filter, and the stats so"))
 		printf("#   err %d, got '%s'\n", err, consumed);
@@ -247,8 +255,8 @@ static void test_consume(void)
 		pm_buf__append_u64(&stream, 2);
 		put_sample(500, 0, 10);
 		put_header(PERF_RECORD_FINISHED_ROUND, 8);
-		d = (struct pm_dumper){ .queue_size = 1 << 20 };
-		err = run_consume(&d, 0);
+		f = (struct pm_dump_filter){ 0 };
+		err = run_consume(&f, 0);
 		if (!tap_ok(!err && !strcmp(consumed, "HEADER_ATTR@0 FINISHED_ROUND@0 COMM@50 "
 					    "SAMPLE@100 SAMPLE@200 SAMPLE@300 FINISHED_ROUND@0 "
 					    "HEADER_ATTR@0 SAMPLE@400 FINISHED_ROUND@0 SAMPLE@500"),
@@ -275,8 +283,8 @@ static void test_consume(void)
 		put_sample(460, 0, 10);
 		put_header(PERF_RECORD_FINISHED_ROUND, 8);
 		put_header(PERF_RECORD_SAMPLE, 48);
-		d = (struct pm_dumper){ .queue_size = 1 << 20 };
-		err = run_consume(&d, 0);
+		f = (struct pm_dump_filter){ 0 };
+		err = run_consume(&f, 0);
 		if (!tap_ok(err == -EBADMSG && consumed_fault.err == -EBADMSG &&
 			    consumed_fault.offset == bad + 8 + 32 &&
 			    strstr(consumed_fault.reason, "SAMPLE (size 40)") &&
@@ -290,8 +298,8 @@ static void test_consume(void)
 		stream.len = len;
 	}
 
-	d = (struct pm_dumper){ .queue_size = 1 << 20 };
-	err = run_consume(&d, 3);
+	f = (struct pm_dump_filter){ 0 };
+	err = run_consume(&f, 3);
 	/* consume's thread stops at its error: nothing after it is consumed. */
 	if (!tap_ok(err == -ENOMEM && !strncmp(consumed, "HEADER_ATTR@0 FINISHED_ROUND@0", 30) &&
 		    !strstr(consumed, "COMM"), "consume's error is returned, its record not consumed"))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drain_int.h"
 #include "evset.h"
 #include "tap.h"
 
@@ -104,7 +105,7 @@ static const struct pm_perf_ops fake_ops = {
 
 struct fixture {
 	struct pm_evlist evlist;
-	struct pm_drain drain;
+	struct pm_drain *drain;
 	struct pm_evset set;
 	struct pm_event_config cfg;
 	struct pm_evset_error err;
@@ -128,8 +129,9 @@ static int run(struct fixture *f)
 	f->tids[1] = 101;
 	if (pm_evlist__add(&f->evlist, "cpu-clock,page-faults", &bad))
 		return -1;
-	pm_drain__init(&f->drain, &fake_ops, cpus, 2);
-	f->set = (struct pm_evset){ .evlist = &f->evlist, .drain = &f->drain, .tids = f->tids,
+	f->drain = pm_drain__new(&(struct pm_drain_config){ .ops = &fake_ops, .cpus = cpus,
+							   .nr_cpus = 2, .watch_fd = -1 });
+	f->set = (struct pm_evset){ .evlist = &f->evlist, .drain = f->drain, .tids = f->tids,
 				    .nr_tids = 2, .mmap_pages = 128, .skip_gone = S.skip_gone,
 				    .cgroup = S.cgroup, .cgroup_fd = 42 };
 	f->cfg = (struct pm_event_config){ .lost_format = true, .build_id = true };
@@ -140,7 +142,7 @@ static int run(struct fixture *f)
 
 static void done(struct fixture *f)
 {
-	pm_drain__exit(&f->drain);
+	pm_drain__delete(f->drain);
 	pm_evlist__exit(&f->evlist);
 }
 
@@ -161,11 +163,11 @@ static void test_plain(void)
 
 	kernel();
 	err = run(&f);
-	tap_ok(err == 0 && f.drain.nr_fds == 8 && K.open_fds == 8, "8 fds for 2 CPUs, 2 tasks, 2 events");
-	tap_ok(f.drain.rings[0].ring.fd == 3 && f.drain.rings[1].ring.fd == 7,
+	tap_ok(err == 0 && f.drain->nr_fds == 8 && K.open_fds == 8, "8 fds for 2 CPUs, 2 tasks, 2 events");
+	tap_ok(f.drain->rings[0].ring.fd == 3 && f.drain->rings[1].ring.fd == 7,
 	       "the first fd of each CPU owns its ring");
 	for (i = 0; i < 8; i++) {
-		int fd = f.drain.fds[i].fd, owner = f.drain.rings[f.drain.fds[i].ring].ring.fd;
+		int fd = f.drain->fds[i].fd, owner = f.drain->rings[f.drain->fds[i].ring].ring.fd;
 
 		if (fd != owner && K.owner[fd] != owner)
 			redirected = false;
@@ -173,9 +175,9 @@ static void test_plain(void)
 	tap_ok(redirected, "every other fd is redirected into its CPU's owner");
 	tap_ok(f.evlist.events[0].nr_ids == 4 && f.evlist.events[0].ids[0] == 1003 &&
 	       f.evlist.events[1].nr_ids == 4, "one sample id per fd, per event");
-	tap_ok(f.drain.lost_format && f.drain.build_id_mmap && f.drain.time_off == 32,
+	tap_ok(f.set.opened.lost_format && f.set.opened.build_id_mmap && f.set.opened.time_off == 32,
 	       "PERF_FORMAT_LOST and build ids kept; samples' time at 32");
-	tap_ok(f.drain.rings[0].ring.refcnt == 4, "each ring counts its 4 writers");
+	tap_ok(f.drain->rings[0].ring.refcnt == 4, "each ring counts its 4 writers");
 	done(&f);
 	tap_ok(K.open_fds == 0, "every fd closed at exit");
 }
@@ -188,7 +190,7 @@ static void test_build_id_fallback(void)
 	kernel();
 	K.reject_build_id = true;
 	err = run(&f);
-	tap_ok(err == 0 && !f.evlist.events[0].attr.build_id && !f.drain.build_id_mmap,
+	tap_ok(err == 0 && !f.evlist.events[0].attr.build_id && !f.set.opened.build_id_mmap,
 	       "attr.build_id refused: opened without it");
 	tap_ok(f.set.lost_format && (f.evlist.events[1].attr.read_format & PERF_FORMAT_LOST),
 	       "PERF_FORMAT_LOST is kept when build ids were the problem");
@@ -203,7 +205,7 @@ static void test_lost_fallback(void)
 	kernel();
 	K.reject_lost = true;
 	err = run(&f);
-	tap_ok(err == 0 && !f.set.lost_format && !f.drain.lost_format && f.drain.nr_fds == 8,
+	tap_ok(err == 0 && !f.set.lost_format && !f.set.opened.lost_format && f.drain->nr_fds == 8,
 	       "PERF_FORMAT_LOST refused: every fd opened without it");
 	tap_ok(!(f.evlist.events[0].attr.read_format & PERF_FORMAT_LOST) &&
 	       !(f.evlist.events[1].attr.read_format & PERF_FORMAT_LOST),
@@ -221,7 +223,7 @@ static void test_mlock_halving(void)
 	K.mlock_pages = 16;
 	err = run(&f);
 	tap_ok(err == 0 && f.set.mmap_pages == 16, "rings over the limit halved until they fit (16 pages)");
-	tap_ok(K.open_fds == 8 && f.drain.nr_fds == 8, "the fds of the failed attempts are closed");
+	tap_ok(K.open_fds == 8 && f.drain->nr_fds == 8, "the fds of the failed attempts are closed");
 	tap_ok(f.evlist.events[0].nr_ids == 4, "ids of the failed attempts forgotten");
 	tap_ok(f.cfg.watermark == 16 * 4096 / 4, "the wake-up watermark follows the ring size");
 	done(&f);
@@ -276,10 +278,10 @@ static void test_gone_threads(void)
 	K.gone[0] = 100;
 	S.skip_gone = true;
 	err = run(&f);
-	tap_ok(err == 0 && f.drain.nr_fds == 4 && K.open_fds == 4,
+	tap_ok(err == 0 && f.drain->nr_fds == 4 && K.open_fds == 4,
 	       "with skip_gone it is left out: 2 CPUs x 1 task x 2 events");
-	tap_ok(f.drain.rings[0].ring.ctl && f.drain.rings[1].ring.ctl &&
-	       f.drain.rings[0].ring.refcnt == 2, "the next thread owns each ring");
+	tap_ok(f.drain->rings[0].ring.ctl && f.drain->rings[1].ring.ctl &&
+	       f.drain->rings[0].ring.refcnt == 2, "the next thread owns each ring");
 	done(&f);
 
 	kernel();

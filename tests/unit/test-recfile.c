@@ -2,11 +2,13 @@
 /*
  * The output file's life, read back by the reader: a rotation boundary
  * loses and repeats nothing, --switch-max-files prunes the oldest, a
- * failed write rolled back leaves exactly what was committed, and the
+ * failed write rolled back leaves exactly what was committed, the output
+ * fd is closed by the recfile alone (never a borrowed pipe_fd), and the
  * features kept in an unfinished file are there at every commit.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,14 +70,11 @@ static void fixture__init(struct fixture *x, const char *name, unsigned int max_
 		.max_files = max_files,
 		.note = note,
 		.note_arg = &x->notes,
-		.file = { .fd = -1 },
 	};
 }
 
 static void fixture__exit(struct fixture *x)
 {
-	if (x->f.file.fd >= 0)
-		close(x->f.file.fd);
 	pm_recfile__exit(&x->f);
 	pm_target__exit(&x->targets);
 	pm_evlist__exit(&x->evlist);
@@ -249,6 +248,34 @@ static void test_rollback(void)
 	fixture__exit(&x);
 }
 
+/* The recfile closes the file it created, once, at its exit; never the pipe_fd it was lent. */
+static void test_fd_owner(void)
+{
+	struct fixture x;
+	bool created;
+	int err, fd, p[2];
+
+	fixture__init(&x, "owned.data", 0);
+	err = pm_recfile__start(&x.f, &created);
+	fd = x.f.out.fd;
+	fixture__exit(&x);
+	tap_ok(!err && fd > STDERR_FILENO && fcntl(fd, F_GETFD) < 0 && errno == EBADF,
+	       "the file's fd is closed by pm_recfile__exit");
+
+	if (pipe(p)) {
+		tap_ok(0, "pipe: %s", strerror(errno));
+		return;
+	}
+	fixture__init(&x, "pipe.data", 0);
+	x.f.path = "-";
+	x.f.pipe_fd = p[1];
+	err = pm_recfile__start(&x.f, &created);
+	fixture__exit(&x);
+	tap_ok(!err && fcntl(p[1], F_GETFD) >= 0, "the pipe_fd it was lent stays open");
+	close(p[0]);
+	close(p[1]);
+}
+
 /* True when feature id of the file at path is len bytes of fill (or of the string s). */
 static bool has_feature(const char *path, int id, const char *s, size_t len, int fill)
 {
@@ -337,6 +364,7 @@ int main(void)
 	test_rotation();
 	test_max_files();
 	test_rollback();
+	test_fd_owner();
 	test_kept_features();
 	if (!getenv("KEEP"))
 		remove_dir();

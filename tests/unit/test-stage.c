@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
+#include "drain_int.h"
 #include "perf_data.h"
 #include "stage.h"
 #include "tap.h"
@@ -328,32 +328,39 @@ static bool produce_samples(struct pm_drain *d, size_t ring, int n)
 	return true;
 }
 
-static void setup(struct pm_drain *d, struct sink *s, size_t cap, bool thread)
+static struct pm_drain *setup(struct sink *s, size_t cap, bool thread)
 {
-	int cpus[2] = { 0, 1 };
+	static const int cpus[2] = { 0, 1 };
+	struct pm_drain *d;
 	size_t r;
 
 	memset(s, 0, sizeof(*s));
 	memset(seqs, 0, sizeof(seqs));
 	nr_mems = 0;
+	d = pm_drain__new(&(struct pm_drain_config){
+		.ops = &fake_ops,
+		.cpus = cpus,
+		.nr_cpus = 1,
+		.sink = { .writev = s_writev, .commit = s_commit, .arg = s },
+		.watch_fd = -1,
+		.stage_size = cap,
+		/* Without its thread, the writer is the test. */
+		.stage_writer = thread,
+	});
 	fake_ops.arg = d;
-	pm_drain__init(d, &fake_ops, cpus, 1);
-	d->lost_format = true;
-	d->sink = (struct pm_drain_sink){ .writev = s_writev, .commit = s_commit, .arg = s };
 	for (r = 0; r < d->nr_rings; r++) {
 		pm_drain__add_fd(d, r, 1 + (int)r, 0);
 		pm_drain__map(d, r, 1 + (int)r, 1);
 	}
-	pm_drain__start(d);
-	/* Without its thread, the writer is the test. */
-	pm_drain__stage(d, cap, thread);
+	pm_drain__start(d, &(struct pm_drain_events){ .lost_format = true });
+	return d;
 }
 
 static void teardown(struct pm_drain *d, struct sink *s)
 {
 	int i;
 
-	pm_drain__exit(d);
+	pm_drain__delete(d);
 	pm_buf__exit(&s->got);
 	for (i = 0; i < nr_mems; i++)
 		free(mems[i]);
@@ -366,98 +373,98 @@ static uint64_t pending(const struct pm_drain *d)
 
 static void test_drain_full(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	uint64_t rounds;
 	bool busy, ordered, watched;
 
 	/* Raised to one ring and a round: the least that takes any pass. */
-	setup(&d, &s, 1000, false);
-	tap_ok(d.stage->cap == RING_SIZE + 8, "the stage holds at least a full pass");
-	produce_samples(&d, 0, 100);
-	pm_drain__pass(&d, &busy);
-	tap_ok(!d.blocked && pending(&d) == 0 && d.stage->head == 100 * REC + 8,
+	d = setup(&s, 1000, false);
+	tap_ok(d->stage->cap == RING_SIZE + 8, "the stage holds at least a full pass");
+	produce_samples(d, 0, 100);
+	pm_drain__pass(d, &busy);
+	tap_ok(!d->blocked && pending(d) == 0 && d->stage->head == 100 * REC + 8,
 	       "a pass goes to the stage and frees the ring at once");
-	produce_samples(&d, 0, 200);
-	produce(&d, 0, PERF_RECORD_LOST, 7, 24);
-	pm_drain__pass(&d, &busy);
-	tap_ok(d.blocked && pending(&d) == 200 * REC + 24 && d.stats.lost == 0,
+	produce_samples(d, 0, 200);
+	produce(d, 0, PERF_RECORD_LOST, 7, 24);
+	pm_drain__pass(d, &busy);
+	tap_ok(d->blocked && pending(d) == 200 * REC + 24 && d->stats.lost == 0,
 	       "no room for the next pass: the ring keeps it, its LOST record not yet counted");
-	tap_ok(d.stats.samples == 0 && s.writes == 0, "nothing written while the writer is stuck");
-	pm_drain__poll(&d, 0, &watched);
-	tap_ok(d.blocked, "no room made: still blocked");
-	pm_stage__write(d.stage);
-	pm_drain__poll(&d, 0, &watched);
-	pm_drain__pass(&d, &busy);
-	tap_ok(!d.blocked && pending(&d) == 0 && d.stats.lost == 7 && d.rings[0].lost == 7,
+	tap_ok(d->stats.samples == 0 && s.writes == 0, "nothing written while the writer is stuck");
+	pm_drain__poll(d, 0, &watched);
+	tap_ok(d->blocked, "no room made: still blocked");
+	pm_stage__write(d->stage);
+	pm_drain__poll(d, 0, &watched);
+	pm_drain__pass(d, &busy);
+	tap_ok(!d->blocked && pending(d) == 0 && d->stats.lost == 7 && d->rings[0].lost == 7,
 	       "room made: the pass goes, its LOST record counted once");
-	tap_ok(d.stats.samples == 100, "samples counted as the writer writes them");
-	tap_ok(!pm_drain__stop(&d, NULL, NULL), "stop drains and flushes");
+	tap_ok(d->stats.samples == 100, "samples counted as the writer writes them");
+	tap_ok(!pm_drain__stop(d, NULL, NULL), "stop drains and flushes");
 	tap_ok(check_got(&s, &rounds, &ordered) == 300 && ordered && rounds == 2 &&
-	       d.stats.samples == 300 && d.stats.dropped_samples == 0,
+	       d->stats.samples == 300 && d->stats.dropped_samples == 0,
 	       "every sample once, in order, one round per pass");
 	tap_ok(s.bad_commits == 0, "every commit ends on a FINISHED_ROUND");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 static void test_drain_error(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	bool busy;
 	int err;
 
-	setup(&d, &s, 1 << 16, false);
+	d = setup(&s, 1 << 16, false);
 	s.fail_at = 2;
 	s.err = -EPIPE;
-	d.stage->batch = 1;
-	produce_samples(&d, 0, 10);
-	pm_drain__pass(&d, &busy);
-	produce_samples(&d, 0, 20);
-	pm_drain__pass(&d, &busy);
-	produce_samples(&d, 0, 30);
-	pm_drain__pass(&d, &busy);
-	pm_stage__write(d.stage);
-	tap_ok(pm_stage__write(d.stage) == -EPIPE, "the writer fails on the second pass");
-	produce_samples(&d, 0, 40);
-	err = pm_drain__pass(&d, &busy);
-	tap_ok(err == -EPIPE && pending(&d) == 40 * REC + 0 * 8,
+	d->stage->batch = 1;
+	produce_samples(d, 0, 10);
+	pm_drain__pass(d, &busy);
+	produce_samples(d, 0, 20);
+	pm_drain__pass(d, &busy);
+	produce_samples(d, 0, 30);
+	pm_drain__pass(d, &busy);
+	pm_stage__write(d->stage);
+	tap_ok(pm_stage__write(d->stage) == -EPIPE, "the writer fails on the second pass");
+	produce_samples(d, 0, 40);
+	err = pm_drain__pass(d, &busy);
+	tap_ok(err == -EPIPE && pending(d) == 40 * REC + 0 * 8,
 	       "the next pass gets the error; its data stays in the ring");
-	tap_ok(d.stats.samples == 10 && d.stats.dropped_samples == 20 + 30 + 40,
-	       "written + dropped == produced (%llu + %llu)", (unsigned long long)d.stats.samples,
-	       (unsigned long long)d.stats.dropped_samples);
-	teardown(&d, &s);
+	tap_ok(d->stats.samples == 10 && d->stats.dropped_samples == 20 + 30 + 40,
+	       "written + dropped == produced (%llu + %llu)", (unsigned long long)d->stats.samples,
+	       (unsigned long long)d->stats.dropped_samples);
+	teardown(d, &s);
 }
 
 static void test_thread(void)
 {
-	struct pm_drain d;
+	struct pm_drain *d;
 	struct sink s;
 	uint64_t rounds, total = 0;
 	bool busy, ordered;
 	int i;
 
-	setup(&d, &s, 3 * RING_SIZE, true);
+	d = setup(&s, 3 * RING_SIZE, true);
 	for (i = 0; i < 20000; i++) {
 		int n = 1 + i % 37;
 
 		/* A full ring waits for the writer, as the kernel would drop. */
-		while (!produce_samples(&d, 0, n)) {
-			pm_drain__pass(&d, &busy);
-			if (d.blocked)
-				poll(&(struct pollfd){ .fd = d.stage->room_fd, .events = POLLIN }, 1, 10);
+		while (!produce_samples(d, 0, n)) {
+			pm_drain__pass(d, &busy);
+			if (d->blocked)
+				poll(&(struct pollfd){ .fd = d->stage->room_fd, .events = POLLIN }, 1, 10);
 		}
 		total += n;
 		if (i % 3 == 0)
-			pm_drain__pass(&d, &busy);
+			pm_drain__pass(d, &busy);
 	}
-	tap_ok(!pm_drain__stop(&d, NULL, NULL), "stop flushes the writer");
-	tap_ok(check_got(&s, &rounds, &ordered) == total && ordered && d.stats.samples == total,
+	tap_ok(!pm_drain__stop(d, NULL, NULL), "stop flushes the writer");
+	tap_ok(check_got(&s, &rounds, &ordered) == total && ordered && d->stats.samples == total,
 	       "writer thread: %llu samples, every one once and in order",
 	       (unsigned long long)total);
-	tap_ok(s.bad_commits == 0 && d.stage->stats.peak <= 3 * RING_SIZE,
+	tap_ok(s.bad_commits == 0 && d->stage->stats.peak <= 3 * RING_SIZE,
 	       "commits on rounds only; memory bounded by the buffer");
-	teardown(&d, &s);
+	teardown(d, &s);
 }
 
 int main(void)

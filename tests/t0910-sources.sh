@@ -1,0 +1,43 @@
+#!/bin/sh
+# The sources explain themselves: no reference to documents outside the
+# repository, and the recording engine does not depend on the reader.
+. "$(dirname "$0")/test-lib.sh"
+
+# Spelled in two halves, so this file does not match itself.
+docs_dir="shared/""docs"
+
+test_expect_success 'no reference to the shared documents directory anywhere' '
+	{ grep -r -l -I --exclude-dir=.git --exclude-dir="build*" -e "$docs_dir" "$SRC_DIR" \
+		>refs || :; } &&
+	test_equal "" "$(cat refs)" "files that cite $docs_dir"
+'
+
+test_expect_success 'no ../ document reference in lib/ and cmd/' '
+	{ grep -l -E "\.\./[A-Za-z0-9_/.-]*\.(md|txt)" "$SRC_DIR"/lib/*.[ch] "$SRC_DIR"/cmd/*.[ch] \
+		>refs || :; } &&
+	test_equal "" "$(cat refs)" "sources that cite a document by a relative path"
+'
+
+# The recording engine: events, rings, drain, output file, synthesis.
+record_side="ring drain drain_int evset event perf_ops stage snapshot recfile pmdata output
+synth target workload zsink control tracing cpumap hostinfo buildid"
+
+test_expect_success 'record-side lib files include no reader header' '
+	bad=
+	for f in $record_side; do
+		for src in "$SRC_DIR/lib/$f.c" "$SRC_DIR/lib/$f.h"; do
+			test -f "$src" || continue
+			grep -q -E "^#include \"reader[a-z_]*\.h\"" "$src" && bad="$bad $f"
+		done
+	done
+	test_equal "" "$bad" "record-side files that include reader headers"
+'
+
+test_expect_success 'the record-side list names files that exist' '
+	for f in $record_side; do
+		test -f "$SRC_DIR/lib/$f.c" || test -f "$SRC_DIR/lib/$f.h" || {
+			echo "lib/$f.[ch] is gone: update the list"; exit 1; }
+	done
+'
+
+test_done
