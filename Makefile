@@ -145,11 +145,19 @@ lint-man: $(PMREC)
 # kernel much of their time.  The tests that must have the machine to
 # themselves say so (test_alone in tests/test-lib.sh), and run alone.
 TEST_JOBS ?= 3
+TESTS := $(sort $(wildcard tests/t[0-9]*.sh))
+# The longest files start first (prove keeps the order given), so that the
+# three lanes end together instead of one long file ending alone.
+SLOW_TESTS := $(addprefix tests/,t0160-record-zstd.sh t0200-record-task.sh t0700-report.sh \
+	t0590-dump-dwarf.sh t0140-record-killed.sh t0720-report-flamegraph.sh t0610-valgrind.sh \
+	t0520-dump-malformed.sh t0400-record-flight.sh t0740-report-pprof.sh)
+
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory lint-man
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) PMREC_SANITIZED=$(if $(filter 1,$(SAN)),1,0) \
-		prove --exec '' -j$(TEST_JOBS) $(PROVE_FLAGS) $(UNIT_BIN) tests/t[0-9]*.sh
+		prove --exec '' -j$(TEST_JOBS) $(PROVE_FLAGS) $(SLOW_TESTS) \
+		$(filter-out $(SLOW_TESTS),$(TESTS)) $(UNIT_BIN)
 
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
