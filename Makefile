@@ -152,8 +152,11 @@ SLOW_TESTS := $(addprefix tests/,t0160-record-zstd.sh t0200-record-task.sh t0700
 	t0590-dump-dwarf.sh t0140-record-killed.sh t0720-report-flamegraph.sh t0610-valgrind.sh \
 	t0520-dump-malformed.sh t0400-record-flight.sh t0740-report-pprof.sh)
 
+# The build inside check uses every CPU unless make was given -j already.
+BUILD_JOBS := $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
 check: deps-test
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory $(BUILD_JOBS) all
 	$(Q)$(MAKE) --no-print-directory lint-man
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) PMREC_SANITIZED=$(if $(filter 1,$(SAN)),1,0) \
 		prove --exec '' -j$(TEST_JOBS) $(PROVE_FLAGS) $(SLOW_TESTS) \
