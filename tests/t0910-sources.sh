@@ -40,4 +40,23 @@ test_expect_success 'the record-side list names files that exist' '
 	done
 '
 
+# One copy of each thing: a second definition would be found here first.
+test_expect_success 'one write_all, one base name, one frame label, one write callback type' '
+	cd "$SRC_DIR" &&
+	test_equal 1 "$(grep -cE "^int pm_write_all\(" lib/*.c | awk -F: "{ n += \$2 } END { print n }")" \
+		"definitions of pm_write_all" &&
+	test_equal 0 "$(grep -lE "(^|[^_[:alnum:]])write_all\(" lib/*.c cmd/*.c | grep -vc lib/file.c)" \
+		"files with a write_all of their own" &&
+	test_equal 0 "$(grep -lE "base_name\(" lib/*.c cmd/*.c | wc -l)" "base_name copies" &&
+	test_equal 1 "$(grep -lE "^int pm_frame__label\(" lib/*.c | wc -l)" "frame label definitions" &&
+	test_equal 1 "$(grep -hcE "^typedef int pm_[a-z_]*write_fn\(" lib/*.h | awk "{ n += \$1 } END { print n }")" \
+		"write callback types"
+'
+
+test_expect_success 'report colours the printer'"'"'s spans, it does not parse its own output' '
+	sed -n "/^static void write_colored/,/^}/p" "$SRC_DIR/cmd/report.c" >colour &&
+	test_grep "pm_color_span" colour &&
+	! grep -q strtod colour
+'
+
 test_done
