@@ -91,6 +91,7 @@ static void fuzz__run(struct pm_reader *r)
 	fuzz_sink += (size_t)-err;
 	pm_pipeline__exit(&p);
 	pm_report_sink__exit(&sink);
+	pm_stats__exit(&stats);
 	pm_profile__delete(profile);
 }
 
