@@ -127,7 +127,9 @@ size_t pm_folded__sorted(struct pm_folded *f, const struct pm_folded_entry **out
 	*out = f->sorted;
 	if (!f->sorted)
 		return 0;
-	memcpy(f->sorted, f->nodes, f->nr * sizeof(*f->sorted));
+	/* No stack yet: no nodes array either (NULL, which memcpy may not take). */
+	if (f->nr)
+		memcpy(f->sorted, f->nodes, f->nr * sizeof(*f->sorted));
 	qsort(f->sorted, f->nr, sizeof(*f->sorted), entry__cmp);
 	return f->nr;
 }
