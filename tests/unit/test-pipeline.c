@@ -15,47 +15,14 @@
 
 #include "buf.h"
 #include "perf_data.h"
+#include "pipe-stream.h"
 #include "pipeline.h"
 #include "tap.h"
-
-#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
-		     PERF_SAMPLE_PERIOD)
-
-static struct pm_buf stream;
-
-static void put_header(uint32_t type, uint16_t size)
-{
-	struct perf_event_header h = { .type = type, .size = size };
-
-	pm_buf__append(&stream, &h, sizeof(h));
-}
-
-static void put_sample(uint64_t time, uint32_t cpu, uint32_t pid)
-{
-	put_header(PERF_RECORD_SAMPLE, 48);
-	pm_buf__append_u64(&stream, 0x1000 + time);
-	pm_buf__append_u32(&stream, pid);
-	pm_buf__append_u32(&stream, pid);
-	pm_buf__append_u64(&stream, time);
-	pm_buf__append_u32(&stream, cpu);
-	pm_buf__append_u32(&stream, 0);
-	pm_buf__append_u64(&stream, 1);
-}
 
 /* A pipe stream: attr; samples 300 (pid 10), 100 (pid 20), 200 (pid 10); round; 400 (pid 20). */
 static void build_stream(void)
 {
-	struct perf_pipe_file_header ph = { .magic = PERF_MAGIC2, .size = PERF_PIPE_HEADER_SIZE };
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = PM_FILE_ATTR_SIZE,
-		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1,
-		.sample_type = SAMPLE_TYPE, .sample_id_all = 1, .exclude_guest = 1,
-	};
-
-	pm_buf__append(&stream, &ph, sizeof(ph));
-	put_header(PERF_RECORD_HEADER_ATTR, 8 + PM_FILE_ATTR_SIZE + 8);
-	pm_buf__append(&stream, &attr, PM_FILE_ATTR_SIZE);
-	pm_buf__append_u64(&stream, 1);
+	put_prologue();
 	put_sample(300, 0, 10);
 	put_sample(100, 1, 20);
 	put_sample(200, 0, 10);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_TEST_PIPE_STREAM_H
+#define PMREC_TEST_PIPE_STREAM_H
+
+/*
+ * The small pipe-mode streams of test-dumper and test-pipeline: a pipe
+ * header, one cpu-clock attr (id 1), then records appended by the test.
+ */
+#include <stdint.h>
+
+#include "buf.h"
+#include "perf_data.h"
+
+#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
+		     PERF_SAMPLE_PERIOD)
+
+static struct pm_buf stream;
+
+static inline void put_header(uint32_t type, uint16_t size)
+{
+	struct perf_event_header h = { .type = type, .size = size };
+
+	pm_buf__append(&stream, &h, sizeof(h));
+}
+
+static inline void put_sample(uint64_t time, uint32_t cpu, uint32_t pid)
+{
+	put_header(PERF_RECORD_SAMPLE, 48);
+	pm_buf__append_u64(&stream, 0x1000 + time);
+	pm_buf__append_u32(&stream, pid);
+	pm_buf__append_u32(&stream, pid);
+	pm_buf__append_u64(&stream, time);
+	pm_buf__append_u32(&stream, cpu);
+	pm_buf__append_u32(&stream, 0);
+	pm_buf__append_u64(&stream, 1);
+}
+
+/* The pipe header and the attr record. */
+static inline void put_prologue(void)
+{
+	struct perf_pipe_file_header ph = { .magic = PERF_MAGIC2, .size = PERF_PIPE_HEADER_SIZE };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = PM_FILE_ATTR_SIZE,
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1,
+		.sample_type = SAMPLE_TYPE, .sample_id_all = 1, .exclude_guest = 1,
+	};
+
+	pm_buf__append(&stream, &ph, sizeof(ph));
+	put_header(PERF_RECORD_HEADER_ATTR, 8 + PM_FILE_ATTR_SIZE + 8);
+	pm_buf__append(&stream, &attr, PM_FILE_ATTR_SIZE);
+	pm_buf__append_u64(&stream, 1);
+}
+
+#endif
