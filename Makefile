@@ -47,12 +47,20 @@ DW_LIBS := -ldw
 endif
 IBERTY_LIBS ?= -liberty
 
+# Disassembly for annotate (capstone: BSD-licensed; GNU libopcodes is GPL-3).
+CAPSTONE_CFLAGS := $(shell $(PKG_CONFIG) --cflags capstone 2>/dev/null)
+CAPSTONE_LIBS := $(shell $(PKG_CONFIG) --libs capstone 2>/dev/null)
+ifeq ($(strip $(CAPSTONE_LIBS)),)
+CAPSTONE_LIBS := -lcapstone
+endif
+
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
-	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) -MMD -MP
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) \
+	$(CAPSTONE_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
+PM_LIBS := $(CAPSTONE_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
 
 ifneq ($(V),1)
 Q := @

@@ -24,6 +24,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "print the records of a perf.data file or stream" },
 	{ .name = "report", .argv0 = "pmrec report", .fn = cmd_report,
 	  .summary = "show the profile: hottest functions and call graphs" },
+	{ .name = "annotate", .argv0 = "pmrec annotate", .fn = cmd_annotate,
+	  .summary = "show where in a function the samples are: instructions, lines" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -233,6 +233,22 @@ int pm_dso__resolve(struct pm_dso *dso, uint64_t map_start, uint64_t map_pgoff,
 	return -ENOENT;
 }
 
+int pm_dso__offset_vaddr(struct pm_dso *dso, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	dso__load(dso, false);
+	if (dso->hdr_err)
+		return dso->hdr_err;
+	for (i = 0; i < dso->nr_segs; i++) {
+		if (off - dso->segs[i].off < dso->segs[i].filesz) {
+			*vaddr = off - dso->segs[i].off + dso->segs[i].vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static uint64_t hash_id(uint64_t dev, uint64_t ino)
 {
 	uint64_t h = ino ^ (dev * 0x9e3779b97f4a7c15ULL);

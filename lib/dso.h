@@ -44,6 +44,14 @@ int pm_dso__resolve(struct pm_dso *dso, uint64_t map_start, uint64_t map_pgoff,
 		    uint64_t ip, const char **sym, uint64_t *off);
 
 /*
+ * The address in the file's virtual address space (its symbols') of file
+ * offset off, inside a loaded segment: where an address of a mapping is
+ * in the file itself (ip - map start + map pgoff).  0, -ENOENT outside
+ * every segment, or the error of reading the headers.
+ */
+int pm_dso__offset_vaddr(struct pm_dso *dso, uint64_t off, uint64_t *vaddr);
+
+/*
  * Every file is read at most once per cache, however many mappings, paths
  * and processes refer to it.  The cache owns its DSOs.
  */

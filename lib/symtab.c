@@ -126,6 +126,19 @@ int pm_symtab__find(const struct pm_symtab *st, uint64_t addr,
 	return 0;
 }
 
+int pm_symtab__find_range(const struct pm_symtab *st, uint64_t addr, const char **name,
+			  uint64_t *start, uint64_t *size)
+{
+	const struct pm_sym *s = symtab__lookup(st, addr);
+
+	if (!s)
+		return -ENOENT;
+	*name = sym__name(st, s);
+	*start = s->addr;
+	*size = s->size;
+	return 0;
+}
+
 /* Functions, and untyped labels in code (_start in assembly), as in perf. */
 static bool elf_sym__is_function(Elf *elf, const GElf_Sym *sym)
 {

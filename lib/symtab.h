@@ -23,4 +23,12 @@ size_t pm_symtab__nr(const struct pm_symtab *st);
 int pm_symtab__find(const struct pm_symtab *st, uint64_t addr,
 		    const char **name, uint64_t *off);
 
+/*
+ * The same, with the symbol's start and size in its table's address space
+ * (the size as the lookup uses it: to the next symbol when the symbol has
+ * none).  0 or -ENOENT.
+ */
+int pm_symtab__find_range(const struct pm_symtab *st, uint64_t addr, const char **name,
+			  uint64_t *start, uint64_t *size);
+
 #endif

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmrec annotate: where in a function the samples are.  For the named
+ * functions, or the hottest ones, each instruction with its share of the
+ * function's samples, under the source lines it was made from, as `perf
+ * annotate --stdio` shows it; or one JSON document.
+ *
+ * This file holds the options, the messages and the order of the phases:
+ * the records are read and named by the pipeline (lib/pipeline.c), counted
+ * by function and address (lib/annotate.c), each function disassembled and
+ * given its lines (lib/annotate_code.c) and printed (lib/annotate_print.c).
+ */
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "annotate.h"
+#include "annotate_print.h"
+#include "builtin.h"
+#include "pipeline.h"
+
+#define CMD "pmrec annotate"
+#define QUEUE_SIZE (128u << 20)
+/* Names shown when the one asked for has no samples. */
+#define NEAREST 3
+
+struct annotate_opts {
+	const char *input;
+	const char **syms;
+	size_t nr_syms;
+	double percent_limit;
+	bool json;
+	bool no_source;
+	struct pm_namer_opts naming;
+};
+
+struct annotate {
+	struct annotate_opts opts;
+	struct pm_reader *r;
+	const char *name;		/* of the input, for messages */
+	int fd;
+	struct pm_pipeline pipe;
+	struct pm_annotate_sink sink;
+	struct pm_dso_cache *dsos;
+	struct pm_sources sources;
+	struct pm_out out;
+	struct pm_annotate_print print;
+};
+
+enum {
+	OPT_STDIO = 0x100,
+	OPT_JSON,
+	OPT_PERCENT_LIMIT,
+	OPT_NO_SOURCE,
+};
+
+static const struct argp_option annotate_options[] = {
+	{ .name = "input", .key = 'i', .arg = "FILE",
+	  .doc = "read FILE (default: pmrec.data, else perf.data; - for stdin)" },
+	{ .name = "stdio", .key = OPT_STDIO,
+	  .doc = "text as perf annotate --stdio lays it out (the default)" },
+	{ .name = "json", .key = OPT_JSON, .doc = "one JSON document" },
+	{ .name = "percent-limit", .key = OPT_PERCENT_LIMIT, .arg = "PCT",
+	  .doc = "without SYMBOL: the functions with at least PCT % of the samples (default 1)" },
+	{ .name = "no-source", .key = OPT_NO_SOURCE,
+	  .doc = "do not read source files: show file:line above the instructions" },
+	{ 0 }
+};
+
+static error_t annotate_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct annotate_opts *o = state->input;
+	const char **syms;
+	char *end;
+
+	switch (key) {
+	case 'i':
+		o->input = arg;
+		break;
+	case OPT_STDIO:
+		o->json = false;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_NO_SOURCE:
+		o->no_source = true;
+		break;
+	case OPT_PERCENT_LIMIT:
+		o->percent_limit = strtod(arg, &end);
+		if (end == arg || *end || !(o->percent_limit >= 0 && o->percent_limit <= 100))
+			argp_error(state, "bad --percent-limit '%s' (a percentage, 0 to 100)", arg);
+		break;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->naming;
+		break;
+	case ARGP_KEY_ARG:
+		syms = realloc(o->syms, (o->nr_syms + 1) * sizeof(*syms));
+		if (!syms)
+			argp_failure(state, PM_EXIT_FAILURE, ENOMEM, "out of memory");
+		o->syms = syms;
+		o->syms[o->nr_syms++] = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child annotate_children[] = {
+	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
+	{ 0 }
+};
+
+static const struct argp annotate_argp = {
+	.options = annotate_options,
+	.parser = annotate_parse_opt,
+	.args_doc = "[SYMBOL...]",
+	.doc = "Show where in the named functions (by default the hottest ones) the samples "
+	       "of a recording are: each instruction with its share of the function's "
+	       "samples, under the source lines it comes from.",
+	.children = annotate_children,
+};
+
+static void annotate__warn(void *arg, const struct pm_warning *w)
+{
+	const struct annotate *an = arg;
+
+	pm_cmd__warn(CMD, an->name, w);
+}
+
+static const char *annotate__default_input(void)
+{
+	if (pm_cmd__stdin_is_pipe())
+		return "-";
+	return access("pmrec.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" :
+									  "pmrec.data";
+}
+
+/* Reads the input into the sink; says why it failed.  0 or a negative errno. */
+static int annotate__read(struct annotate *an)
+{
+	const char *path = an->opts.input ? an->opts.input : annotate__default_input();
+	struct pm_consumer c = { .record = pm_annotate_sink__record, .ctx = &an->sink };
+	struct pm_pipeline *p = &an->pipe;
+	int err;
+
+	err = pm_cmd__open_input(CMD, an->r, path, &an->name, &an->fd);
+	if (err) {
+		if (an->fd >= 0)
+			pm_cmd__input_error(CMD, an->name, an->r, err);
+		return err;
+	}
+	*p = (struct pm_pipeline){
+		.r = an->r,
+		.names = true,
+		.naming = an->opts.naming,
+		.queue_size = QUEUE_SIZE,
+		.consumers = &c,
+		.nr_consumers = 1,
+		.warn = annotate__warn,
+		.warn_arg = an,
+	};
+	err = pm_pipeline__setup(p);
+	if (!err) {
+		an->sink.namer = p->namer;
+		err = pm_pipeline__records(p);
+		pm_pipeline__end(p);
+	}
+	if (err)
+		pm_cmd__input_error(CMD, an->name, an->r, err);
+	pm_annotate_sink__sort(&an->sink);
+	return err;
+}
+
+/* Edit distance of the first 64 bytes of a and b: enough to rank near names. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strnlen(a, 64), lb = strnlen(b, 64), row[65], i, j, prev, cur;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev :
+				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
+					  (row[j] < row[j - 1] ? row[j] : row[j - 1]));
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+/* No function of that name has samples: say so, with the nearest names that do. */
+static void annotate__say_unknown(const struct annotate *an, const char *sym)
+{
+	const struct pm_annotate_sink *k = &an->sink;
+	size_t best[NEAREST], dist[NEAREST], nr = 0, i, pos, d;
+
+	/* The NEAREST closest, closest first, kept by insertion. */
+	for (i = 0; i < k->nr_funcs; i++) {
+		d = distance(sym, k->funcs[i].sym);
+		if (nr < NEAREST)
+			pos = nr++;
+		else if (d < dist[NEAREST - 1])
+			pos = NEAREST - 1;
+		else
+			continue;
+		for (; pos > 0 && dist[pos - 1] > d; pos--) {
+			best[pos] = best[pos - 1];
+			dist[pos] = dist[pos - 1];
+		}
+		best[pos] = i;
+		dist[pos] = d;
+	}
+	fprintf(stderr, CMD ": %s: no samples in '%s'", an->name, sym);
+	for (i = 0; i < nr; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : "; nearest functions with samples: ",
+			k->funcs[best[i]].sym);
+	fputc('\n', stderr);
+}
+
+static void annotate__say_error(const struct annotate *an, const struct pm_annotate_func *f,
+				const struct pm_annotate_error *e, int err)
+{
+	size_t i;
+
+	fprintf(stderr, CMD ": cannot annotate '%s' in '%s': ", f->sym, f->dso);
+	switch (e->why) {
+	case PM_ANNOTATE_BUILD_ID:
+		fputs("the file is not the one recorded (build id ", stderr);
+		for (i = 0; i < f->build_id_len; i++)
+			fprintf(stderr, "%02x", f->build_id[i]);
+		fputs(" recorded, ", stderr);
+		for (i = 0; i < e->build_id_len; i++)
+			fprintf(stderr, "%02x", e->build_id[i]);
+		fputs(e->build_id_len ? " now)" : "none now)", stderr);
+		break;
+	case PM_ANNOTATE_NO_SYMBOL:
+		fputs("no symbol of the file covers its samples", stderr);
+		break;
+	case PM_ANNOTATE_NO_CODE:
+		fprintf(stderr, "no code for it in the file: %s", strerror(-err));
+		break;
+	case PM_ANNOTATE_ARCH:
+		fputs("not an x86-64 or arm64 file", stderr);
+		break;
+	case PM_ANNOTATE_KERNEL:
+		fputs("kernel and module code is not read (only user-space files)", stderr);
+		break;
+	case PM_ANNOTATE_DISASM:
+		fputs("the disassembler failed", stderr);
+		break;
+	default:
+		fputs(strerror(-err), stderr);
+		break;
+	}
+	fputc('\n', stderr);
+}
+
+/* Annotates and prints f.  0, 1 if it cannot be annotated, or a negative errno of the output. */
+static int annotate__one(struct annotate *an, const struct pm_annotate_func *f)
+{
+	struct pm_annotate_error e;
+	struct pm_annotation a;
+	int err;
+
+	err = pm_annotation__build(&a, f, an->dsos, &e);
+	if (err == -ENOMEM) {
+		pm_annotation__exit(&a);
+		return err;
+	}
+	if (err) {
+		annotate__say_error(an, f, &e, err);
+		pm_annotation__exit(&a);
+		return 1;
+	}
+	err = pm_annotate_print__one(&an->print, &a);
+	pm_annotation__exit(&a);
+	return err;
+}
+
+/* The functions asked for, or the hottest.  Exit status. */
+static int annotate__all(struct annotate *an)
+{
+	const struct pm_annotate_sink *k = &an->sink;
+	double limit = an->opts.percent_limit;
+	int ret = PM_EXIT_OK, err = 0;
+	size_t i, j, found;
+
+	pm_annotate_print__begin(&an->print);
+	for (i = 0; i < an->opts.nr_syms && err >= 0; i++) {
+		for (j = found = 0; j < k->nr_funcs && err >= 0; j++) {
+			if (strcmp(k->funcs[j].sym, an->opts.syms[i]))
+				continue;
+			found++;
+			err = annotate__one(an, &k->funcs[j]);
+			ret = err ? PM_EXIT_FAILURE : ret;
+		}
+		if (!found) {
+			annotate__say_unknown(an, an->opts.syms[i]);
+			ret = PM_EXIT_FAILURE;
+		}
+	}
+	for (j = 0; !an->opts.nr_syms && j < k->nr_funcs && err >= 0; j++) {
+		if (100.0 * (double)k->funcs[j].period < limit * (double)k->period)
+			break;
+		err = annotate__one(an, &k->funcs[j]);
+	}
+	if (err >= 0)
+		err = pm_annotate_print__end(&an->print);
+	if (!an->opts.nr_syms && !k->nr_funcs && err >= 0)
+		fprintf(stderr, CMD ": %s: no samples in named functions\n", an->name);
+	if (err == -ENOMEM)
+		fprintf(stderr, CMD ": out of memory\n");
+	/* The reader of stdout went away (| head): not a failure. */
+	if (err == -EPIPE)
+		return ret;
+	return err < 0 ? PM_EXIT_FAILURE : ret;
+}
+
+static void annotate__exit(struct annotate *an)
+{
+	if (an->fd >= 0)
+		close(an->fd);
+	pm_pipeline__exit(&an->pipe);
+	pm_annotate_sink__exit(&an->sink);
+	pm_sources__exit(&an->sources);
+	pm_dso_cache__delete(an->dsos);
+	pm_reader__delete(an->r);
+	pm_out__exit(&an->out);
+	free(an->opts.syms);
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct annotate an = { .opts = { .percent_limit = 1 }, .fd = -1 };
+	int ret;
+
+	pm_annotate_sink__init(&an.sink);
+	if (argp_parse(&annotate_argp, argc, argv, 0, NULL, &an.opts)) {
+		annotate__exit(&an);
+		return PM_EXIT_USAGE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	an.r = pm_reader__new();
+	an.dsos = pm_dso_cache__new();
+	if (!an.r || !an.dsos || pm_out__init(&an.out, STDOUT_FILENO, 1 << 16)) {
+		fprintf(stderr, CMD ": out of memory\n");
+		annotate__exit(&an);
+		return PM_EXIT_FAILURE;
+	}
+	an.print = (struct pm_annotate_print){ .out = &an.out, .json = an.opts.json,
+					       .sources = an.opts.no_source ? NULL : &an.sources };
+	ret = annotate__read(&an) ? PM_EXIT_FAILURE : PM_EXIT_OK;
+	if (ret == PM_EXIT_OK) {
+		an.print.event = an.sink.evsel < 0 ? "" :
+				 pm_evsel__name(pm_reader__evsel(an.r, (size_t)an.sink.evsel));
+		an.print.total_period = an.sink.period;
+		ret = annotate__all(&an);
+	}
+	annotate__exit(&an);
+	return ret;
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An annotation: a function's code read from its file, disassembled by
+ * capstone, its samples placed on its instructions, and each instruction's
+ * source line and inlined function from libdw.
+ */
+#include <capstone/capstone.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "annotate.h"
+#include "debuginfo.h"
+#include "elf_int.h"
+#include "file.h"
+#include "symname.h"
+#include "symtab.h"
+
+/* A function larger than this is not read: no compiler makes one, a hostile file may. */
+#define CODE_MAX (4u << 20)
+
+struct annotate_dwarf {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+};
+
+static int cb_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		       Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	*elfp = NULL;
+	return -1;
+}
+
+static const Dwfl_Callbacks dwarf_callbacks = {
+	.find_elf = cb_find_elf,
+	.find_debuginfo = pm_debuginfo__find,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* libdw on the file at path, handed an fd opened here (libdw would open the path blocking). */
+static struct annotate_dwarf *dwarf__open(const char *path)
+{
+	struct annotate_dwarf *dw = calloc(1, sizeof(*dw));
+	int fd;
+
+	if (!dw)
+		return NULL;
+	dw->dwfl = dwfl_begin(&dwarf_callbacks);
+	fd = pm_file__open(path, O_RDONLY, 0, 0, NULL);
+	if (dw->dwfl && fd >= 0) {
+		dwfl_report_begin(dw->dwfl);
+		dw->mod = dwfl_report_offline(dw->dwfl, pm_path__base(path), path, fd);
+		dwfl_report_end(dw->dwfl, NULL, NULL);
+		if (!dw->mod)
+			close(fd);
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (dw->mod && !dwfl_module_getelf(dw->mod, &dw->bias))
+		dw->mod = NULL;
+	return dw;
+}
+
+static void dwarf__close(struct annotate_dwarf *dw)
+{
+	if (!dw)
+		return;
+	if (dw->dwfl)
+		dwfl_end(dw->dwfl);
+	free(dw);
+}
+
+/* The innermost inlined function at vaddr, if any. */
+static const char *dwarf__inlined(struct annotate_dwarf *dw, uint64_t vaddr)
+{
+	Dwarf_Die *cu, *scopes = NULL;
+	const char *name = NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Addr cubias;
+	int i, n;
+
+	cu = dwfl_module_addrdie(dw->mod, vaddr + dw->bias, &cubias);
+	if (!cu)
+		return NULL;
+	n = dwarf_getscopes(cu, vaddr + dw->bias - cubias, &scopes);
+	for (i = 0; i < n && !name; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+	}
+	free(scopes);
+	return name;
+}
+
+/* Source lines and inlined functions of every instruction. */
+static void annotation__lines(struct pm_annotation *a)
+{
+	struct annotate_dwarf *dw = a->dw;
+	size_t i;
+
+	if (!dw->mod)
+		return;
+	for (i = 0; i < a->nr_insns; i++) {
+		struct pm_annotate_insn *in = &a->insns[i];
+		Dwfl_Line *l = dwfl_module_getsrc(dw->mod, in->addr + dw->bias);
+		int line = 0;
+
+		in->file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+		in->line = in->file && line > 0 ? (uint32_t)line : 0;
+		if (!in->line)
+			in->file = NULL;
+		a->has_lines |= in->file != NULL;
+		in->inlined = dwarf__inlined(dw, in->addr);
+	}
+}
+
+/* The function's bytes, from the executable section that holds them. */
+static int code__read(const char *path, uint64_t start, uint64_t size, unsigned char **code,
+		      int *machine)
+{
+	struct elf_file ef;
+	Elf_Scn *scn = NULL;
+	struct stat st;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	int err;
+
+	err = elf_file__open(&ef, path, 0, &st);
+	if (err)
+		return err;
+	err = -ENOENT;
+	if (gelf_getehdr(ef.elf, &eh))
+		*machine = eh.e_machine;
+	while (err == -ENOENT && (scn = elf_nextscn(ef.elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || start < sh.sh_addr ||
+		    start - sh.sh_addr >= sh.sh_size || size > sh.sh_size - (start - sh.sh_addr))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < sh.sh_size) {
+			err = -ENOEXEC;
+			break;
+		}
+		*code = malloc(size);
+		if (!*code) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(*code, (const unsigned char *)d->d_buf + (start - sh.sh_addr), size);
+		err = 0;
+	}
+	elf_file__close(&ef);
+	return err;
+}
+
+/* A direct branch's or call's target. */
+static bool insn__target(csh cs, const cs_insn *ci, int machine, uint64_t *target)
+{
+	if (!ci->detail || (!cs_insn_group(cs, ci, CS_GRP_JUMP) && !cs_insn_group(cs, ci, CS_GRP_CALL)))
+		return false;
+	if (machine == EM_X86_64 && ci->detail->x86.op_count == 1 &&
+	    ci->detail->x86.operands[0].type == X86_OP_IMM) {
+		*target = (uint64_t)ci->detail->x86.operands[0].imm;
+		return true;
+	}
+	if (machine == EM_AARCH64) {
+		uint8_t i;
+
+		for (i = 0; i < ci->detail->arm64.op_count; i++) {
+			if (ci->detail->arm64.operands[i].type == ARM64_OP_IMM) {
+				*target = (uint64_t)ci->detail->arm64.operands[i].imm;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static int code__disasm(struct pm_annotation *a, const unsigned char *code, int machine)
+{
+	const uint8_t *p = code;
+	size_t left = a->size, cap = 0;
+	uint64_t addr = a->start;
+	cs_insn *ci;
+	csh cs;
+	int err = 0;
+
+	if (machine == EM_X86_64) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+			return -ENOTSUP;
+		/* objdump's syntax, which perf annotate shows. */
+		cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	} else if (machine == EM_AARCH64) {
+		if (cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) != CS_ERR_OK)
+			return -ENOTSUP;
+	} else {
+		return -ENOTSUP;
+	}
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	/* Bytes that decode to nothing become ".byte" lines, not the end of the function. */
+	cs_option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	ci = cs_malloc(cs);
+	if (!ci) {
+		cs_close(&cs);
+		return -ENOMEM;
+	}
+	while (left && cs_disasm_iter(cs, &p, &left, &addr, ci)) {
+		struct pm_annotate_insn *in;
+
+		if (pm_array__grow((void **)&a->insns, &cap, a->nr_insns, sizeof(*a->insns))) {
+			err = -ENOMEM;
+			break;
+		}
+		in = &a->insns[a->nr_insns++];
+		*in = (struct pm_annotate_insn){ .addr = ci->address, .size = ci->size };
+		snprintf(in->mnemonic, sizeof(in->mnemonic), "%s", ci->mnemonic);
+		snprintf(in->operands, sizeof(in->operands), "%s", ci->op_str);
+		in->jump = insn__target(cs, ci, machine, &in->target);
+	}
+	cs_free(ci, 1);
+	cs_close(&cs);
+	return err;
+}
+
+/* The instruction that holds vaddr, or NULL. */
+static struct pm_annotate_insn *annotation__insn(struct pm_annotation *a, uint64_t vaddr)
+{
+	size_t lo = 0, hi = a->nr_insns, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (a->insns[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || vaddr - a->insns[lo - 1].addr >= a->insns[lo - 1].size)
+		return NULL;
+	return &a->insns[lo - 1];
+}
+
+static void annotation__place(struct pm_annotation *a, struct pm_dso *dso)
+{
+	const struct pm_annotate_func *f = a->func;
+	struct pm_annotate_insn *in;
+	uint64_t vaddr;
+	size_t i;
+
+	for (i = 0; i < f->nr_hits; i++) {
+		const struct pm_annotate_hit *h = &f->hits[i];
+
+		in = pm_dso__offset_vaddr(dso, h->off, &vaddr) ? NULL :
+		     annotation__insn(a, vaddr);
+		if (!in) {
+			a->lost += h->samples;
+			continue;
+		}
+		in->period += h->period;
+		in->samples += h->samples;
+		a->period += h->period;
+		a->samples += h->samples;
+	}
+}
+
+static int line__cmp_place(const void *x, const void *y)
+{
+	const struct pm_annotate_line *a = x, *b = y;
+	int c = strcmp(a->file, b->file);
+
+	return c ? c : a->line < b->line ? -1 : a->line > b->line;
+}
+
+static int line__cmp_hot(const void *x, const void *y)
+{
+	const struct pm_annotate_line *a = x, *b = y;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	return line__cmp_place(x, y);
+}
+
+/* The source lines with samples, hottest first. */
+static int annotation__sum_lines(struct pm_annotation *a)
+{
+	size_t i, n = 0;
+
+	a->lines = calloc(a->nr_insns ? a->nr_insns : 1, sizeof(*a->lines));
+	if (!a->lines)
+		return -ENOMEM;
+	for (i = 0; i < a->nr_insns; i++)
+		if (a->insns[i].file && a->insns[i].samples)
+			a->lines[n++] = (struct pm_annotate_line){
+				.file = a->insns[i].file, .line = a->insns[i].line,
+				.period = a->insns[i].period, .samples = a->insns[i].samples };
+	qsort(a->lines, n, sizeof(*a->lines), line__cmp_place);
+	for (i = 0, a->nr_lines = 0; i < n; i++) {
+		struct pm_annotate_line *last = a->nr_lines ? &a->lines[a->nr_lines - 1] : NULL;
+
+		if (last && !line__cmp_place(last, &a->lines[i])) {
+			last->period += a->lines[i].period;
+			last->samples += a->lines[i].samples;
+		} else {
+			a->lines[a->nr_lines++] = a->lines[i];
+		}
+	}
+	qsort(a->lines, a->nr_lines, sizeof(*a->lines), line__cmp_hot);
+	return 0;
+}
+
+/* The file's build id must be the recording's: else the code shown is not the code run. */
+static int annotation__check_file(struct pm_dso *dso, const struct pm_annotate_func *f,
+				  struct pm_annotate_error *e)
+{
+	const unsigned char *id;
+	size_t len;
+	int err = pm_dso__build_id(dso, &id, &len);
+
+	if (err && err != -ENOENT) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_OPEN, .err = err };
+		return err;
+	}
+	if (!f->build_id_len || (!err && len == f->build_id_len && !memcmp(id, f->build_id, len)))
+		return 0;
+	*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_BUILD_ID, .err = -ESTALE };
+	if (!err) {
+		memcpy(e->build_id, id, len);
+		e->build_id_len = len;
+	}
+	return -ESTALE;
+}
+
+/* The symbol that covers the samples, in the file's address space. */
+static int annotation__symbol(struct pm_annotation *a, struct pm_dso *dso,
+			      struct pm_annotate_error *e)
+{
+	const struct pm_symtab *st;
+	const char *name;
+	uint64_t vaddr;
+	int err;
+
+	err = pm_dso__symtab(dso, &st);
+	if (err) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_OPEN, .err = err };
+		return err;
+	}
+	if (!a->func->nr_hits || pm_dso__offset_vaddr(dso, a->func->hits[0].off, &vaddr) ||
+	    pm_symtab__find_range(st, vaddr, &name, &a->start, &a->size) ||
+	    a->size > CODE_MAX || !a->size) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_NO_SYMBOL, .err = -ENOENT };
+		return -ENOENT;
+	}
+	a->sym = pm_sym_name__cut(strndup(name, PM_SYM_NAME_MAX + 1));
+	return a->sym ? 0 : -ENOMEM;
+}
+
+int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func *f,
+			 struct pm_dso_cache *cache, struct pm_annotate_error *e)
+{
+	unsigned char *code = NULL;
+	struct pm_dso *dso;
+	int err, machine = EM_NONE;
+
+	*a = (struct pm_annotation){ .func = f };
+	*e = (struct pm_annotate_error){ 0 };
+	if (f->kernel || f->dso[0] != '/') {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_KERNEL, .err = -ENOTSUP };
+		return -ENOTSUP;
+	}
+	dso = pm_dso_cache__findnew(cache, f->dso, 0, 0);
+	if (!dso)
+		return -ENOMEM;
+	err = annotation__check_file(dso, f, e) ?: annotation__symbol(a, dso, e);
+	if (err)
+		return err;
+	err = code__read(f->dso, a->start, a->size, &code, &machine);
+	if (err) {
+		*e = (struct pm_annotate_error){ .why = err == -ENOMEM ? PM_ANNOTATE_OK :
+						 PM_ANNOTATE_NO_CODE, .err = err };
+		return err;
+	}
+	err = code__disasm(a, code, machine);
+	free(code);
+	if (err) {
+		*e = (struct pm_annotate_error){ .why = err == -ENOTSUP ? PM_ANNOTATE_ARCH :
+						 PM_ANNOTATE_DISASM, .err = err };
+		return err;
+	}
+	annotation__place(a, dso);
+	a->dw = dwarf__open(f->dso);
+	if (!a->dw)
+		return -ENOMEM;
+	annotation__lines(a);
+	return annotation__sum_lines(a);
+}
+
+void pm_annotation__exit(struct pm_annotation *a)
+{
+	free(a->sym);
+	free(a->insns);
+	free(a->lines);
+	dwarf__close(a->dw);
+	*a = (struct pm_annotation){ 0 };
+}
