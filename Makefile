@@ -80,7 +80,8 @@ DEMO_SRC := $(sort $(wildcard demo/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
-HELPER_BIN := $(HELPER_SRC:%.c=$(O)/%) $(O)/tests/helpers/spin-nofp
+HELPER_BIN := $(HELPER_SRC:%.c=$(O)/%) $(O)/tests/helpers/spin-nofp \
+	$(O)/tests/helpers/hotline-nodebug
 BENCH_BIN := $(BENCH_SRC:%.c=$(O)/%)
 DEMO_BIN := $(DEMO_SRC:%.c=$(O)/%)
 LIBPM := $(O)/libpmrec.a
@@ -118,6 +119,17 @@ $(O)/tests/helpers/%: tests/helpers/%.c
 $(O)/tests/helpers/spin-nofp: tests/helpers/spin.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -O2 -fomit-frame-pointer $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+# annotate's workload: its line table and inlining must be an optimized
+# build's whatever CFLAGS say.
+# hotline-nodebug is the same code without debug info (and another build id).
+$(O)/tests/helpers/hotline: tests/helpers/hotline.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -O2 -g $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+$(O)/tests/helpers/hotline-nodebug: tests/helpers/hotline.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -O2 -g0 $(LDFLAGS) -o $@ $< $(LDLIBS)
 
 # Benchmark helpers are workloads and meters, like the test helpers: no
 # sanitizer, and frame pointers so that burn's -g call chains unwind.

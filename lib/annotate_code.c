@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,10 +26,15 @@
 /* A function larger than this is not read: no compiler makes one, a hostile file may. */
 #define CODE_MAX (4u << 20)
 
+/* Source file names kept per annotation: a line table names few. */
+#define DWARF_NAMES_MAX 4096
+
 struct annotate_dwarf {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
+	char **names;			/* file names joined to their unit's directory */
+	size_t nr_names, cap_names;
 };
 
 static int cb_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -74,6 +80,9 @@ static void dwarf__close(struct annotate_dwarf *dw)
 		return;
 	if (dw->dwfl)
 		dwfl_end(dw->dwfl);
+	while (dw->nr_names)
+		free(dw->names[--dw->nr_names]);
+	free(dw->names);
 	free(dw);
 }
 
@@ -100,6 +109,36 @@ static const char *dwarf__inlined(struct annotate_dwarf *dw, uint64_t vaddr)
 	return name;
 }
 
+/*
+ * The path of a line's file: relative names (as compilers write them when
+ * given relative paths) are under the unit's compilation directory.  Kept
+ * once per name; NULL when there is none or no room.
+ */
+static const char *dwarf__file(struct annotate_dwarf *dw, Dwfl_Line *l, const char *file)
+{
+	const char *dir = file[0] == '/' ? NULL : dwfl_line_comp_dir(l);
+	char *path;
+	size_t i;
+
+	if (!dir || asprintf(&path, "%s/%s", dir, file) < 0)
+		path = strdup(file);
+	if (!path)
+		return NULL;
+	for (i = 0; i < dw->nr_names; i++) {
+		if (!strcmp(dw->names[i], path)) {
+			free(path);
+			return dw->names[i];
+		}
+	}
+	if (dw->nr_names >= DWARF_NAMES_MAX ||
+	    pm_array__grow((void **)&dw->names, &dw->cap_names, dw->nr_names, sizeof(*dw->names))) {
+		free(path);
+		return NULL;
+	}
+	dw->names[dw->nr_names++] = path;
+	return path;
+}
+
 /* Source lines and inlined functions of every instruction. */
 static void annotation__lines(struct pm_annotation *a)
 {
@@ -113,10 +152,10 @@ static void annotation__lines(struct pm_annotation *a)
 		Dwfl_Line *l = dwfl_module_getsrc(dw->mod, in->addr + dw->bias);
 		int line = 0;
 
-		in->file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-		in->line = in->file && line > 0 ? (uint32_t)line : 0;
-		if (!in->line)
-			in->file = NULL;
+		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+
+		in->file = file && line > 0 ? dwarf__file(dw, l, file) : NULL;
+		in->line = in->file ? (uint32_t)line : 0;
 		a->has_lines |= in->file != NULL;
 		in->inlined = dwarf__inlined(dw, in->addr);
 	}
