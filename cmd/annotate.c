@@ -36,7 +36,6 @@ struct annotate_opts {
 	double percent_limit;
 	bool json;
 	bool no_source;
-	struct pm_namer_opts naming;
 };
 
 struct annotate {
@@ -96,9 +95,6 @@ static error_t annotate_parse_opt(int key, char *arg, struct argp_state *state)
 		if (end == arg || *end || !(o->percent_limit >= 0 && o->percent_limit <= 100))
 			argp_error(state, "bad --percent-limit '%s' (a percentage, 0 to 100)", arg);
 		break;
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &o->naming;
-		break;
 	case ARGP_KEY_ARG:
 		syms = realloc(o->syms, (o->nr_syms + 1) * sizeof(*syms));
 		if (!syms)
@@ -112,11 +108,6 @@ static error_t annotate_parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child annotate_children[] = {
-	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
-	{ 0 }
-};
-
 static const struct argp annotate_argp = {
 	.options = annotate_options,
 	.parser = annotate_parse_opt,
@@ -124,7 +115,6 @@ static const struct argp annotate_argp = {
 	.doc = "Show where in the named functions (by default the hottest ones) the samples "
 	       "of a recording are: each instruction with its share of the function's "
 	       "samples, under the source lines it comes from.",
-	.children = annotate_children,
 };
 
 static void annotate__warn(void *arg, const struct pm_warning *w)
@@ -159,7 +149,6 @@ static int annotate__read(struct annotate *an)
 	*p = (struct pm_pipeline){
 		.r = an->r,
 		.names = true,
-		.naming = an->opts.naming,
 		.queue_size = QUEUE_SIZE,
 		.consumers = &c,
 		.nr_consumers = 1,

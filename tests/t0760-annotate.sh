@@ -16,10 +16,12 @@ command -v objcopy >/dev/null 2>&1 || test_skip_all "objcopy is not installed (b
 
 ROUNDS=20000000
 D=$TMP_ROOT/rec
-DEBUG_FILE=
+DEBUG_FILE= DEBUG_DIR=
 
-# The debug file this script installs is removed with the rest, and only it.
-trap '[ -z "$DEBUG_FILE" ] || rm -f "$DEBUG_FILE"; rm -rf "$TMP_ROOT"' EXIT
+# The debug file this script installs is removed with the rest, and only it
+# (and its directory if the script made it).
+trap '[ -z "$DEBUG_FILE" ] || rm -f "$DEBUG_FILE"; [ -z "$DEBUG_DIR" ] || rmdir "$DEBUG_DIR"
+      rm -rf "$TMP_ROOT"' EXIT
 
 # compare PMREC_OUT PERF_OUT: the same instructions, each percentage
 # within 0.5 of perf's, the same hottest instruction, whose address it
@@ -81,7 +83,7 @@ test_expect_success 'setup: three builds of hotline recorded' '
 		hl-stripped "$old" "$new" &&
 	test_equal "$new" "$(readelf -n hl-stripped | awk "/Build ID/ { print \$3 }")" &&
 	dir=/usr/lib/debug/.build-id/$(echo "$new" | cut -c1-2) &&
-	mkdir -p "$dir" &&
+	if [ ! -d "$dir" ]; then mkdir "$dir" && echo "$dir" >debug-dir; fi &&
 	objcopy --only-keep-debug hl-stripped "$dir/$(echo "$new" | cut -c3-).debug" &&
 	strip hl-stripped &&
 	! readelf -S hl-stripped | grep -q -E "\.(symtab|debug_line)" &&
@@ -93,6 +95,7 @@ test_expect_success 'setup: three builds of hotline recorded' '
 	echo "$dir/$(echo "$new" | cut -c3-).debug" >debug-file
 '
 DEBUG_FILE=$(cat "$D/debug-file" 2>/dev/null)
+DEBUG_DIR=$(cat "$D/debug-dir" 2>/dev/null)
 
 test_expect_success 'with debug info: the percentages and hottest instruction are perf annotate'"'"'s' '
 	compare "$D/hl-g.pm" "$D/hl-g.perf"
