@@ -87,7 +87,7 @@ struct pm_annotate_line {
 	uint64_t period, samples;
 };
 
-struct annotate_dwarf;
+struct pm_srcfile;
 
 struct pm_annotation {
 	const struct pm_annotate_func *func;
@@ -100,7 +100,7 @@ struct pm_annotation {
 	bool has_lines;			/* the line table was found */
 	struct pm_annotate_line *lines;	/* hottest first */
 	size_t nr_lines;
-	struct annotate_dwarf *dw;	/* owns the file names */
+	struct pm_srcfile *src;		/* owns the file names */
 };
 
 /* Why an annotation could not be made, beside the errno. */

@@ -5,159 +5,35 @@
  * source line and inlined function from libdw.
  */
 #include <capstone/capstone.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "annotate.h"
-#include "debuginfo.h"
 #include "elf_int.h"
-#include "file.h"
+#include "srcline.h"
 #include "symname.h"
 #include "symtab.h"
 
 /* A function larger than this is not read: no compiler makes one, a hostile file may. */
 #define CODE_MAX (4u << 20)
 
-/* Source file names kept per annotation: a line table names few. */
-#define DWARF_NAMES_MAX 4096
-
-struct annotate_dwarf {
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	Dwarf_Addr bias;
-	char **names;			/* file names joined to their unit's directory */
-	size_t nr_names, cap_names;
-};
-
-static int cb_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
-		       Dwarf_Addr base, char **file_name, Elf **elfp)
-{
-	*elfp = NULL;
-	return -1;
-}
-
-static const Dwfl_Callbacks dwarf_callbacks = {
-	.find_elf = cb_find_elf,
-	.find_debuginfo = pm_debuginfo__find,
-	.section_address = dwfl_offline_section_address,
-};
-
-/* libdw on the file at path, handed an fd opened here (libdw would open the path blocking). */
-static struct annotate_dwarf *dwarf__open(const char *path)
-{
-	struct annotate_dwarf *dw = calloc(1, sizeof(*dw));
-	int fd;
-
-	if (!dw)
-		return NULL;
-	dw->dwfl = dwfl_begin(&dwarf_callbacks);
-	fd = pm_file__open(path, O_RDONLY, 0, 0, NULL);
-	if (dw->dwfl && fd >= 0) {
-		dwfl_report_begin(dw->dwfl);
-		dw->mod = dwfl_report_offline(dw->dwfl, pm_path__base(path), path, fd);
-		dwfl_report_end(dw->dwfl, NULL, NULL);
-		if (!dw->mod)
-			close(fd);
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	if (dw->mod && !dwfl_module_getelf(dw->mod, &dw->bias))
-		dw->mod = NULL;
-	return dw;
-}
-
-static void dwarf__close(struct annotate_dwarf *dw)
-{
-	if (!dw)
-		return;
-	if (dw->dwfl)
-		dwfl_end(dw->dwfl);
-	while (dw->nr_names)
-		free(dw->names[--dw->nr_names]);
-	free(dw->names);
-	free(dw);
-}
-
-/* The innermost inlined function at vaddr, if any. */
-static const char *dwarf__inlined(struct annotate_dwarf *dw, uint64_t vaddr)
-{
-	Dwarf_Die *cu, *scopes = NULL;
-	const char *name = NULL;
-	Dwarf_Attribute attr;
-	Dwarf_Addr cubias;
-	int i, n;
-
-	cu = dwfl_module_addrdie(dw->mod, vaddr + dw->bias, &cubias);
-	if (!cu)
-		return NULL;
-	n = dwarf_getscopes(cu, vaddr + dw->bias - cubias, &scopes);
-	for (i = 0; i < n && !name; i++) {
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			break;
-		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
-			name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
-	}
-	free(scopes);
-	return name;
-}
-
-/*
- * The path of a line's file: relative names (as compilers write them when
- * given relative paths) are under the unit's compilation directory.  Kept
- * once per name; NULL when there is none or no room.
- */
-static const char *dwarf__file(struct annotate_dwarf *dw, Dwfl_Line *l, const char *file)
-{
-	const char *dir = file[0] == '/' ? NULL : dwfl_line_comp_dir(l);
-	char *path;
-	size_t i;
-
-	if (!dir || asprintf(&path, "%s/%s", dir, file) < 0)
-		path = strdup(file);
-	if (!path)
-		return NULL;
-	for (i = 0; i < dw->nr_names; i++) {
-		if (!strcmp(dw->names[i], path)) {
-			free(path);
-			return dw->names[i];
-		}
-	}
-	if (dw->nr_names >= DWARF_NAMES_MAX ||
-	    pm_array__grow((void **)&dw->names, &dw->cap_names, dw->nr_names, sizeof(*dw->names))) {
-		free(path);
-		return NULL;
-	}
-	dw->names[dw->nr_names++] = path;
-	return path;
-}
-
 /* Source lines and inlined functions of every instruction. */
 static void annotation__lines(struct pm_annotation *a)
 {
-	struct annotate_dwarf *dw = a->dw;
 	size_t i;
 
-	if (!dw->mod)
-		return;
 	for (i = 0; i < a->nr_insns; i++) {
 		struct pm_annotate_insn *in = &a->insns[i];
-		Dwfl_Line *l = dwfl_module_getsrc(dw->mod, in->addr + dw->bias);
-		int line = 0;
 
-		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-
-		in->file = file && line > 0 ? dwarf__file(dw, l, file) : NULL;
-		in->line = in->file ? (uint32_t)line : 0;
+		if (pm_srcfile__line(a->src, in->addr, &in->file, &in->line)) {
+			in->file = NULL;
+			in->line = 0;
+		}
 		a->has_lines |= in->file != NULL;
-		in->inlined = dwarf__inlined(dw, in->addr);
+		in->inlined = pm_srcfile__inlined(a->src, in->addr);
 	}
 }
 
@@ -434,8 +310,8 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 		return err;
 	}
 	annotation__place(a, dso);
-	a->dw = dwarf__open(f->dso);
-	if (!a->dw)
+	a->src = pm_srcfile__open(f->dso);
+	if (!a->src)
 		return -ENOMEM;
 	annotation__lines(a);
 	return annotation__sum_lines(a);
@@ -446,6 +322,6 @@ void pm_annotation__exit(struct pm_annotation *a)
 	free(a->sym);
 	free(a->insns);
 	free(a->lines);
-	dwarf__close(a->dw);
+	pm_srcfile__close(a->src);
 	*a = (struct pm_annotation){ 0 };
 }
