@@ -103,7 +103,7 @@ enum {
 	OPT_PPROF_LABELS,
 };
 
-static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym";
+static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym, srcline";
 
 static const struct argp_option report_options[] = {
 	{ .name = "input", .key = 'i', .arg = "FILE",
@@ -680,6 +680,7 @@ static int report__read(struct report *rep)
 {
 	struct pm_pipeline *p = &rep->pipe;
 	int err, ferr;
+	size_t i;
 
 	rep->consumers[0] = (struct pm_consumer){ .record = pm_stats__consume,
 						  .ctx = &rep->stats };
@@ -703,6 +704,10 @@ static int report__read(struct report *rep)
 	if (err)
 		return err;
 	rep->sink.namer = p->namer;
+	for (i = 0; i < rep->opts.nr_keys; i++)
+		if (rep->opts.keys[i] == PM_PROFILE_KEY_SRCLINE && !rep->sink.srclines &&
+		    !(rep->sink.srclines = pm_srclines__new()))
+			return -ENOMEM;
 	rep->sink.addrs = rep->opts.pprof.path != NULL;
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;

@@ -36,7 +36,7 @@ struct ctx {
 struct frame {
 	struct pm_profile_frame f;	/* first: results point at it */
 	uint32_t dso, dso_id, sym;	/* string ids + 1, 0 for NULL */
-	uint32_t map_file, build_id, linkage;
+	uint32_t map_file, build_id, linkage, srcline;
 };
 
 struct node {
@@ -147,8 +147,8 @@ static uint64_t frame_key_hash(const struct pm_hashtab *t, const struct frame *k
 	uint64_t h = hash_words(t, ((uint64_t)k->dso << 32 | k->sym) ^ ((uint64_t)k->f.kernel << 63),
 				k->f.addr ^ ((uint64_t)k->dso_id << 32));
 
-	if (k->f.ip || k->f.map.start || k->f.inlined || k->linkage)
-		h = hash_words(t, h ^ k->f.ip,
+	if (k->f.ip || k->f.map.start || k->f.inlined || k->linkage || k->srcline)
+		h = hash_words(t, h ^ k->f.ip ^ ((uint64_t)k->srcline << 32),
 			       k->f.map.start ^ ((uint64_t)k->linkage << 1 | k->f.inlined));
 	return h;
 }
@@ -165,7 +165,7 @@ static bool frame_equal(uint64_t id, const void *key, void *arg)
 
 	return a->dso == b->dso && a->dso_id == b->dso_id && a->sym == b->sym &&
 	       a->map_file == b->map_file && a->build_id == b->build_id &&
-	       a->linkage == b->linkage &&
+	       a->linkage == b->linkage && a->srcline == b->srcline &&
 	       a->f.addr == b->f.addr && a->f.kernel == b->f.kernel && a->f.ip == b->f.ip &&
 	       a->f.map.start == b->f.map.start && a->f.map.limit == b->f.map.limit &&
 	       a->f.map.pgoff == b->f.map.pgoff && a->f.inlined == b->f.inlined;
@@ -308,6 +308,7 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 		.map_file = str_find0(p, f->map.file, err),
 		.build_id = str_find0(p, f->map.build_id, err),
 		.linkage = str_find0(p, f->linkage, err),
+		.srcline = str_find0(p, f->srcline, err),
 	};
 	struct frame *nf;
 	uint64_t h, found;
@@ -342,6 +343,7 @@ static uint32_t frame_intern(struct pm_profile *p, const struct pm_profile_frame
 	nf->f.map.file = str_at(p, k.map_file);
 	nf->f.map.build_id = str_at(p, k.build_id);
 	nf->f.linkage = str_at(p, k.linkage ? k.linkage : k.sym);
+	nf->f.srcline = str_at(p, k.srcline);
 	if (pm_hashtab__insert(&p->frame_tab, h, id))
 		goto nomem;
 	return id;
@@ -740,6 +742,7 @@ static const char *const key_names[PM_PROFILE_KEY__NR] = {
 	[PM_PROFILE_KEY_CPU] = "cpu",
 	[PM_PROFILE_KEY_DSO] = "dso",
 	[PM_PROFILE_KEY_SYM] = "sym",
+	[PM_PROFILE_KEY_SRCLINE] = "srcline",
 };
 
 int pm_profile_key__parse(const char *name, enum pm_profile_key *key)
@@ -768,7 +771,7 @@ enum { CTX_SKIP, CTX_HIDDEN, CTX_SHOWN };
 
 /* The frame part is by names: perf's rows merge files of one dso name. */
 struct rowkey {
-	uint32_t comm, dso, sym, kernel;
+	uint32_t comm, dso, sym, kernel, srcline;
 	int32_t pid, tid, cpu;
 	uint64_t addr;
 };
@@ -790,7 +793,8 @@ static uint64_t rowkey_hash(const struct pm_hashtab *t, const struct rowkey *k)
 {
 	return hash_words(t, ((uint64_t)k->comm << 32 | k->dso) ^ k->addr,
 			  hash_words(t, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid,
-				     ((uint64_t)k->sym << 32 | (uint32_t)k->cpu) ^ k->kernel));
+				     ((uint64_t)k->sym << 32 | (uint32_t)k->cpu) ^ k->kernel ^
+				     (uint64_t)k->srcline << 1));
 }
 
 static uint64_t row_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
@@ -928,6 +932,7 @@ static int rows_assign(struct qstate *qs)
 			k.addr = f->f.addr;
 			k.kernel = f->f.kernel;
 		}
+		k.srcline = qs->has[PM_PROFILE_KEY_SRCLINE] ? f->srcline : 0;
 		qs->node_row[n] = row_find(qs, &k, (uint32_t)n);
 		if (qs->node_row[n] == NONE)
 			return -ENOMEM;
@@ -1103,6 +1108,9 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 			break;
 		case PM_PROFILE_KEY_DSO:
 			c = cmp_str(a->frame->dso, b->frame->dso);
+			break;
+		case PM_PROFILE_KEY_SRCLINE:
+			c = cmp_str(a->frame->srcline, b->frame->srcline);
 			break;
 		default:
 			c = cmp_str(a->frame->sym, b->frame->sym);

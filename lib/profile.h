@@ -65,7 +65,16 @@ struct pm_profile_frame {
 	struct pm_profile_map map;	/* the mapping of ip; zero: none known */
 	const char *linkage;	/* the symbol as its file spells it (mangled); NULL: sym */
 	bool inlined;		/* a function inlined at ip into the next frame */
+	/*
+	 * The source line of the frame's address ("file.c:12", as perf's
+	 * srcline key shows it), set by callers that sort by it; frames of
+	 * one function at different lines then stay apart.  NULL: none.
+	 */
+	const char *srcline;
 };
+
+/* perf's srcline of an address without one. */
+#define PM_SRCLINE_UNKNOWN "??:0"
 
 struct pm_profile_sample {
 	uint32_t event;		/* from pm_profile__add_event() */
@@ -180,10 +189,11 @@ enum pm_profile_key {
 	PM_PROFILE_KEY_CPU,
 	PM_PROFILE_KEY_DSO,
 	PM_PROFILE_KEY_SYM,
+	PM_PROFILE_KEY_SRCLINE,
 	PM_PROFILE_KEY__NR,
 };
 
-/* "comm", "pid", "tid", "cpu", "dso", "sym" (perf's "symbol" too): 0 or -EINVAL. */
+/* "comm", "pid", "tid", "cpu", "dso", "sym" (perf's "symbol" too), "srcline": 0 or -EINVAL. */
 int pm_profile_key__parse(const char *name, enum pm_profile_key *key);
 const char *pm_profile_key__name(enum pm_profile_key key);
 

@@ -143,6 +143,8 @@ static size_t key_width(const struct pm_profile_row *row, enum pm_profile_key k)
 		return digits(row->cpu) + (row->cpu < 0);
 	case PM_PROFILE_KEY_DSO:
 		return row->frame->dso ? strlen(row->frame->dso) : strlen("[unknown]");
+	case PM_PROFILE_KEY_SRCLINE:
+		return strlen(row->frame->srcline ? row->frame->srcline : PM_SRCLINE_UNKNOWN);
 	default:
 		return row->frame->sym ? 4 + strlen(row->frame->sym) : UNRESOLVED_SYM_WIDTH;
 	}
@@ -155,6 +157,7 @@ static const char *const key_headers[PM_PROFILE_KEY__NR] = {
 	[PM_PROFILE_KEY_CPU] = "CPU",
 	[PM_PROFILE_KEY_DSO] = "Shared Object",
 	[PM_PROFILE_KEY_SYM] = "Symbol",
+	[PM_PROFILE_KEY_SRCLINE] = "Source:Line",
 };
 
 static size_t cols_setup(const struct pm_profile_result *r, const struct pm_profile_print_opts *po,
@@ -237,6 +240,10 @@ static void cell(struct out *o, const struct pm_profile_result *r, const struct 
 		case PM_PROFILE_KEY_DSO:
 			put_name(o, row->frame->dso ? row->frame->dso : "[unknown]", c->width);
 			break;
+		case PM_PROFILE_KEY_SRCLINE:
+			put_name(o, row->frame->srcline ? row->frame->srcline : PM_SRCLINE_UNKNOWN,
+				 c->width);
+			break;
 		default:
 			put(o, "[%c] ", row->frame->kernel ? 'k' : '.');
 			if (row->frame->sym) {
@@ -251,10 +258,12 @@ static void cell(struct out *o, const struct pm_profile_result *r, const struct 
 	}
 	len = o->b->len - start;
 	/*
-	 * Only the symbol is left unpadded when last (perf pads comm and dso in
-	 * their own snprintf, the symbol in hist_entry__snprintf_alignment).
+	 * Only the symbol and the srcline are left unpadded when last (perf
+	 * pads comm and dso in their own snprintf, the others in
+	 * hist_entry__snprintf_alignment).
 	 */
-	if ((!last || c->kind != COL_KEY || c->key != PM_PROFILE_KEY_SYM) && len < c->width)
+	if ((!last || c->kind != COL_KEY ||
+	     (c->key != PM_PROFILE_KEY_SYM && c->key != PM_PROFILE_KEY_SRCLINE)) && len < c->width)
 		spaces(o, c->width - len);
 }
 
@@ -534,6 +543,10 @@ static void json_row(struct out *o, const struct pm_profile_result *r,
 		case PM_PROFILE_KEY_DSO:
 			str(o, "\"dso\":");
 			json_str(o, row->frame->dso);
+			break;
+		case PM_PROFILE_KEY_SRCLINE:
+			str(o, "\"srcline\":");
+			json_str(o, row->frame->srcline ? row->frame->srcline : PM_SRCLINE_UNKNOWN);
 			break;
 		default:
 			str(o, "\"sym\":");

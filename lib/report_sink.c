@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "file.h"
 #include "hash.h"
 #include "perf_data.h"
 #include "report_sink.h"
+#include "symname.h"
 
 /* Events are registered as samples need them: a pipe's attrs come with its records. */
 static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
@@ -65,6 +69,7 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 	free(k->deferred_ids);
 	free(k->pending);
 	pm_buf__exit(&k->comms);
+	pm_srclines__delete(k->srclines);
 	*k = (struct pm_report_sink){ 0 };
 }
 
@@ -156,11 +161,36 @@ static struct pm_sink_seen *sink__seen(struct pm_report_sink *k, int32_t pid,
 	return &k->seen[sink__index(h, SINK_SEEN_BITS)];
 }
 
+/*
+ * perf's srcline of a frame: file:line from the line table; kernel code
+ * (perf reads no vmlinux) as symbol+offset; else NULL, "??:0".
+ */
+static const char *sink__srcline(struct pm_report_sink *k, int32_t pid,
+				 const struct pm_named_frame *fr, char *buf, size_t size)
+{
+	struct pm_mapping m;
+	const char *file;
+	uint32_t line;
+
+	if (fr->cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (!fr->f.sym)
+			return NULL;
+		snprintf(buf, size, "%s+%" PRIu64, fr->f.sym, fr->f.off);
+		return buf;
+	}
+	if (!fr->f.dso || pm_namer__mapping(k->namer, pid, fr->cpumode, fr->lookup, &fr->f, &m) ||
+	    !m.path || pm_srclines__find(k->srclines, m.path, fr->lookup - m.start + m.pgoff,
+					 &file, &line))
+		return NULL;
+	snprintf(buf, size, "%s:%" PRIu32, pm_path__base(file), line);
+	return buf;
+}
+
 /* The profile's id of frame fr of process pid, named unless seen. */
 static int sink__frame_id(struct pm_report_sink *k, int32_t pid, struct pm_named_frame *fr,
 			  uint32_t *id)
 {
-	char hex[2 * PM_BUILD_ID_SIZE + 1];
+	char hex[2 * PM_BUILD_ID_SIZE + 1], srcline[PM_SYM_NAME_MAX + 32];
 	struct pm_sink_seen *e = NULL;
 	struct pm_profile_frame pf;
 	int err;
@@ -178,6 +208,8 @@ static int sink__frame_id(struct pm_report_sink *k, int32_t pid, struct pm_named
 	frame__convert(&pf, fr);
 	if (k->addrs)
 		frame__address(k, &pf, fr, pid, hex);
+	if (k->srclines)
+		pf.srcline = sink__srcline(k, pid, fr, srcline, sizeof(srcline));
 	err = pm_profile__frame_id(k->profile, &pf, id);
 	if (err || !e)
 		return err;

@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "reader.h"
 #include "rec_info.h"
+#include "srcline.h"
 
 /*
  * A frame named before: its profile id, while the namer's generation holds.
@@ -83,6 +84,8 @@ struct pm_report_sink {
 	 * address, mapping, build id, linkage name and inlining.
 	 */
 	bool addrs;
+	/* Gives frames their source line (the srcline key); NULL: none.  The sink's once set. */
+	struct pm_srclines *srclines;
 	/* Profile event of each evsel (by pm_evsel.idx), registered in attr order. */
 	uint32_t *event_of;
 	size_t nr_events;

@@ -6,7 +6,7 @@
 # one perf shows above the hottest instruction; the same on the program
 # built without debug info, and stripped with its debug file found by build
 # id under /usr/lib/debug/.build-id.  Then JSON, the default selection and
-# the errors.
+# the errors; and report --sort srcline, whose rows are perf's.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_root
@@ -164,6 +164,29 @@ test_expect_success 'a binary changed since the recording is refused' '
 	cp "$D/hl-nodebug" hl-c &&
 	test_expect_code 1 "$PMREC" annotate -i c.data hot 2>err >/dev/null &&
 	test_grep "hl-c.* (is not used for symbols|not the one recorded)" err
+'
+
+# rows FILE: the table rows of a report with at least 0.5 %, ten at most,
+# without trailing blanks (the smaller rows' order among equals is noise).
+rows() {
+	grep -v "^#" "$1" | sed "s/ *$//" | awk "NF && \$1 + 0 >= 0.5" | head -n 10
+}
+
+test_expect_success 'report --sort srcline: the rows of perf report --sort srcline' '
+	"$PMREC" report -i "$D/hl-g.data" --sort srcline >pm &&
+	perf report -i "$D/hl-g.data" --sort srcline --stdio >perf 2>/dev/null &&
+	rows perf >want && rows pm >got &&
+	test "$(wc -l <want)" -ge 2 &&
+	test_grep "hotline.c:[0-9]+$" want &&
+	test_cmp want got
+'
+
+test_expect_success 'report --sort sym,srcline: the rows of perf'"'"'s' '
+	"$PMREC" report -i "$D/hl-g.data" --sort sym,srcline >pm &&
+	perf report -i "$D/hl-g.data" --sort sym,srcline --stdio >perf 2>/dev/null &&
+	rows perf >want && rows pm >got &&
+	test_grep "\] hot +hotline.c:[0-9]+$" want &&
+	test_cmp want got
 '
 
 test_expect_success 'bad options: exit 64' '
