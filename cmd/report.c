@@ -676,11 +676,21 @@ static const char *report__default_input(void)
 									  "pmrec.data";
 }
 
+/* Source lines: for the srcline key, and for pprof's Line entries. */
+static bool report__wants_lines(const struct report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->opts.nr_keys; i++)
+		if (rep->opts.keys[i] == PM_PROFILE_KEY_SRCLINE)
+			return true;
+	return rep->opts.pprof.path != NULL;
+}
+
 static int report__read(struct report *rep)
 {
 	struct pm_pipeline *p = &rep->pipe;
 	int err, ferr;
-	size_t i;
 
 	rep->consumers[0] = (struct pm_consumer){ .record = pm_stats__consume,
 						  .ctx = &rep->stats };
@@ -704,10 +714,8 @@ static int report__read(struct report *rep)
 	if (err)
 		return err;
 	rep->sink.namer = p->namer;
-	for (i = 0; i < rep->opts.nr_keys; i++)
-		if (rep->opts.keys[i] == PM_PROFILE_KEY_SRCLINE && !rep->sink.srclines &&
-		    !(rep->sink.srclines = pm_srclines__new()))
-			return -ENOMEM;
+	if (report__wants_lines(rep) && !(rep->sink.srclines = pm_srclines__new()))
+		return -ENOMEM;
 	rep->sink.addrs = rep->opts.pprof.path != NULL;
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;

@@ -45,9 +45,11 @@ enum {
 	LOCATION_ADDRESS = 3,
 	LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1,
+	LINE_LINE = 2,
 	FUNCTION_ID = 1,
 	FUNCTION_NAME = 2,
 	FUNCTION_SYSTEM_NAME = 3,
+	FUNCTION_FILENAME = 4,
 };
 
 static const char *const label_names[] = { "pid", "tid", "comm", "cpu" };
@@ -67,7 +69,7 @@ int pm_pprof_label__parse(const char *name, enum pm_pprof_label *l)
 
 /* Keys are arrays of u64 words; these are their layouts. */
 enum { MAP_START, MAP_LIMIT, MAP_PGOFF, MAP_FILE, MAP_BUILD_ID, MAP__NR };
-enum { FN_NAME, FN_SYSTEM_NAME, FN__NR };
+enum { FN_NAME, FN_SYSTEM_NAME, FN_FILENAME, FN__NR };
 enum { LOC_MAPPING, LOC_ADDRESS, LOC_NR_LINES, LOC_LINES };
 enum { SMP_PID, SMP_TID, SMP_COMM, SMP_CPU, SMP_NR_LOCS, SMP_LOCS };
 
@@ -87,7 +89,7 @@ struct builder {
 	size_t mi_cap;
 	uint64_t serial;		/* of the sample being added */
 	uint64_t key[SMP_LOCS + PM_PROFILE_MAX_FRAMES];
-	uint64_t lines[LOC_LINES + PM_PROFILE_MAX_FRAMES];
+	uint64_t lines[LOC_LINES + 2 * PM_PROFILE_MAX_FRAMES];	/* function and line each */
 	const struct pm_profile_frame *frames[PM_PROFILE_MAX_FRAMES];
 	struct pm_buf scratch, name, msg, sub;
 };
@@ -169,12 +171,18 @@ static int mapping_id(struct builder *bd, const struct pm_profile_frame *f, bool
 	return 0;
 }
 
-/* A frame's function name as folded stacks give it: sym, "[file]" or "[unknown]". */
-static int function_id(struct builder *bd, const struct pm_profile_frame *f, uint64_t *id)
+/*
+ * A frame's function name as folded stacks give it: sym, "[file]" or
+ * "[unknown]"; with the source file of its line (flen bytes of file).
+ */
+static int function_id(struct builder *bd, const struct pm_profile_frame *f, const char *file,
+		       size_t flen, uint64_t *id)
 {
-	uint64_t w[FN__NR];
+	uint64_t w[FN__NR] = { 0 };
 	bool added;
 
+	if (flen && str_id(bd, file, flen, &w[FN_FILENAME]))
+		return -ENOMEM;
 	if (f->sym) {
 		if (str_id0(bd, f->sym, &w[FN_NAME]) ||
 		    str_id0(bd, f->linkage ? f->linkage : f->sym, &w[FN_SYSTEM_NAME]))
@@ -191,8 +199,30 @@ static int function_id(struct builder *bd, const struct pm_profile_frame *f, uin
 }
 
 /*
+ * The source file (*flen bytes) and line of a frame's "path:line" srcline;
+ * 0 when it has none (kernel code is "symbol+offset").
+ */
+static uint64_t frame__line(const struct pm_profile_frame *f, const char **file, size_t *flen)
+{
+	const char *colon = f->srcline ? strrchr(f->srcline, ':') : NULL;
+	uint64_t line;
+	char *end;
+
+	*flen = 0;
+	if (!colon || colon == f->srcline)
+		return 0;
+	line = strtoull(colon + 1, &end, 10);
+	if (*end || !line)
+		return 0;
+	*file = f->srcline;
+	*flen = (size_t)(colon - f->srcline);
+	return line;
+}
+
+/*
  * The location of frames[0..n): functions inlined at one address, then
- * the one they are inlined into.
+ * the one they are inlined into.  The line table's line is the innermost
+ * one's; the others' (call sites) are not known.
  */
 static int location_id(struct builder *bd, const struct pm_profile_frame *const *fr, size_t n,
 		       uint64_t weight, uint64_t *id)
@@ -207,10 +237,15 @@ static int location_id(struct builder *bd, const struct pm_profile_frame *const 
 		return -ENOMEM;
 	w[LOC_ADDRESS] = f->ip;
 	w[LOC_NR_LINES] = n;
-	for (i = 0; i < n; i++)
-		if (function_id(bd, fr[i], &w[LOC_LINES + i]))
+	for (i = 0; i < n; i++) {
+		const char *file = NULL;
+		size_t flen = 0;
+
+		w[LOC_LINES + 2 * i + 1] = i ? 0 : frame__line(fr[0], &file, &flen);
+		if (function_id(bd, fr[i], file, flen, &w[LOC_LINES + 2 * i]))
 			return -ENOMEM;
-	return key_id(&bd->locs, w, LOC_LINES + n, id, &added);
+	}
+	return key_id(&bd->locs, w, LOC_LINES + 2 * n, id, &added);
 }
 
 /* The sample of leaf node id, added to its Sample. */
@@ -439,7 +474,8 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 				  k[LOC_MAPPING] ? mapping_out_id(main, k[LOC_MAPPING]) : 0) ?:
 		      pm_pb__uint(&bd->msg, LOCATION_ADDRESS, k[LOC_ADDRESS]);
 		for (j = 0; j < k[LOC_NR_LINES] && !err; j++)
-			err = pm_pb__uint(&bd->sub, LINE_FUNCTION_ID, k[LOC_LINES + j]) ?:
+			err = pm_pb__uint(&bd->sub, LINE_FUNCTION_ID, k[LOC_LINES + 2 * j]) ?:
+			      pm_pb__int(&bd->sub, LINE_LINE, (int64_t)k[LOC_LINES + 2 * j + 1]) ?:
 			      emit(&bd->msg, LOCATION_LINE, &bd->sub);
 		if (!err)
 			err = emit(out, PROFILE_LOCATION, &bd->msg);
@@ -449,6 +485,7 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 		err = pm_pb__uint(&bd->msg, FUNCTION_ID, i + 1) ?:
 		      pm_pb__int(&bd->msg, FUNCTION_NAME, (int64_t)k[FN_NAME]) ?:
 		      pm_pb__int(&bd->msg, FUNCTION_SYSTEM_NAME, (int64_t)k[FN_SYSTEM_NAME]) ?:
+		      pm_pb__int(&bd->msg, FUNCTION_FILENAME, (int64_t)k[FN_FILENAME]) ?:
 		      emit(out, PROFILE_FUNCTION, &bd->msg);
 	}
 	return err;

@@ -67,8 +67,9 @@ struct pm_profile_frame {
 	bool inlined;		/* a function inlined at ip into the next frame */
 	/*
 	 * The source line of the frame's address ("file.c:12", as perf's
-	 * srcline key shows it), set by callers that sort by it; frames of
-	 * one function at different lines then stay apart.  NULL: none.
+	 * srcline key shows it; with the file's path for pprof), set by
+	 * callers that sort by it or export lines; frames of one function at
+	 * different lines then stay apart.  NULL: none.
 	 */
 	const char *srcline;
 };

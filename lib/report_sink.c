@@ -162,7 +162,8 @@ static struct pm_sink_seen *sink__seen(struct pm_report_sink *k, int32_t pid,
 }
 
 /*
- * perf's srcline of a frame: file:line from the line table; kernel code
+ * perf's srcline of a frame: file:line from the line table (the whole
+ * path for pprof); kernel code
  * (perf reads no vmlinux) as symbol+offset; else NULL, "??:0".
  */
 static const char *sink__srcline(struct pm_report_sink *k, int32_t pid,
@@ -182,7 +183,8 @@ static const char *sink__srcline(struct pm_report_sink *k, int32_t pid,
 	    !m.path || pm_srclines__find(k->srclines, m.path, fr->lookup - m.start + m.pgoff,
 					 &file, &line))
 		return NULL;
-	snprintf(buf, size, "%s:%" PRIu32, pm_path__base(file), line);
+	/* pprof's files are paths; perf's srcline key shows base names. */
+	snprintf(buf, size, "%s:%" PRIu32, k->addrs ? file : pm_path__base(file), line);
 	return buf;
 }
 

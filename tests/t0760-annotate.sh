@@ -6,7 +6,8 @@
 # one perf shows above the hottest instruction; the same on the program
 # built without debug info, and stripped with its debug file found by build
 # id under /usr/lib/debug/.build-id.  Then JSON, the default selection and
-# the errors; and report --sort srcline, whose rows are perf's.
+# the errors; report --sort srcline, whose rows are perf's; and pprof's
+# lines, which go tool pprof -list shows as annotate counts them.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_root
@@ -186,6 +187,23 @@ test_expect_success 'report --sort sym,srcline: the rows of perf'"'"'s' '
 	perf report -i "$D/hl-g.data" --sort sym,srcline --stdio >perf 2>/dev/null &&
 	rows perf >want && rows pm >got &&
 	test_grep "\] hot +hotline.c:[0-9]+$" want &&
+	test_cmp want got
+'
+
+test_expect_success 'report --pprof: go tool pprof -list shows annotate'"'"'s line totals' '
+	command -v go >/dev/null &&
+	export HOME="$PWD/home" GOCACHE="$PWD/gocache" GOPATH=/usr/share/gocode \
+		GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local &&
+	mkdir -p "$HOME" &&
+	"$PMREC" report --pprof=p.pb.gz -i "$D/hl-g.data" &&
+	go tool pprof -sample_index=samples -list "^hot\$" p.pb.gz >list &&
+	test_grep "^ROUTINE =+ hot in .*hotline.c" list &&
+	awk "\$1 ~ /^[0-9]+\$/ && \$3 ~ /^[0-9]+:/ { sub(/:.*/, \"\", \$3); print \$3, \$1 }" list |
+		sort -n >got &&
+	"$PMREC" annotate --json -i "$D/hl-g.data" hot >a.json &&
+	python3 -c "import json; [print(l[\"line\"], l[\"samples\"]) for l in json.load(open(\"a.json\"))[0][\"lines\"]]" |
+		sort -n >want &&
+	test "$(wc -l <want)" -ge 2 &&
 	test_cmp want got
 '
 
