@@ -162,6 +162,20 @@ static struct pm_sink_seen *sink__seen(struct pm_report_sink *k, int32_t pid,
 }
 
 /*
+ * An address no symbol covers is named by its offset in the mapped file,
+ * as perf names it: the number a user can look up in the file, and the
+ * same in every process that maps the file, wherever.
+ */
+static void sink__file_offset(struct pm_report_sink *k, int32_t pid,
+			      const struct pm_named_frame *fr, struct pm_profile_frame *pf)
+{
+	struct pm_mapping m;
+
+	if (!pm_namer__mapping(k->namer, pid, fr->cpumode, fr->lookup, &fr->f, &m) && m.path)
+		pf->addr = fr->lookup - m.start + m.pgoff;
+}
+
+/*
  * perf's srcline of a frame: file:line from the line table (the whole
  * path for pprof); kernel code
  * (perf reads no vmlinux) as symbol+offset; else NULL, "??:0".
@@ -208,6 +222,8 @@ static int sink__frame_id(struct pm_report_sink *k, int32_t pid, struct pm_named
 	}
 	pm_namer__name(k->namer, pid, fr);
 	frame__convert(&pf, fr);
+	if (!pf.sym && pf.dso && !pf.kernel)
+		sink__file_offset(k, pid, fr, &pf);
 	if (k->addrs)
 		frame__address(k, &pf, fr, pid, hex);
 	if (k->srclines)

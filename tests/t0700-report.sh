@@ -20,7 +20,7 @@ fi
 # address named by another symbol at the same place (_start), mangled
 # names, and unnamed addresses (perf keys its own samples by the
 # map-relative address and call-chain entries by the absolute one, two
-# rows; pmrec keeps one).  Prints "rows=N" when the rest match.
+# rows; pmrec keys both by the offset in the file, one).  Prints "rows=N" when the rest match.
 cat >"$TMP_ROOT/cmp.py" <<'PY'
 import re, sys
 ROW = re.compile(r'^\s*(\d+\.\d+)%\s+(?:(\d+\.\d+)%\s+)?(?:(\d+)\s+)?(\S.*?)\s*$')
@@ -185,8 +185,9 @@ test_expect_success '--json: valid, rows sum to the samples and period of the fi
 '
 
 # Other processes on the machine may run stripped programs in several
-# processes at once; perf merges their unnamed addresses by the offset in
-# the file, pmrec keeps the absolute address (NOTES in pmrec-report(1)), so
+# processes at once; perf keys their unnamed call-chain entries by the
+# absolute address, pmrec by the offset in the file (NOTES in
+# pmrec-report(1)), so
 # the whole table is compared for the processes with symbols: the workload
 # (--comm), and the percentages stay shares of the whole system.
 test_expect_success 'a -a recording of the whole system' '

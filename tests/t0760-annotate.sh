@@ -207,6 +207,17 @@ test_expect_success 'report --pprof: go tool pprof -list shows annotate'"'"'s li
 	test_cmp want got
 '
 
+test_expect_success 'report: addresses of a stripped library no symbol covers are perf'"'"'s file offsets' '
+	head -c 4000000 /dev/urandom >rnd &&
+	"$PMREC" -q -o xz.data -- xz -6 -T1 -c rnd >/dev/null &&
+	"$PMREC" report -i xz.data --no-children --sort dso,sym >pm &&
+	perf report -i xz.data --stdio --no-children --sort dso,sym >perf 2>/dev/null &&
+	rows perf | grep "liblzma.* 0x" >want &&
+	rows pm | grep "liblzma.* 0x" >got &&
+	test -s want &&
+	test_cmp want got
+'
+
 test_expect_success 'bad options: exit 64' '
 	test_expect_code 64 "$PMREC" annotate --percent-limit=x -i "$D/hl-g.data" 2>err &&
 	test_grep "bad --percent-limit" err &&
