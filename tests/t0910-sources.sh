@@ -53,6 +53,16 @@ test_expect_success 'one write_all, one base name, one frame label, one write ca
 		"write callback types"
 '
 
+# The buffered writer is pm_out (emit.h); gzip is a filter in front of a
+# callback, not a second buffer of output.
+test_expect_success 'one buffered writer: only pm_out and gzip hold a write callback' '
+	cd "$SRC_DIR" &&
+	grep -lE "^[[:space:]]*pm_write_fn \*[a-z_]*;" lib/*.[ch] cmd/*.[ch] >holders &&
+	test_equal "lib/emit.h lib/gzout.h" "$(sort holders | tr "\n" " " | sed "s/ $//")" \
+		"files with a struct holding a write callback" &&
+	test_grep "struct pm_out out;" lib/flamegraph.c
+'
+
 test_expect_success 'report colours the printer'"'"'s spans, it does not parse its own output' '
 	sed -n "/^static void write_colored/,/^}/p" "$SRC_DIR/cmd/report.c" >colour &&
 	test_grep "pm_color_span" colour &&

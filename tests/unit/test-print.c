@@ -720,7 +720,7 @@ static void test_stats(void)
 int main(void)
 {
 	pr.r = pm_reader__new();
-	if (!pr.r || pm_out__init(&em.out, -1, 1 << 16))
+	if (!pr.r || pm_out__init_fd(&em.out, -1, 1 << 16))
 		return 1;
 	pr.em = &em;
 	test_mmap();
