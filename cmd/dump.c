@@ -230,8 +230,8 @@ static int dump__run(struct dump *d)
 		pm_cmd__input_error("pmrec dump", d->name, d->r, err);
 	if (fd >= 0)
 		close(fd);
-	if (out->err && out->err != EPIPE) {
-		fprintf(stderr, "pmrec dump: write error: %s\n", strerror(out->err));
+	if (out->err && out->err != -EPIPE) {
+		fprintf(stderr, "pmrec dump: write error: %s\n", strerror(-out->err));
 		return PM_EXIT_FAILURE;
 	}
 	return err ? PM_EXIT_FAILURE : PM_EXIT_OK;
@@ -271,7 +271,7 @@ int cmd_dump(int argc, char **argv)
 	d.r = pm_reader__new();
 	/* From here the dumper owns the filter. */
 	dump__configure(&d);
-	if (!d.r || pm_out__init(&d.dumper.em.out, STDOUT_FILENO, OUT_BUF_SIZE)) {
+	if (!d.r || pm_out__init_fd(&d.dumper.em.out, STDOUT_FILENO, OUT_BUF_SIZE)) {
 		fprintf(stderr, "pmrec dump: out of memory\n");
 		ret = PM_EXIT_FAILURE;
 	} else {

@@ -10,7 +10,7 @@
  * words the warnings (callback) and errors (return values, reader error).
  *
  *	struct pm_dumper d = { .r = r, .queue_size = ... };
- *	pm_out__init(&d.em.out, 1, 1 << 20);
+ *	pm_out__init_fd(&d.em.out, 1, 1 << 20);
  *	err = pm_dumper__setup(&d);
  *	if (!err)
  *		err = pm_dumper__records(&d);

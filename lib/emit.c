@@ -3,7 +3,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "emit.h"
 #include "utf8.h"
@@ -13,13 +12,23 @@ const char pm_digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-int pm_out__init(struct pm_out *o, int fd, size_t cap)
+int pm_out__init(struct pm_out *o, pm_write_fn *write, void *arg, size_t cap)
 {
 	/* A 20-digit number or an escape always fits after a flush. */
 	if (cap < 32)
 		cap = 32;
-	*o = (struct pm_out){ .fd = fd, .cap = cap, .buf = malloc(cap) };
+	*o = (struct pm_out){ .write = write, .arg = arg, .cap = cap, .buf = malloc(cap) };
 	return o->buf ? 0 : -ENOMEM;
+}
+
+static int out__write_fd(void *arg, const void *p, size_t n)
+{
+	return pm_write_all((int)(intptr_t)arg, p, n);
+}
+
+int pm_out__init_fd(struct pm_out *o, int fd, size_t cap)
+{
+	return pm_out__init(o, out__write_fd, (void *)(intptr_t)fd, cap);
 }
 
 void pm_out__exit(struct pm_out *o)
@@ -31,18 +40,9 @@ void pm_out__exit(struct pm_out *o)
 
 void pm_out__flush(struct pm_out *o)
 {
-	size_t done = 0;
-
-	while (done < o->len && !o->err) {
-		ssize_t n = write(o->fd, o->buf + done, o->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			o->err = errno;
-		else
-			done += (size_t)n;
-	}
+	if (!o->err && o->len)
+		o->err = o->write(o->arg, o->buf, o->len);
+	o->total += o->len;
 	o->len = 0;
 }
 

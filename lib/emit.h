@@ -3,30 +3,38 @@
 #define PMREC_EMIT_H
 
 /*
- * The dump's output: one large buffer written to an fd, hand-made number
- * formatting, and field writers that give the same printer text
- * ("key=value" after a space) or JSON ("key":value inside an object).
- * Dump is meant to be much faster than `perf report -D`: everything a
- * record line calls is inline here.
+ * The one buffered writer of every output (dump's records, the flame
+ * graph, the exports): a fixed buffer handed to a write callback when
+ * full, hand-made number formatting, and field writers that give the same
+ * printer text ("key=value" after a space) or JSON ("key":value inside an
+ * object).  Dump is meant to be much faster than `perf report -D`:
+ * everything a record line calls is inline here.
  *
- * A failed write is sticky (pm_out.err, EPIPE when the reader went away);
- * later output is dropped.  Nothing here allocates but pm_out__init.
+ * A failed write is sticky (pm_out.err, a negative errno; -EPIPE when the
+ * reader went away): later output is dropped.  Nothing here allocates but
+ * the init functions.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "file.h"
+
 struct pm_out {
 	char *buf;
 	size_t len;
 	size_t cap;
-	int fd;
-	int err;		/* errno of a failed write; EPIPE: reader went away */
+	pm_write_fn *write;
+	void *arg;
+	uint64_t total;		/* bytes handed to write, or dropped after a failure */
+	int err;		/* the first failure, a negative errno */
 };
 
-/* A buffer of cap bytes (at least 32) for fd.  0 or -ENOMEM. */
-int pm_out__init(struct pm_out *o, int fd, size_t cap);
+/* A buffer of cap bytes (at least 32) for write.  0 or -ENOMEM. */
+int pm_out__init(struct pm_out *o, pm_write_fn *write, void *arg, size_t cap);
+/* The same, writing to fd (through short writes and EINTR). */
+int pm_out__init_fd(struct pm_out *o, int fd, size_t cap);
 /* Frees the buffer; does not flush. */
 void pm_out__exit(struct pm_out *o);
 /* Writes out what is buffered (dropped after a write error). */

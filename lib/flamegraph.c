@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "emit.h"
 #include "file.h"
 #include "flamegraph.h"
 #include "folded.h"
@@ -21,6 +21,7 @@
 #define FONT_WIDTH 0.59		/* average glyph width, in font sizes */
 #define FRAME_HEIGHT 16
 #define XPAD 10
+#define OUT_BUF_SIZE 65536
 #define YPAD_TOP 36		/* title and buttons */
 #define YPAD_SUBTITLE 20
 #define YPAD_BOTTOM 34		/* the details line */
@@ -56,14 +57,6 @@ struct tree {
 	uint64_t denom;		/* the weight percentages are of */
 };
 
-struct out {
-	struct pm_buf b;
-	pm_write_fn *write;
-	void *arg;
-	size_t total;
-	int err;
-};
-
 /* The drawing of one node. */
 struct draw {
 	uint64_t off;		/* weight before it, from the root's start */
@@ -81,7 +74,7 @@ struct fg {
 	struct draw *draw;
 	uint32_t width, max_depth;
 	double scale, max_delta;
-	struct out out;
+	struct pm_out out;
 };
 
 static void add_sat(uint64_t *a, uint64_t b)
@@ -127,47 +120,8 @@ static int name__clean(struct pm_buf *out, struct pm_buf *tmp, const char *s, si
 	return err;
 }
 
-static void out__flush(struct out *o)
-{
-	if (!o->err && o->b.len)
-		o->err = o->write(o->arg, o->b.data, o->b.len);
-	o->total += o->b.len;
-	o->b.len = 0;
-}
-
-static void out__mem(struct out *o, const void *p, size_t n)
-{
-	if (o->err)
-		return;
-	if (pm_buf__append(&o->b, p, n)) {
-		o->err = -ENOMEM;
-		return;
-	}
-	if (o->b.len >= 65536)
-		out__flush(o);
-}
-
-static void out__str(struct out *o, const char *s)
-{
-	out__mem(o, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3)))
-static void out__fmt(struct out *o, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		out__mem(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
 /* Text or an attribute value: escaped, and what XML cannot hold replaced. */
-static void out__text(struct out *o, const char *s, size_t n)
+static void out__xml(struct pm_out *o, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, start = 0, len;
@@ -182,11 +136,11 @@ static void out__text(struct out *o, const char *s, size_t n)
 			i += len;
 			continue;
 		}
-		out__mem(o, p + start, i - start);
-		out__str(o, esc);
+		pm_out__mem(o, p + start, i - start);
+		pm_out__str(o, esc);
 		start = i += len ? len : 1;
 	}
-	out__mem(o, p + start, i - start);
+	pm_out__mem(o, p + start, i - start);
 }
 
 /* ---- names ---- */
@@ -766,14 +720,14 @@ static void emit_label(struct fg *g, const char *name, size_t len, double x, dou
 			cut = i;
 		chars++;
 	}
-	out__fmt(&g->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
+	pm_out__printf(&g->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
 	if (chars <= fit) {
-		out__text(&g->out, name, len);
+		out__xml(&g->out, name, len);
 	} else {
-		out__text(&g->out, name, cut);
-		out__str(&g->out, "..");
+		out__xml(&g->out, name, cut);
+		pm_out__str(&g->out, "..");
 	}
-	out__str(&g->out, "</text>");
+	pm_out__str(&g->out, "</text>");
 }
 
 static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
@@ -792,24 +746,24 @@ static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 		w = g->width - 2 * XPAD;
 	}
 	pct(now, sizeof(now), weight(&g->t, id), g->t.denom);
-	out__str(&g->out, "<g><title>");
-	out__text(&g->out, name, len);
-	out__fmt(&g->out, " (%llu samples, %s", (unsigned long long)n->samples, now);
+	pm_out__str(&g->out, "<g><title>");
+	out__xml(&g->out, name, len);
+	pm_out__printf(&g->out, " (%llu samples, %s", (unsigned long long)n->samples, now);
 	if (g->o->base) {
 		pct(was, sizeof(was), g->draw[id].base == NONE ? 0 :
 		    weight(&g->base, g->draw[id].base), g->base.denom);
 		delta_sign(g, id, &d);
-		out__fmt(&g->out, ", base %s, %+.2f points", was, d);
+		pm_out__printf(&g->out, ", base %s, %+.2f points", was, d);
 		c = diff_color(g, id);
 	} else {
 		c = name_color(name, len, n->kind);
 	}
-	out__fmt(&g->out, ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
+	pm_out__printf(&g->out, ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
 		 "fill=\"rgb(%u,%u,%u)\" fg:x=\"%llu\" fg:w=\"%llu\"/>", x, y, w, FRAME_HEIGHT - 1,
 		 c.r, c.g, c.b, (unsigned long long)g->draw[id].off,
 		 (unsigned long long)weight(&g->t, id));
 	emit_label(g, name, len, x, w, y);
-	out__str(&g->out, "</g>\n");
+	pm_out__str(&g->out, "</g>\n");
 }
 
 static void emit_document(struct fg *g)
@@ -822,40 +776,39 @@ static void emit_document(struct fg *g)
 			    o->inverted ? "Icicle Graph" : "Flame Graph";
 	size_t i;
 
-	out__fmt(&g->out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	pm_out__printf(&g->out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		 "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 		 "xmlns=\"http://www.w3.org/2000/svg\" ", w, height, w, height);
-	out__fmt(&g->out, "xmlns:fg=\"urn:x-pmrec:flamegraph\" onload=\"init(evt)\" "
+	pm_out__printf(&g->out, "xmlns:fg=\"urn:x-pmrec:flamegraph\" onload=\"init(evt)\" "
 		 "fg:total=\"%llu\" fg:inverted=\"%d\" fg:xpad=\"%u\" fg:span=\"%u\" "
 		 "fg:diff=\"%d\">\n", (unsigned long long)g->t.denom, o->inverted, XPAD,
 		 w - 2 * XPAD, !!o->base);
-	out__str(&g->out, "<!-- drawn by pmrec report from the profile of a perf.data file -->\n");
-	out__str(&g->out, style);
-	out__str(&g->out, script);
-	out__fmt(&g->out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
+	pm_out__str(&g->out, "<!-- drawn by pmrec report from the profile of a perf.data file -->\n");
+	pm_out__str(&g->out, style);
+	pm_out__str(&g->out, script);
+	pm_out__printf(&g->out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
 		 "fill=\"rgb(248,248,240)\"/>\n", w, height);
-	out__fmt(&g->out, "<text id=\"title\" x=\"%u\" y=\"24\">", w / 2);
-	out__text(&g->out, title, strlen(title));
-	out__str(&g->out, "</text>\n");
+	pm_out__printf(&g->out, "<text id=\"title\" x=\"%u\" y=\"24\">", w / 2);
+	out__xml(&g->out, title, strlen(title));
+	pm_out__str(&g->out, "</text>\n");
 	if (o->subtitle) {
-		out__fmt(&g->out, "<text id=\"subtitle\" x=\"%u\" y=\"%u\">", w / 2, 24 + YPAD_SUBTITLE);
-		out__text(&g->out, o->subtitle, strlen(o->subtitle));
-		out__str(&g->out, "</text>\n");
+		pm_out__printf(&g->out, "<text id=\"subtitle\" x=\"%u\" y=\"%u\">", w / 2, 24 + YPAD_SUBTITLE);
+		out__xml(&g->out, o->subtitle, strlen(o->subtitle));
+		pm_out__str(&g->out, "</text>\n");
 	}
-	out__fmt(&g->out, "<text id=\"unzoom\" class=\"hide\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"
+	pm_out__printf(&g->out, "<text id=\"unzoom\" class=\"hide\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"
 		 "<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n"
 		 "<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n"
 		 "<text id=\"matched\" x=\"%u\" y=\"%u\"> </text>\n",
 		 XPAD, w - XPAD, XPAD, height - YPAD_BOTTOM / 2, w - XPAD,
 		 height - YPAD_BOTTOM / 2);
 	if (!g->t.n[0].samples)
-		out__fmt(&g->out, "<text id=\"empty\" x=\"%u\" y=\"%u\">No samples</text>\n", w / 2,
+		pm_out__printf(&g->out, "<text id=\"empty\" x=\"%u\" y=\"%u\">No samples</text>\n", w / 2,
 			 top + FRAME_HEIGHT * 2);
-	out__str(&g->out, "<g id=\"frames\">\n");
+	pm_out__str(&g->out, "<g id=\"frames\">\n");
 	for (i = 0; i < g->nr_order; i++)
 		emit_frame(g, g->order[i], height, top);
-	out__str(&g->out, "</g>\n</svg>\n");
-	out__flush(&g->out);
+	pm_out__str(&g->out, "</g>\n</svg>\n");
 }
 
 static void fg__exit(struct fg *g)
@@ -867,13 +820,13 @@ static void fg__exit(struct fg *g)
 	free(g->kid_start);
 	free(g->order);
 	free(g->draw);
-	pm_buf__exit(&g->out.b);
+	pm_out__exit(&g->out);
 }
 
 int pm_flamegraph__write(const struct pm_profile *p, const struct pm_flamegraph_opts *o,
 			 pm_write_fn *write, void *arg, struct pm_flamegraph_stats *st)
 {
-	struct fg g = { .o = o, .out = { .write = write, .arg = arg } };
+	struct fg g = { .o = o };
 	uint64_t root;
 	int err;
 
@@ -895,8 +848,11 @@ int pm_flamegraph__write(const struct pm_profile *p, const struct pm_flamegraph_
 		g.scale = root ? (double)(g.width - 2 * XPAD) / (double)root : 0;
 		err = fg__layout(&g);
 	}
+	if (!err)
+		err = pm_out__init(&g.out, write, arg, OUT_BUF_SIZE);
 	if (!err) {
 		emit_document(&g);
+		pm_out__flush(&g.out);
 		err = g.out.err;
 	}
 	if (!err && st)

@@ -77,7 +77,7 @@ static int run(struct pm_dumper *d, char *out, size_t size)
 	d->warn = on_warn;
 	warnings = 0;
 	if (!text || in < 0 || fd < 0 || !d->r || pm_reader__open_fd(d->r, in) ||
-	    pm_out__init(&d->em.out, fd, 64)) {
+	    pm_out__init_fd(&d->em.out, fd, 64)) {
 		free(text);
 		return -1;
 	}

@@ -204,7 +204,7 @@ static void test_fd(void)
 	ssize_t r;
 	int fds[2], i;
 
-	if (pipe(fds) || pm_out__init(&o, fds[1], 16)) {
+	if (pipe(fds) || pm_out__init_fd(&o, fds[1], 16)) {
 		tap_ok(0, "pipe and buffer");
 		return;
 	}
@@ -224,7 +224,7 @@ static void test_fd(void)
 	pm_out__exit(&o);
 
 	/* A reader that went away: EPIPE, kept, and later output dropped. */
-	if (pipe(fds) || pm_out__init(&o, fds[1], 64)) {
+	if (pipe(fds) || pm_out__init_fd(&o, fds[1], 64)) {
 		tap_ok(0, "pipe and buffer");
 		return;
 	}
@@ -233,8 +233,48 @@ static void test_fd(void)
 	pm_out__flush(&o);
 	pm_out__str(&o, "again");
 	pm_out__flush(&o);
-	tap_ok(o.err == EPIPE && o.len == 0, "write error EPIPE is sticky");
+	tap_ok(o.err == -EPIPE && o.len == 0, "write error EPIPE is sticky");
 	close(fds[1]);
+	pm_out__exit(&o);
+}
+
+/* A callback that takes two pieces, then fails. */
+struct sink {
+	char got[256];
+	size_t len, calls, biggest;
+};
+
+static int sink__write(void *arg, const void *p, size_t n)
+{
+	struct sink *s = arg;
+
+	if (++s->calls > 2)
+		return -ENOSPC;
+	memcpy(s->got + s->len, p, n);
+	s->len += n;
+	s->biggest = n > s->biggest ? n : s->biggest;
+	return 0;
+}
+
+static void test_callback(void)
+{
+	struct sink s = { .len = 0 };
+	struct pm_out o;
+	int i;
+
+	if (pm_out__init(&o, sink__write, &s, 32)) {
+		tap_ok(0, "buffer");
+		return;
+	}
+	for (i = 0; i < 20; i++)
+		pm_out__str(&o, "abcd");
+	pm_out__flush(&o);
+	tap_ok(s.len == 64 && !memcmp(s.got, "abcdabcd", 8) && s.biggest == 32,
+	       "the callback gets full buffers, in order");
+	tap_ok(o.err == -ENOSPC && s.calls == 3, "its failure is kept as a negative errno");
+	pm_out__str(&o, "more");
+	pm_out__flush(&o);
+	tap_ok(s.calls == 3 && o.total == 84, "no call after a failure; total counts every byte");
 	pm_out__exit(&o);
 }
 
@@ -276,13 +316,14 @@ static void test_utf8(void)
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	if (pm_out__init(&em.out, -1, 1 << 16))
+	if (pm_out__init_fd(&em.out, -1, 1 << 16))
 		return 1;
 	test_numbers();
 	test_utf8();
 	test_escapes();
 	test_fields();
 	test_fd();
+	test_callback();
 	pm_out__exit(&em.out);
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Golden strings for every record printer of `pmrec dump` (lib/print_*.c),
+ * Golden strings for every record printer of `pmrec dump` (lib/print/),
  * text and JSON: records are built here byte by byte, printed into memory
  * and compared with what pmrec-dump(1) promises.  Prints TAP.
  */
@@ -720,7 +720,7 @@ static void test_stats(void)
 int main(void)
 {
 	pr.r = pm_reader__new();
-	if (!pr.r || pm_out__init(&em.out, -1, 1 << 16))
+	if (!pr.r || pm_out__init_fd(&em.out, -1, 1 << 16))
 		return 1;
 	pr.em = &em;
 	test_mmap();
