@@ -342,7 +342,7 @@ int cmd_annotate(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	an.r = pm_reader__new();
 	an.dsos = pm_dso_cache__new();
-	if (!an.r || !an.dsos || pm_out__init(&an.out, STDOUT_FILENO, 1 << 16)) {
+	if (!an.r || !an.dsos || pm_out__init_fd(&an.out, STDOUT_FILENO, 1 << 16)) {
 		fprintf(stderr, CMD ": out of memory\n");
 		annotate__exit(&an);
 		return PM_EXIT_FAILURE;

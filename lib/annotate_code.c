@@ -6,13 +6,15 @@
  */
 #include <capstone/capstone.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "annotate.h"
-#include "elf_int.h"
+#include "file.h"
 #include "srcline.h"
 #include "symname.h"
 #include "symtab.h"
@@ -41,21 +43,22 @@ static void annotation__lines(struct pm_annotation *a)
 static int code__read(const char *path, uint64_t start, uint64_t size, unsigned char **code,
 		      int *machine)
 {
-	struct elf_file ef;
+	int fd = pm_file__open(path, O_RDONLY, 0, 0, NULL);
 	Elf_Scn *scn = NULL;
-	struct stat st;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	Elf_Data *d;
+	Elf *elf;
 	int err;
 
-	err = elf_file__open(&ef, path, 0, &st);
-	if (err)
-		return err;
-	err = -ENOENT;
-	if (gelf_getehdr(ef.elf, &eh))
+	if (fd < 0)
+		return fd;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	err = elf && elf_kind(elf) == ELF_K_ELF ? -ENOENT : -ENOEXEC;
+	if (elf && gelf_getehdr(elf, &eh))
 		*machine = eh.e_machine;
-	while (err == -ENOENT && (scn = elf_nextscn(ef.elf, scn))) {
+	while (err == -ENOENT && (scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) || start < sh.sh_addr ||
 		    start - sh.sh_addr >= sh.sh_size || size > sh.sh_size - (start - sh.sh_addr))
@@ -73,7 +76,8 @@ static int code__read(const char *path, uint64_t start, uint64_t size, unsigned 
 		memcpy(*code, (const unsigned char *)d->d_buf + (start - sh.sh_addr), size);
 		err = 0;
 	}
-	elf_file__close(&ef);
+	elf_end(elf);
+	close(fd);
 	return err;
 }
 

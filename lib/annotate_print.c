@@ -191,7 +191,7 @@ int pm_annotate_print__one(struct pm_annotate_print *p, const struct pm_annotati
 	else
 		print__text_one(p, a);
 	p->printed++;
-	return p->out->err ? -p->out->err : 0;
+	return p->out->err;
 }
 
 void pm_annotate_print__begin(struct pm_annotate_print *p)
@@ -205,5 +205,5 @@ int pm_annotate_print__end(struct pm_annotate_print *p)
 	if (p->json)
 		pm_out__str(p->out, "\n]\n");
 	pm_out__flush(p->out);
-	return p->out->err ? -p->out->err : 0;
+	return p->out->err;
 }
