@@ -236,6 +236,9 @@ static void annotate__say_error(const struct annotate *an, const struct pm_annot
 	case PM_ANNOTATE_NO_SYMBOL:
 		fputs("no symbol of the file covers its samples", stderr);
 		break;
+	case PM_ANNOTATE_TOO_LARGE:
+		fputs("the function is larger than 256 KiB", stderr);
+		break;
 	case PM_ANNOTATE_NO_CODE:
 		fprintf(stderr, "no code for it in the file: %s", strerror(-err));
 		break;

@@ -109,6 +109,7 @@ enum pm_annotate_why {
 	PM_ANNOTATE_OPEN,		/* the file: err */
 	PM_ANNOTATE_BUILD_ID,		/* another build id than recorded */
 	PM_ANNOTATE_NO_SYMBOL,		/* no symbol in the file covers the samples */
+	PM_ANNOTATE_TOO_LARGE,		/* the symbol's size is over what is read */
 	PM_ANNOTATE_NO_CODE,		/* no code bytes there (a NOBITS section...) */
 	PM_ANNOTATE_ARCH,		/* a machine capstone is not set up for here */
 	PM_ANNOTATE_KERNEL,		/* kernel code is not read */

@@ -19,8 +19,11 @@
 #include "symname.h"
 #include "symtab.h"
 
-/* A function larger than this is not read: no compiler makes one, a hostile file may. */
-#define CODE_MAX (4u << 20)
+/*
+ * A function larger than this is not read: few compilers make one, a
+ * hostile file may, and each byte may be an instruction of ~230 bytes here.
+ */
+#define CODE_MAX (256u << 10)
 
 /* Source lines and inlined functions of every instruction. */
 static void annotation__lines(struct pm_annotation *a)
@@ -272,10 +275,13 @@ static int annotation__symbol(struct pm_annotation *a, struct pm_dso *dso,
 		return err;
 	}
 	if (!a->func->nr_hits || pm_dso__offset_vaddr(dso, a->func->hits[0].off, &vaddr) ||
-	    pm_symtab__find_range(st, vaddr, &name, &a->start, &a->size) ||
-	    a->size > CODE_MAX || !a->size) {
+	    pm_symtab__find_range(st, vaddr, &name, &a->start, &a->size) || !a->size) {
 		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_NO_SYMBOL, .err = -ENOENT };
 		return -ENOENT;
+	}
+	if (a->size > CODE_MAX) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_TOO_LARGE, .err = -EFBIG };
+		return -EFBIG;
 	}
 	a->sym = pm_sym_name__cut(strndup(name, PM_SYM_NAME_MAX + 1));
 	return a->sym ? 0 : -ENOMEM;

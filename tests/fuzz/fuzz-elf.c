@@ -6,7 +6,9 @@
  * `pmrec dump` as the perf.data itself.  One input is written to a
  * memfd and opened by its /proc/self/fd path, as dump opens a mapped file:
  * build id, program headers, symbols, and the name of addresses across the
- * mapping, every name read to its end.  The heap stays within the budget of
+ * mapping, every name read to its end; and annotate's reading of a
+ * function's code (symbol range, code bytes, disassembly, line table) at
+ * a few places.  The heap stays within the budget of
  * fuzz-budget.h: a file cannot multiply memory (a name copied per symbol).
  *
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "dso.h"
 #include "fuzz-budget.h"
 #include "fuzz-memfd.h"
@@ -58,6 +61,22 @@ static void fuzz__resolve(struct pm_dso *dso)
 	}
 }
 
+/* Annotates the functions at a few file offsets, as annotate does with its samples. */
+static void fuzz__annotate(struct pm_dso_cache *cache, char *path)
+{
+	struct pm_annotate_hit hit = { .period = 1, .samples = 1 };
+	struct pm_annotate_func f = { .sym = "f", .dso = path, .hits = &hit, .nr_hits = 1,
+				      .samples = 1, .period = 1 };
+	struct pm_annotate_error e;
+	struct pm_annotation a;
+
+	for (hit.off = 0; hit.off < 0x8000; hit.off += 0x7f1) {
+		if (!pm_annotation__build(&a, &f, cache, &e))
+			fuzz_sink += a.nr_insns + a.nr_lines + a.samples;
+		pm_annotation__exit(&a);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const unsigned char *id;
@@ -80,6 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!pm_dso__build_id(dso, &id, &len))
 		fuzz_sink += len ? id[0] + id[len - 1] : 0;
 	fuzz__resolve(dso);
+	fuzz__annotate(cache, path);
 	pm_dso_cache__delete(cache);
 	fuzz_heap_peak = fuzz_budget__disarm();
 	return 0;
