@@ -217,7 +217,7 @@ static void annotate__say_unknown(const struct annotate *an, const char *sym)
 	fputc('\n', stderr);
 }
 
-static void annotate__say_error(const struct annotate *an, const struct pm_annotate_func *f,
+static void annotate__say_error(const struct pm_annotate_func *f,
 				const struct pm_annotate_error *e, int err)
 {
 	size_t i;
@@ -271,7 +271,7 @@ static int annotate__one(struct annotate *an, const struct pm_annotate_func *f)
 		return err;
 	}
 	if (err) {
-		annotate__say_error(an, f, &e, err);
+		annotate__say_error(f, &e, err);
 		pm_annotation__exit(&a);
 		return 1;
 	}
