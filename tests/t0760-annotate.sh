@@ -208,7 +208,7 @@ test_expect_success 'report --pprof: go tool pprof -list shows annotate'"'"'s li
 '
 
 test_expect_success 'report: addresses of a stripped library no symbol covers are perf'"'"'s file offsets' '
-	head -c 4000000 /dev/urandom >rnd &&
+	head -c 2000000 /dev/urandom >rnd &&
 	"$PMREC" -q -o xz.data -- xz -6 -T1 -c rnd >/dev/null &&
 	"$PMREC" report -i xz.data --no-children --sort dso,sym >pm &&
 	perf report -i xz.data --stdio --no-children --sort dso,sym >perf 2>/dev/null &&
