@@ -68,6 +68,34 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 			w->err == EBADMSG ? "malformed" : w->err == EPROTO ? "another format version" :
 			w->err == E2BIG ? "more names than pmrec keeps" : strerror(w->err));
 		break;
+	case PM_WARN_JITDUMP_REFUSED:
+		fprintf(stderr, "jitdump '%s' is not read: %s; its JIT code stays unnamed", w->dso,
+			w->err == ELOOP ? "it is a symbolic link" :
+			w->err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
+			w->err == EINVAL ? "not a regular file" : strerror(w->err));
+		break;
+	case PM_WARN_JITDUMP_BAD:
+		fprintf(stderr, "jitdump '%s' is malformed at offset %llu (0x%llx): %s; the %llu code "
+			"loads before it are used", w->dso, (unsigned long long)w->offset,
+			(unsigned long long)w->offset, w->why, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JITDUMP_TRUNCATED:
+		fprintf(stderr, "jitdump '%s' is larger than pmrec reads: its first %llu code loads "
+			"are used", w->dso, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JITDUMP_UNTIMED:
+		if (w->err)
+			fprintf(stderr, "jitdump '%s' times its code by the CPU's counter, which pmrec "
+				"does not convert: code is named by its last load, whatever the "
+				"sample's time", w->dso);
+		else
+			fprintf(stderr, "jitdump '%s': the recording was not timed by the monotonic "
+				"clock (record with -k mono): code is named by its last load, whatever "
+				"the sample's time", w->dso);
+		break;
+	case PM_WARN_JITDUMP_FULL:
+		fprintf(stderr, "more JIT code than pmrec keeps names for: later code stays unnamed");
+		break;
 	case PM_WARN_JIT_NAMES:
 		if (w->dso)
 			fprintf(stderr, "JIT code names: %llu from '%s'", (unsigned long long)w->size,

@@ -37,6 +37,12 @@ int pm_namer__read_build_ids(struct pm_namer *n);
  */
 int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body_len);
 /*
+ * The time of the record just tracked, when it has one: JIT code of
+ * jitdump files (an MMAP of jit-PID.dump is their marker) loaded up to
+ * then names addresses from now on.  Records come in time order.
+ */
+void pm_namer__time(struct pm_namer *n, uint64_t time);
+/*
  * Starts reading /proc/kallsyms on a thread, when the input's events may
  * sample the kernel and it was recorded on this kernel: the first kernel
  * frame then waits only for what is left of the read (the kernel takes
