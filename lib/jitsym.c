@@ -54,6 +54,18 @@ struct pm_jitsyms {
 	void *load_arg;
 };
 
+bool pm_jitsym__anon_mapping(const char *name)
+{
+	static const char *const prefix[] = { "//anon", "/dev/zero", "/anon_hugepage", "[stack",
+					      "/SYSV", "[heap]", "[anon:" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(name, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
 struct pm_jitsyms *pm_jitsyms__new(void)
 {
 	struct pm_jitsyms *t = calloc(1, sizeof(*t));

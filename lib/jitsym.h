@@ -33,6 +33,14 @@
 
 struct pm_jitsyms;
 
+/*
+ * True for the name of a mapping that no file backs, where JIT compilers
+ * put their code: the names perf gives such mappings (its map__new:
+ * anonymous memory, /dev/zero, huge pages, the stack, the heap, SysV
+ * shared memory) and named anonymous memory ("[anon:NAME]").
+ */
+bool pm_jitsym__anon_mapping(const char *name);
+
 /* One range to add; fields may be added (designated initializers only). */
 struct pm_jitsym_add {
 	int32_t pid;

@@ -95,7 +95,7 @@ static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pid);
 	/* perf's short name for a perf map's code. */
 	snprintf(dso_short, sizeof(dso_short), "[JIT] tid %d", pid);
-	fd = pm_perfmap__open(path, geteuid());
+	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
 	if (fd == -ENOENT)
 		return;
 	if (fd < 0) {

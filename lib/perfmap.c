@@ -76,15 +76,16 @@ int pm_perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64
 	return 0;
 }
 
-int pm_perfmap__open(const char *path, uid_t uid)
+int pm_perfmap__open(int root_fd, const char *path, uid_t uid, uid_t uid2)
 {
 	struct stat st;
-	int fd = pm_file__open(path, O_RDONLY, 0, 0, &st);
+	int fd = root_fd < 0 ? pm_file__open(path, O_RDONLY, 0, 0, &st) :
+			       pm_file__open_in_root(root_fd, path, O_RDONLY, 0, 0, &st);
 
 	if (fd < 0)
 		return fd;
 	/* Anyone can write in /tmp: only root's or the process's own map names its code. */
-	if (st.st_uid && st.st_uid != uid) {
+	if (st.st_uid && st.st_uid != uid && st.st_uid != uid2) {
 		close(fd);
 		return -EPERM;
 	}

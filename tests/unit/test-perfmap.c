@@ -76,7 +76,7 @@ static void test_read(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/perf-1.map", dir);
 	write_file(path, text, sizeof(text) - 1);
-	fd = pm_perfmap__open(path, getuid());
+	fd = pm_perfmap__open(-1, path, getuid(), getuid());
 	tap_ok(fd >= 0 && !pm_perfmap__read(fd, t, 42, "/tmp/perf-42.map", "[JIT] tid 42", &st), "read");
 	close(fd);
 	tap_ok(st.lines == 4 && st.malformed == 2 && st.added == 2 && !st.truncated,
@@ -106,7 +106,7 @@ static void test_long_line(const char *dir)
 	i += (size_t)sprintf(text + i, "\n6000 10 after\n");
 	snprintf(path, sizeof(path), "%s/long.map", dir);
 	write_file(path, text, i);
-	fd = pm_perfmap__open(path, getuid());
+	fd = pm_perfmap__open(-1, path, getuid(), getuid());
 	pm_perfmap__read(fd, t, 1, NULL, NULL, &st);
 	close(fd);
 	tap_ok(st.added == 2 && !pm_jitsyms__find(t, 1, 0x5000, &js) &&
@@ -125,21 +125,21 @@ static void test_open(const char *dir)
 	snprintf(path, sizeof(path), "%s/perf-1.map", dir);
 	snprintf(link, sizeof(link), "%s/perf-2.map", dir);
 	snprintf(fifo, sizeof(fifo), "%s/perf-3.map", dir);
-	tap_ok(!symlink(path, link) && pm_perfmap__open(link, getuid()) == -ELOOP, "a symlink: -ELOOP");
-	tap_ok(!mkfifo(fifo, 0600) && pm_perfmap__open(fifo, getuid()) == -EINVAL,
+	tap_ok(!symlink(path, link) && pm_perfmap__open(-1, link, getuid(), getuid()) == -ELOOP, "a symlink: -ELOOP");
+	tap_ok(!mkfifo(fifo, 0600) && pm_perfmap__open(-1, fifo, getuid(), getuid()) == -EINVAL,
 	       "a FIFO: -EINVAL, without blocking");
-	tap_ok(pm_perfmap__open(dir, getuid()) < 0, "a directory: refused");
+	tap_ok(pm_perfmap__open(-1, dir, getuid(), getuid()) < 0, "a directory: refused");
 	if (getuid() == 0) {
-		tap_ok(!chown(path, 12345, 12345) && pm_perfmap__open(path, 0) == -EPERM,
+		tap_ok(!chown(path, 12345, 12345) && pm_perfmap__open(-1, path, 0, 0) == -EPERM,
 		       "another user's map: -EPERM");
-		fd = pm_perfmap__open(path, 12345);
+		fd = pm_perfmap__open(-1, path, 12345, 12345);
 		tap_ok(fd >= 0, "the process's user's map: read");
 		close(fd);
-		tap_ok(!chown(path, 0, 0) && (fd = pm_perfmap__open(path, 12345)) >= 0,
+		tap_ok(!chown(path, 0, 0) && (fd = pm_perfmap__open(-1, path, 12345, 12345)) >= 0,
 		       "root's map: read");
 		close(fd);
 	}
-	tap_ok(pm_perfmap__open("/nonexistent/perf-1.map", 0) == -ENOENT, "missing: -ENOENT");
+	tap_ok(pm_perfmap__open(-1, "/nonexistent/perf-1.map", 0, 0) == -ENOENT, "missing: -ENOENT");
 }
 
 int main(void)
