@@ -16,7 +16,10 @@
 
 void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w)
 {
-	fprintf(stderr, "%s: %s: ", cmd, input);
+	if (input)
+		fprintf(stderr, "%s: %s: ", cmd, input);
+	else
+		fprintf(stderr, "%s: ", cmd);
 	switch (w->kind) {
 	case PM_WARN_OTHER_KERNEL:
 		fputs("recorded on another kernel: kernel addresses are not named", stderr);

@@ -22,6 +22,7 @@
 struct jit_ent {
 	uint64_t start, end;
 	uint32_t name, src, dso, line;
+	uint32_t dso_short;
 };
 
 /* A disjoint piece of a process's code, named by entry ent. */
@@ -47,11 +48,23 @@ struct pm_jitsyms {
 	char *chunk[NR_CHUNKS];
 	uint32_t nr_chunks, chunk_used;	/* bytes used in the last chunk */
 	size_t bytes, nr_ents;
-	uint32_t last_dso;		/* the dso string added last, reused while equal */
+	uint32_t last_dso[2];		/* the dso strings added last, reused while equal */
 	uint64_t gen;
 	pm_jitsym_load_fn *load;
 	void *load_arg;
 };
+
+bool pm_jitsym__anon_mapping(const char *name)
+{
+	static const char *const prefix[] = { "//anon", "/dev/zero", "/anon_hugepage", "[stack",
+					      "/SYSV", "[heap]", "[anon:" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(name, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
 
 struct pm_jitsyms *pm_jitsyms__new(void)
 {
@@ -61,7 +74,7 @@ struct pm_jitsyms *pm_jitsyms__new(void)
 		return NULL;
 	pm_hashtab__init(&t->proc_idx, NULL, NULL);
 	pm_hashtab__init(&t->tried, NULL, NULL);
-	t->last_dso = NO_STR;
+	t->last_dso[0] = t->last_dso[1] = NO_STR;
 	t->gen = 1;
 	return t;
 }
@@ -135,20 +148,22 @@ static int jitsyms__intern_name(struct pm_jitsyms *t, const char *p, size_t len,
 	return err;
 }
 
-static int jitsyms__intern_dso(struct pm_jitsyms *t, const char *dso, uint32_t *out)
+/* A dso string (which: 0 long, 1 short), shared with the entry before when equal. */
+static int jitsyms__intern_dso(struct pm_jitsyms *t, const char *dso, int which, uint32_t *out)
 {
+	uint32_t *last = &t->last_dso[which];
 	size_t len = strnlen(dso, DSO_MAX);
 	int err;
 
 	if (len == DSO_MAX)
 		return -EINVAL;
-	if (t->last_dso != NO_STR && !strcmp(jitsyms__str(t, t->last_dso), dso)) {
-		*out = t->last_dso;
+	if (*last != NO_STR && !strcmp(jitsyms__str(t, *last), dso)) {
+		*out = *last;
 		return 0;
 	}
 	err = jitsyms__intern(t, dso, len, out);
 	if (!err)
-		t->last_dso = *out;
+		*last = *out;
 	return err;
 }
 
@@ -169,7 +184,7 @@ static struct jit_proc *jitsyms__proc(struct pm_jitsyms *t, int32_t pid, bool cr
 int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 {
 	struct jit_ent e = { .start = a->start, .end = a->start + a->size, .src = NO_STR,
-			     .dso = NO_STR, .line = a->line };
+			     .dso = NO_STR, .dso_short = NO_STR, .line = a->line };
 	struct jit_proc *p;
 	int err;
 
@@ -184,7 +199,9 @@ int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 	if (!err && a->src)
 		err = jitsyms__intern_name(t, a->src, a->src_len, &e.src);
 	if (!err && a->dso)
-		err = jitsyms__intern_dso(t, a->dso, &e.dso);
+		err = jitsyms__intern_dso(t, a->dso, 0, &e.dso);
+	if (!err && a->dso_short)
+		err = jitsyms__intern_dso(t, a->dso_short, 1, &e.dso_short);
 	if (err)
 		return err;
 	p->ents[p->nr_ents++] = e;
@@ -320,7 +337,8 @@ static void jitsyms__fill(const struct pm_jitsyms *t, const struct jit_ent *e,
 {
 	*out = (struct pm_jitsym){ .start = e->start, .size = e->end - e->start,
 				   .name = jitsyms__str(t, e->name), .src = jitsyms__str(t, e->src),
-				   .line = e->line, .dso = jitsyms__str(t, e->dso) };
+				   .line = e->line, .dso = jitsyms__str(t, e->dso),
+				   .dso_short = jitsyms__str(t, e->dso_short) };
 }
 
 int pm_jitsyms__find(struct pm_jitsyms *t, int32_t pid, uint64_t addr, struct pm_jitsym *out)
@@ -382,18 +400,20 @@ bool pm_jitsyms__next(const struct pm_jitsyms *t, size_t *pos, int32_t *pid,
 struct jit_disk {
 	uint32_t pid, line;
 	uint64_t start, size;
-	uint16_t name_len, src_len, dso_len, flags;
+	uint16_t name_len, src_len, dso_len, short_len;
+	uint32_t flags, reserved;
 };
 
 static size_t disk__len(const struct jit_disk *d)
 {
-	return (sizeof(*d) + d->name_len + d->src_len + d->dso_len + 7) & ~(size_t)7;
+	return (sizeof(*d) + d->name_len + d->src_len + d->dso_len + d->short_len + 7) &
+	       ~(size_t)7;
 }
 
 int pm_jitsyms__encode(const struct pm_jitsyms *t, size_t *pos, size_t max, struct pm_buf *out)
 {
+	const char *prev_dso = NULL, *prev_short = NULL;
 	size_t start_len = out->len, next = *pos;
-	const char *prev_dso = NULL;
 	struct pm_jitsym js;
 	int32_t pid;
 
@@ -408,27 +428,36 @@ int pm_jitsyms__encode(const struct pm_jitsyms *t, size_t *pos, size_t max, stru
 			d.src_len = (uint16_t)strlen(js.src);
 		}
 		/* Strings are interned: one dso string is one pointer. */
-		if (js.dso && js.dso == prev_dso)
+		if ((js.dso || js.dso_short) && js.dso == prev_dso && js.dso_short == prev_short) {
 			d.flags |= PM_JITSYM_F_SAME_DSO;
-		else if (js.dso)
-			d.dso_len = (uint16_t)strlen(js.dso);
+		} else {
+			d.dso_len = js.dso ? (uint16_t)strlen(js.dso) : 0;
+			d.short_len = js.dso_short ? (uint16_t)strlen(js.dso_short) : 0;
+		}
 		if (out->len - start_len + disk__len(&d) > max)
 			break;
 		if (pm_buf__append(out, &d, sizeof(d)) || pm_buf__append(out, js.name, d.name_len) ||
-		    (js.src && pm_buf__append(out, js.src, d.src_len)) ||
-		    (d.dso_len && pm_buf__append(out, js.dso, d.dso_len)) || pm_buf__pad(out, 8))
+		    pm_buf__append(out, js.src, d.src_len) || pm_buf__append(out, js.dso, d.dso_len) ||
+		    pm_buf__append(out, js.dso_short, d.short_len) || pm_buf__pad(out, 8))
 			return -ENOMEM;
 		prev_dso = js.dso;
+		prev_short = js.dso_short;
 		*pos = next;
 	}
 	return 0;
 }
 
+/* A dso string of an entry into buf (DSO_MAX bytes): "" when absent. */
+static void disk__dso(char *buf, const char *s, uint16_t len)
+{
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+}
+
 int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
 {
 	const unsigned char *b = p, *end = b + len;
-	char dso[DSO_MAX] = "";
-	bool have_dso = false;
+	char dso[DSO_MAX] = "", dso_short[DSO_MAX] = "";
 	struct jit_disk d;
 	uint64_t version;
 	int err;
@@ -445,20 +474,20 @@ int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
 			return -EBADMSG;
 		memcpy(&d, b, sizeof(d));
 		if (disk__len(&d) > (size_t)(end - b) || d.dso_len >= DSO_MAX ||
-		    (d.flags & PM_JITSYM_F_SAME_DSO && (d.dso_len || !have_dso)))
+		    d.short_len >= DSO_MAX ||
+		    (d.flags & PM_JITSYM_F_SAME_DSO && (d.dso_len || d.short_len)))
 			return -EBADMSG;
 		s = (const char *)b + sizeof(d);
-		if (d.dso_len) {
-			memcpy(dso, s + d.name_len + d.src_len, d.dso_len);
-			dso[d.dso_len] = '\0';
+		if (!(d.flags & PM_JITSYM_F_SAME_DSO)) {
+			disk__dso(dso, s + d.name_len + d.src_len, d.dso_len);
+			disk__dso(dso_short, s + d.name_len + d.src_len + d.dso_len, d.short_len);
 		}
-		have_dso = d.dso_len || (d.flags & PM_JITSYM_F_SAME_DSO);
 		err = pm_jitsyms__add(t, &(struct pm_jitsym_add){
 			.pid = (int32_t)d.pid, .start = d.start, .size = d.size,
 			.name = s, .name_len = strnlen(s, d.name_len),
 			.src = d.flags & PM_JITSYM_F_SRC ? s + d.name_len : NULL,
 			.src_len = strnlen(s + d.name_len, d.src_len), .line = d.line,
-			.dso = have_dso ? dso : NULL });
+			.dso = dso[0] ? dso : NULL, .dso_short = dso_short[0] ? dso_short : NULL });
 		if (err == -EINVAL)
 			return -EBADMSG;
 		if (err)

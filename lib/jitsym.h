@@ -33,6 +33,14 @@
 
 struct pm_jitsyms;
 
+/*
+ * True for the name of a mapping that no file backs, where JIT compilers
+ * put their code: the names perf gives such mappings (its map__new:
+ * anonymous memory, /dev/zero, huge pages, the stack, the heap, SysV
+ * shared memory) and named anonymous memory ("[anon:NAME]").
+ */
+bool pm_jitsym__anon_mapping(const char *name);
+
 /* One range to add; fields may be added (designated initializers only). */
 struct pm_jitsym_add {
 	int32_t pid;
@@ -48,6 +56,8 @@ struct pm_jitsym_add {
 	 * copied once per distinct string; NULL keeps the mapping's own.
 	 */
 	const char *dso;
+	/* Its short form for report's dso column (perf's "[JIT] tid 1234"); NULL: dso's base name. */
+	const char *dso_short;
 };
 
 /* A range found.  Its strings stay valid until the table is deleted. */
@@ -57,6 +67,7 @@ struct pm_jitsym {
 	const char *src;		/* NULL: no source */
 	uint32_t line;
 	const char *dso;		/* NULL: none given */
+	const char *dso_short;		/* NULL: none given */
 };
 
 struct pm_jitsyms *pm_jitsyms__new(void);
@@ -102,11 +113,11 @@ bool pm_jitsyms__next(const struct pm_jitsyms *t, size_t *pos, int32_t *pid,
  *     u64 version (1)
  *     then entries, each 8-aligned:
  *       u32 pid; u32 line; u64 start; u64 size;
- *       u16 name_len; u16 src_len; u16 dso_len; u16 flags;
- *       name, source, dso bytes (no NULs), zeros to 8
+ *       u16 name_len, src_len, dso_len, dso_short_len; u32 flags, reserved;
+ *       name, source, dso, dso_short bytes (no NULs), zeros to 8
  *
  * flags: PM_JITSYM_F_SRC (a source is given, line applies),
- * PM_JITSYM_F_SAME_DSO (the dso of the entry before; dso_len 0).
+ * PM_JITSYM_F_SAME_DSO (the dsos of the entry before; their lengths 0).
  * Entries go in pm_jitsyms__next's order, so the later still wins.
  */
 #define PM_JITSYM_FORMAT 1

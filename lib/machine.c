@@ -545,25 +545,6 @@ void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, ui
 	e->f.refused_now = false;
 }
 
-/*
- * Memory that no file backs, where JIT compilers put their code: the names
- * perf gives such mappings (its map__new: anonymous memory, /dev/zero,
- * huge pages, the stack, the heap, SysV shared memory) and named
- * anonymous memory ("[anon:NAME]", prctl PR_SET_VMA_ANON_NAME).
- */
-static bool map__is_anon(const struct pm_map *map)
-{
-	static const char *const prefix[] = { "//anon", "/dev/zero", "/anon_hugepage", "[stack",
-					      "/SYSV", "[heap]", "[anon:" };
-	const char *path = pm_dso__path(map->dso);
-	size_t i;
-
-	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
-		if (!strncmp(path, prefix[i], strlen(prefix[i])))
-			return true;
-	return false;
-}
-
 /* Names ip from the JIT names of pid, if any covers it. */
 static bool machine__jit_name(struct pm_machine *m, int32_t pid, uint64_t ip,
 			      const struct pm_map *map, struct pm_frame *f)
@@ -575,6 +556,7 @@ static bool machine__jit_name(struct pm_machine *m, int32_t pid, uint64_t ip,
 	f->sym = js.name;
 	f->off = ip - js.start;
 	f->dso = js.dso ? js.dso : map ? pm_dso__path(map->dso) : NULL;
+	f->dso_short = js.dso_short;
 	return true;
 }
 
@@ -593,7 +575,7 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 		return;
 	}
 	map = cpumode == PERF_RECORD_MISC_USER ? machine__map_at(m, pid, ip) : NULL;
-	if (cpumode == PERF_RECORD_MISC_USER && (!map || map__is_anon(map)) &&
+	if (cpumode == PERF_RECORD_MISC_USER && (!map || pm_jitsym__anon_mapping(pm_dso__path(map->dso))) &&
 	    machine__jit_name(m, pid, ip, map, f))
 		return;
 	if (!map)

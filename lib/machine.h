@@ -51,6 +51,8 @@ struct pm_frame {
 	const char *sym;	/* NULL when no symbol covers the address */
 	uint64_t off;		/* from the symbol's start */
 	const char *dso;	/* file path, "[kernel.kallsyms]", "[module]"; NULL: no map */
+	/* JIT code: dso's short name in a report ("[JIT] tid 1234"); NULL: its base name. */
+	const char *dso_short;
 	/* The symbol as the file spells it, before demangling (set by pm_namer). */
 	const char *linkage;
 	/*

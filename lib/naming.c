@@ -89,7 +89,7 @@ static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 {
 	struct pm_perfmap_stats st;
 	struct pm_namer *n = arg;
-	char path[64];
+	char path[64], dso_short[32];
 	int fd, err;
 
 	if (!n->jit_copy_read) {
@@ -98,7 +98,9 @@ static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 			return;
 	}
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pid);
-	fd = pm_perfmap__open(path, geteuid());
+	/* perf's short name for a perf map's code. */
+	snprintf(dso_short, sizeof(dso_short), "[JIT] tid %d", pid);
+	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
 	if (fd == -ENOENT)
 		return;
 	if (fd < 0) {
@@ -106,7 +108,7 @@ static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 						    .err = -fd });
 		return;
 	}
-	err = pm_perfmap__read(fd, t, pid, path, &st);
+	err = pm_perfmap__read(fd, t, pid, path, dso_short, &st);
 	close(fd);
 	if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,13 +45,28 @@ static int parse_hex(const char **p, const char *end, uint64_t *v)
 	return 0;
 }
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* A number after blanks (strtoull skips them for perf), then one blank. */
+static int parse_field(const char **p, const char *end, uint64_t *v)
+{
+	while (*p < end && is_blank(**p))
+		(*p)++;
+	if (parse_hex(p, end, v) || *p == end || !is_blank(**p))
+		return -EINVAL;
+	(*p)++;
+	return 0;
+}
+
 int pm_perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64_t *size,
 			   const char **name, size_t *name_len)
 {
 	const char *p = line, *end = line + len;
 
-	if (parse_hex(&p, end, start) || p == end || *p++ != ' ' ||
-	    parse_hex(&p, end, size) || p == end || *p++ != ' ' || p == end)
+	if (parse_field(&p, end, start) || parse_field(&p, end, size) || p == end)
 		return -EINVAL;
 	/* A NUL ends the name as it would end perf's. */
 	*name = p;
@@ -60,15 +76,16 @@ int pm_perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64
 	return 0;
 }
 
-int pm_perfmap__open(const char *path, uid_t uid)
+int pm_perfmap__open(int root_fd, const char *path, uid_t uid, uid_t uid2)
 {
 	struct stat st;
-	int fd = pm_file__open(path, O_RDONLY, 0, 0, &st);
+	int fd = root_fd < 0 ? pm_file__open(path, O_RDONLY, 0, 0, &st) :
+			       pm_file__open_in_root(root_fd, path, O_RDONLY, 0, 0, &st);
 
 	if (fd < 0)
 		return fd;
 	/* Anyone can write in /tmp: only root's or the process's own map names its code. */
-	if (st.st_uid && st.st_uid != uid) {
+	if (st.st_uid && st.st_uid != uid && st.st_uid != uid2) {
 		close(fd);
 		return -EPERM;
 	}
@@ -78,7 +95,7 @@ int pm_perfmap__open(const char *path, uid_t uid)
 struct map_reader {
 	struct pm_jitsyms *t;
 	int32_t pid;
-	const char *dso;
+	const char *dso, *dso_short;
 	struct pm_perfmap_stats *st;
 	char line[LINE_KEEP + 1];
 	size_t len;			/* bytes of the current line kept */
@@ -87,7 +104,7 @@ struct map_reader {
 /* One whole line; -E2BIG when the table is full. */
 static int map_reader__line(struct map_reader *m)
 {
-	struct pm_jitsym_add a = { .pid = m->pid, .dso = m->dso };
+	struct pm_jitsym_add a = { .pid = m->pid, .dso = m->dso, .dso_short = m->dso_short };
 	int err;
 
 	m->st->lines++;
@@ -135,7 +152,7 @@ static int map_reader__feed(struct map_reader *m, const char *p, size_t n)
 }
 
 int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
-		     struct pm_perfmap_stats *st)
+		     const char *dso_short, struct pm_perfmap_stats *st)
 {
 	struct map_reader *m = malloc(sizeof(*m));
 	uint64_t total = 0;
@@ -147,7 +164,8 @@ int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
 		err = -ENOMEM;
 		goto out;
 	}
-	*m = (struct map_reader){ .t = t, .pid = pid, .dso = dso, .st = st };
+	*m = (struct map_reader){ .t = t, .pid = pid, .dso = dso, .dso_short = dso_short,
+				  .st = st };
 	for (;;) {
 		ssize_t n = read(fd, buf, READ_CHUNK);
 

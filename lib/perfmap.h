@@ -10,8 +10,9 @@
  *
  *     START SIZE NAME
  *
- * START and SIZE in hexadecimal (an optional "0x"), one space after each,
- * NAME the rest of the line.  As perf reads them, a later line wins where
+ * START and SIZE in hexadecimal (an optional "0x"; blanks before them, one
+ * after each, as perf's strtoull-based reading takes them), NAME the rest
+ * of the line.  As perf reads them, a later line wins where
  * two ranges overlap (a JIT reuses the memory of code it threw away).
  *
  * The file lies in world-writable /tmp and pmrec runs as root: it is opened
@@ -48,17 +49,20 @@ int pm_perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64
 
 /*
  * Opens the perf map at path for reading: a regular file, not a symlink,
- * owned by root or by uid.  The fd, or -errno: -ENOENT, -ELOOP (a
+ * owned by root, uid or uid2.  root_fd -1: path as it is; else a
+ * directory fd of another root that path resolves in, no symlink followed
+ * at all (pm_file__open_in_root).  The fd, or -errno: -ENOENT, -ELOOP (a
  * symlink), -EINVAL (not a regular file), -EPERM (another owner).
  */
-int pm_perfmap__open(const char *path, uid_t uid);
+int pm_perfmap__open(int root_fd, const char *path, uid_t uid, uid_t uid2);
 
 /*
- * Reads the perf map on fd into t as process pid's code, named as dso in
- * outputs (NULL: none).  Returns 0 or a negative errno (-ENOMEM, read
- * errors); st says what was read.
+ * Reads the perf map on fd into t as process pid's code, in "file" dso
+ * (NULL: none) with dso_short its short name (see pm_jitsym_add).
+ * Returns 0 or a negative errno (-ENOMEM, read errors); st says what was
+ * read.
  */
 int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
-		     struct pm_perfmap_stats *st);
+		     const char *dso_short, struct pm_perfmap_stats *st);
 
 #endif

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "buildid.h"
 #include "hostinfo.h"
+#include "jitcap.h"
 #include "perf_data.h"
 #include "recfile.h"
 #include "synth.h"
@@ -110,7 +112,7 @@ static void host_features(struct pm_features *feat)
 	}
 }
 
-/* Features known only at the end: build ids and sample times. */
+/* Features known only at the end: build ids, JIT names and sample times. */
 static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 {
 	struct pm_buf *b;
@@ -124,6 +126,12 @@ static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 			*pm_features__add(feat, HEADER_BUILD_ID) = tmp;
 		else
 			pm_buf__exit(&tmp);
+	}
+	if (!err && f->jitcap && pm_jitcap__any(f->jitcap)) {
+		size_t pos = 0;
+
+		err = pm_jitcap__encode(f->jitcap, &pos, SIZE_MAX,
+					pm_features__add(feat, HEADER_PMREC_JIT_SYMBOLS));
 	}
 	if (!err) {
 		b = pm_features__add(feat, HEADER_SAMPLE_TIME);
@@ -174,7 +182,7 @@ static int recfile__pipe_prologue(struct pm_recfile *f)
 
 	if (!err)
 		err = pmdata__pipe_features(&f->out, &feat);
-	if (!err && (feat.mask & (1ULL << HEADER_TRACING_DATA)))
+	if (!err && pm_features__has(&feat, HEADER_TRACING_DATA))
 		err = pmdata__pipe_tracing(&f->out, &feat.payload[HEADER_TRACING_DATA]);
 	if (!err)
 		err = pmdata__pipe_event_names(&f->out, f->evlist);
@@ -262,6 +270,8 @@ static int recfile__flush_synth(struct pm_buf *b, void *arg)
 
 	if (fl->f->build_ids)
 		err = pm_build_ids__add_events(fl->f->build_ids, b->data, b->len);
+	if (fl->f->jitcap)
+		pm_jitcap__events(fl->f->jitcap, b->data, b->len);
 	if (!err)
 		err = recfile__write_committed(fl->f, b);
 	fl->written += b->len;
