@@ -192,7 +192,7 @@ static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h
 		return;
 	if (!n->jitcode && !(n->jitcode = pm_jitcode__new(n->jit)))
 		return;
-	fd = pm_perfmap__open(path, geteuid());
+	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
 	if (fd < 0) {
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
 						    .err = -fd });
