@@ -186,6 +186,7 @@ static int jitcode__parse(struct pm_jitcode *c, struct pm_jitdump *j, int32_t pi
 
 	pm_hashtab__init(&by_index, NULL, NULL);
 	while ((err = pm_jitdump__next(j, &r)) == 1) {
+		err = 0;
 		switch (r.type) {
 		case PM_JIT_CODE_LOAD:
 		case PM_JIT_CODE_MOVE:
