@@ -14,6 +14,7 @@
 #include "file.h"
 #include "kallsyms.h"
 #include "folded.h"
+#include "hashtab.h"
 #include "jitcode.h"
 #include "jitsym.h"
 #include "naming.h"
@@ -28,6 +29,7 @@ struct pm_namer {
 	bool jit_copy_read;		/* the recording's copy of the perf maps taken in */
 	struct pm_jitcode *jitcode;	/* jitdump files met (marker mappings), NULL before */
 	bool jitcode_full;		/* the table's bound reached: said once */
+	struct pm_hashtab jitdump_pids;	/* processes whose jitdump was read: once each */
 	pm_warn_fn *warn;
 	void *warn_arg;
 	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
@@ -188,9 +190,13 @@ static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h
 		return;
 	memcpy(path, m.filename, len);
 	path[len] = '\0';
-	if (pm_jitdump__marker_pid(path) < 0)
+	if (pm_jitdump__marker_pid(path) < 0 ||
+	    pm_hashtab__find_int(&n->jitdump_pids, (uint32_t)m.pid, NULL))
 		return;
 	if (!n->jitcode && !(n->jitcode = pm_jitcode__new(n->jit)))
+		return;
+	/* A runtime maps its marker once; a second mapping (-p's synthesized one too) adds nothing. */
+	if (pm_hashtab__insert_int(&n->jitdump_pids, (uint32_t)m.pid, 0))
 		return;
 	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
 	if (fd < 0) {
@@ -222,6 +228,7 @@ struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn
 
 	if (!n)
 		return NULL;
+	pm_hashtab__init(&n->jitdump_pids, NULL, NULL);
 	n->machine = pm_machine__new();
 	if (!n->machine) {
 		free(n);
@@ -286,6 +293,7 @@ void pm_namer__delete(struct pm_namer *n)
 	pm_unwinder__delete(n->uw);
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
+	pm_hashtab__exit(&n->jitdump_pids);
 	pm_jitcode__delete(n->jitcode);
 	pm_jitsyms__delete(n->jit);
 	pm_buf__exit(&n->stack);
