@@ -83,8 +83,8 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 			(unsigned long long)w->offset, w->why, (unsigned long long)w->size);
 		break;
 	case PM_WARN_JITDUMP_TRUNCATED:
-		fprintf(stderr, "jitdump '%s' is larger than pmrec reads: its first %llu code loads "
-			"are used", w->dso, (unsigned long long)w->size);
+		fprintf(stderr, "jitdump '%s' loads more code than pmrec keeps: its first %llu code "
+			"loads are used", w->dso, (unsigned long long)w->size);
 		break;
 	case PM_WARN_JITDUMP_UNTIMED:
 		if (w->err)

@@ -175,27 +175,32 @@ static int jitcode__load(struct pm_jitcode *c, const struct pm_jitdump_rec *r, i
 	return err;
 }
 
-/* Every record of the file as pending loads, from index c->nr on. */
-static int jitcode__parse(struct pm_jitcode *c, struct pm_jitdump *j, int32_t pid, size_t dso_off,
-			  struct pm_jitcode_stats *st)
+/* What a file's records say to the ones after them. */
+struct parse_state {
+	struct pending_src src;
+	struct pm_hashtab by_index;	/* code index -> its load in c->loads */
+	int32_t pid;
+	size_t dso_off;
+};
+
+/* The records of the window j is on, as pending loads. */
+static int jitcode__records(struct pm_jitcode *c, struct pm_jitdump *j, struct parse_state *ps,
+			    struct pm_jitcode_stats *st)
 {
-	struct pending_src src = { 0 };
-	struct pm_hashtab by_index;
 	struct pm_jitdump_rec r;
 	int err;
 
-	pm_hashtab__init(&by_index, NULL, NULL);
 	while ((err = pm_jitdump__next(j, &r)) == 1) {
 		err = 0;
 		switch (r.type) {
 		case PM_JIT_CODE_LOAD:
 		case PM_JIT_CODE_MOVE:
-			err = jitcode__load(c, &r, pid, dso_off, &src, &by_index);
+			err = jitcode__load(c, &r, ps->pid, ps->dso_off, &ps->src, &ps->by_index);
 			if (!err)
 				r.type == PM_JIT_CODE_LOAD ? st->loads++ : st->moves++;
 			break;
 		case PM_JIT_CODE_DEBUG_INFO:
-			err = jitcode__debug(c, j, &r, &src, st);
+			err = jitcode__debug(c, j, &r, &ps->src, st);
 			break;
 		case PM_JIT_CODE_UNWINDING_INFO:
 			st->unwinding++;
@@ -206,49 +211,88 @@ static int jitcode__parse(struct pm_jitcode *c, struct pm_jitdump *j, int32_t pi
 		if (err)
 			break;
 	}
-	pm_hashtab__exit(&by_index);
-	st->skipped = j->skipped;
-	if (err == -E2BIG) {
-		st->truncated = true;
-		return 0;
-	}
-	if (err == -EBADMSG) {
-		st->bad = true;
-		st->err = j->err;
-		return 0;
-	}
 	return err;
 }
 
-/* Up to PM_JITCODE_MAX_BYTES of fd; the file may still grow: its size now is what is read. */
-static int jitcode__slurp(int fd, unsigned char **buf, size_t *len, bool *truncated)
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
 {
-	struct stat sb;
-	size_t want, got = 0;
-	ssize_t n;
+	size_t got = 0;
+	ssize_t r;
 
-	if (fstat(fd, &sb))
-		return -errno;
-	want = (uint64_t)sb.st_size > PM_JITCODE_MAX_BYTES ? PM_JITCODE_MAX_BYTES :
-							     (size_t)sb.st_size;
-	*truncated = (uint64_t)sb.st_size > PM_JITCODE_MAX_BYTES;
-	*buf = malloc(want ? want : 1);
-	if (!*buf)
-		return -ENOMEM;
-	while (got < want) {
-		n = pread(fd, *buf + got, want - got, (off_t)got);
-		if (n < 0 && errno == EINTR)
+	while (got < n) {
+		r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			free(*buf);
+		if (r < 0)
 			return -errno;
-		}
-		if (!n)
-			break;
-		got += (size_t)n;
+		if (!r)
+			return -ENODATA;	/* the file shrank while being read */
+		got += (size_t)r;
 	}
-	*len = got;
 	return 0;
+}
+
+/*
+ * The file one record at a time, each in buf (grown up to
+ * PM_JITCODE_MAX_RECORD), from the end of the header to the file's size
+ * now (a runtime may still be appending).
+ */
+static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct pm_jitdump *j,
+			   struct parse_state *ps, struct pm_jitcode_stats *st)
+{
+	unsigned char prefix[PM_JITDUMP_PREFIX_SIZE], *buf = NULL, *n;
+	uint64_t off = j->h.total_size;
+	size_t cap = 0, len;
+	int err = 0;
+
+	while (off < size && !err) {
+		len = size - off < sizeof(prefix) ? (size_t)(size - off) : sizeof(prefix);
+		err = read_at(fd, prefix, len, off);
+		if (err)
+			break;
+		if (len == sizeof(prefix)) {
+			uint32_t rsize = pm_jitdump__size_at(j, prefix);
+
+			if (rsize > PM_JITCODE_MAX_RECORD) {
+				j->err = (struct pm_jitdump_error){ .offset = off + 4,
+					.why = "record larger than pmrec reads (16 MiB)" };
+				err = -EBADMSG;
+				break;
+			}
+			/* A record cut by the end goes to the parser as it is: it says so. */
+			len = rsize > size - off ? (size_t)(size - off) : rsize;
+			len = len < sizeof(prefix) ? sizeof(prefix) : len;
+		}
+		if (len > cap) {
+			n = realloc(buf, len);
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = n;
+			cap = len;
+		}
+		err = read_at(fd, buf, len, off);
+		if (err)
+			break;
+		pm_jitdump__window(j, buf, len, off);
+		err = jitcode__records(c, j, ps, st);
+		off += len;
+	}
+	free(buf);
+	/* Shrunk while read (truncated by its owner): what was read stands. */
+	return err == -ENODATA ? 0 : err;
+}
+
+/* The header, from the first bytes of the file (at most a page). */
+static int jitcode__header(int fd, uint64_t size, struct pm_jitdump *j, unsigned char *page)
+{
+	size_t len = size < 4096 ? (size_t)size : 4096;
+	int err = read_at(fd, page, len, 0);
+
+	if (err)
+		return err;
+	return pm_jitdump__init(j, page, len);
 }
 
 static int load__cmp(const void *a, const void *b)
@@ -263,27 +307,40 @@ static int load__cmp(const void *a, const void *b)
 int pm_jitcode__read(struct pm_jitcode *c, int fd, int32_t pid, const char *dso, bool timed,
 		     struct pm_jitcode_stats *st)
 {
-	size_t first = c->nr, strings = c->strings.len, len = 0, dso_off, i;
+	size_t first = c->nr, strings = c->strings.len, i;
+	struct parse_state ps = { .pid = pid };
+	unsigned char page[4096];
 	struct pm_jitdump j;
-	unsigned char *buf = NULL;
+	struct stat sb;
 	int err;
 
 	*st = (struct pm_jitcode_stats){ 0 };
-	err = jitcode__slurp(fd, &buf, &len, &st->truncated);
-	if (err)
-		return err;
-	if (pm_jitdump__init(&j, buf, len)) {
+	if (fstat(fd, &sb))
+		return -errno;
+	err = jitcode__header(fd, (uint64_t)sb.st_size, &j, page);
+	if (err == -EBADMSG) {
 		st->bad = true;
 		st->err = j.err;
-		free(buf);
 		return 0;
 	}
+	if (err)
+		return err;
 	st->arch_time = j.h.flags & PM_JITDUMP_FLAG_ARCH_TIMESTAMP;
 	timed = timed && !st->arch_time;
-	err = jitcode__string(c, dso, strlen(dso) + 1, &dso_off);
+	pm_hashtab__init(&ps.by_index, NULL, NULL);
+	err = jitcode__string(c, dso, strlen(dso) + 1, &ps.dso_off);
 	if (!err)
-		err = jitcode__parse(c, &j, pid, dso_off, st);
-	free(buf);
+		err = jitcode__stream(c, fd, (uint64_t)sb.st_size, &j, &ps, st);
+	pm_hashtab__exit(&ps.by_index);
+	st->skipped = j.skipped;
+	if (err == -E2BIG) {
+		st->truncated = true;
+		err = 0;
+	} else if (err == -EBADMSG) {
+		st->bad = true;
+		st->err = j.err;
+		err = 0;
+	}
 	if (err || timed) {
 		c->unsorted |= c->nr > first;
 		return err ?: pm_jitcode__advance(c, c->now);

@@ -18,8 +18,9 @@
  * added at once, in file order: the last code at an address names it.
  *
  * A CODE_LOAD's source is the file and line its CODE_DEBUG_INFO gives for
- * the code's first address.  Bounded: PM_JITCODE_MAX_BYTES of each file
- * are read, and PM_JITSYM_MAX_ENTRIES loads are held at most.
+ * the code's first address.  Bounded: the file is read one record at a
+ * time, none over PM_JITCODE_MAX_RECORD bytes (a larger one is a fault),
+ * and PM_JITSYM_MAX_ENTRIES loads are held at most.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,7 +28,7 @@
 #include "jitdump.h"
 #include "jitsym.h"
 
-#define PM_JITCODE_MAX_BYTES (512ULL << 20)
+#define PM_JITCODE_MAX_RECORD (16u << 20)
 
 struct pm_jitcode;
 
@@ -36,7 +37,7 @@ struct pm_jitcode_stats {
 	uint64_t loads, moves, lines, unwinding, skipped;
 	bool bad;			/* err says where and why the reading stopped */
 	struct pm_jitdump_error err;
-	bool truncated;			/* larger than PM_JITCODE_MAX_BYTES, or too many loads */
+	bool truncated;			/* more loads than the bound */
 	bool arch_time;			/* times of the CPU's counter: untimed */
 };
 

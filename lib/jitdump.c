@@ -166,6 +166,19 @@ static int jitdump__unwind(struct pm_jitdump *j, struct pm_jitdump_rec *r, const
 	return 0;
 }
 
+void pm_jitdump__window(struct pm_jitdump *j, const void *p, size_t len, uint64_t base)
+{
+	j->p = p;
+	j->len = len;
+	j->pos = 0;
+	j->base = base;
+}
+
+uint32_t pm_jitdump__size_at(const struct pm_jitdump *j, const void *prefix)
+{
+	return get32(j, (const unsigned char *)prefix + 4);
+}
+
 int pm_jitdump__next(struct pm_jitdump *j, struct pm_jitdump_rec *r)
 {
 	const unsigned char *b;
@@ -177,16 +190,16 @@ int pm_jitdump__next(struct pm_jitdump *j, struct pm_jitdump_rec *r)
 		if (j->pos == j->len)
 			return 0;
 		b = j->p + j->pos;
-		*r = (struct pm_jitdump_rec){ .offset = j->pos };
+		*r = (struct pm_jitdump_rec){ .offset = j->base + j->pos };
 		if (j->len - j->pos < PM_JITDUMP_PREFIX_SIZE)
-			return jitdump__fail(j, j->pos, "record header cut by the end of the file");
+			return jitdump__fail(j, r->offset, "record header cut by the end of the file");
 		r->type = get32(j, b);
 		r->size = get32(j, b + 4);
 		r->time = get64(j, b + 8);
 		if (r->size < PM_JITDUMP_PREFIX_SIZE)
-			return jitdump__fail(j, j->pos + 4, "record size below 16 bytes");
+			return jitdump__fail(j, r->offset + 4, "record size below 16 bytes");
 		if (r->size > j->len - j->pos)
-			return jitdump__fail(j, j->pos + 4, "record runs past the end of the file");
+			return jitdump__fail(j, r->offset + 4, "record runs past the end of the file");
 		switch (r->type) {
 		case PM_JIT_CODE_LOAD:
 			err = jitdump__load(j, r, b);

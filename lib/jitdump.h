@@ -39,7 +39,8 @@
  * The parser works on bytes in memory and checks every size against the
  * record and the record against the file: a fault stops it with the
  * offset and the reason (struct pm_jitdump_error); the records before it
- * stay good.  It never allocates.
+ * stay good.  It never allocates.  Every record's size is checked before
+ * its bytes are needed, so a reader can hold one record at a time.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -109,6 +110,7 @@ struct pm_jitdump_line {
 struct pm_jitdump {
 	const unsigned char *p;
 	size_t len, pos;
+	uint64_t base;			/* file offset of p[0] */
 	bool swap;			/* written in the other byte order */
 	struct pm_jitdump_header h;
 	struct pm_jitdump_error err;
@@ -120,6 +122,15 @@ struct pm_jitdump {
  * -EBADMSG with j->err set.
  */
 int pm_jitdump__init(struct pm_jitdump *j, const void *p, size_t len);
+/*
+ * Parses the file from a window of it from now on: len bytes at p, from
+ * file offset base, records whole (a record cut by the window's end is
+ * one cut by the file's); the header's facts and a fault are kept.  A
+ * reader that reads one record at a time gives each its own window.
+ */
+void pm_jitdump__window(struct pm_jitdump *j, const void *p, size_t len, uint64_t base);
+/* The total size a record prefix (16 bytes) says, in the file's byte order. */
+uint32_t pm_jitdump__size_at(const struct pm_jitdump *j, const void *prefix);
 /* The next known record: 1, 0 at the end, or -EBADMSG with j->err set. */
 int pm_jitdump__next(struct pm_jitdump *j, struct pm_jitdump_rec *r);
 /*

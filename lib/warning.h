@@ -24,7 +24,7 @@ enum pm_warning_kind {
 	PM_WARN_JIT_NAMES,
 	PM_WARN_JITDUMP_REFUSED,	/* jitdump dso not read: err (ENOENT, ELOOP, EPERM...) */
 	PM_WARN_JITDUMP_BAD,		/* jitdump dso malformed at offset: why; size loads before */
-	PM_WARN_JITDUMP_TRUNCATED,	/* jitdump dso read up to a bound: size loads kept */
+	PM_WARN_JITDUMP_TRUNCATED,	/* jitdump dso over the loads' bound: size loads kept */
 	PM_WARN_JITDUMP_UNTIMED,	/* jitdump dso named by the last load: err 1 if arch times */
 	PM_WARN_JITDUMP_FULL,		/* the JIT names' bound reached: later code unnamed */
 };

@@ -290,6 +290,24 @@ static void test_timeline(void)
 	close(fd);
 	pm_jitcode__delete(c);
 	pm_jitsyms__delete(t);
+
+	/* A record that says it is huge is refused before anything is read for it. */
+	t = pm_jitsyms__new();
+	c = pm_jitcode__new(t);
+	b.len = 0;
+	header(&b, 0);
+	load(&b, 1, "f", 0x1000, 8, 0);
+	put32(&b, PM_JIT_CODE_LOAD);
+	put32(&b, PM_JITCODE_MAX_RECORD + 1);
+	put64(&b, 2);
+	fd = memfd_of(&b);
+	tap_ok(fd >= 0 && !pm_jitcode__read(c, fd, 1234, "/x/jit-1234.dump", false, &st) &&
+	       st.bad && st.loads == 1 && st.err.offset == b.len - 12 &&
+	       !strcmp(st.err.why, "record larger than pmrec reads (16 MiB)") &&
+	       !strcmp(name_at(t, 0x1004), "f"), "a record over 16 MiB: refused at its size field");
+	close(fd);
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
 	pm_buf__exit(&b);
 }
 
