@@ -171,7 +171,7 @@ TESTS := $(sort $(wildcard tests/t[0-9]*.sh))
 SLOW_TESTS := $(addprefix tests/,t0160-record-zstd.sh t0200-record-task.sh t0700-report.sh \
 	t0590-dump-dwarf.sh t0140-record-killed.sh t0720-report-flamegraph.sh t0610-valgrind.sh \
 	t0520-dump-malformed.sh t0400-record-flight.sh t0740-report-pprof.sh \
-	t0760-annotate.sh)
+	t0760-annotate.sh t0761-report-jitdump-node.sh)
 
 # The build inside check uses every CPU unless make was given -j already.
 BUILD_JOBS := $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
@@ -186,10 +186,11 @@ check: deps-test
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
-# Fuzzes the perf.data reader, the symbol loader, the DWARF unwinder and
-# report's pipeline with its consumers' thread (tests/fuzz/run): FUZZ_TIME
-# seconds for each of the seven runs (file and pipe input x libFuzzer and
-# AFL++; ELF, unwinder and pipeline x libFuzzer), 42 minutes by default.
+# Fuzzes the perf.data reader, the symbol loader, the DWARF unwinder,
+# report's pipeline with its consumers' thread and the jitdump parser
+# (tests/fuzz/run): FUZZ_TIME seconds for each of the eight runs (file and
+# pipe input x libFuzzer and AFL++; ELF, unwinder, pipeline and jitdump x
+# libFuzzer), 48 minutes by default.
 FUZZ_TIME ?= 360
 FUZZ_ENGINE ?= both
 fuzz: deps-test $(PMREC) $(HELPER_BIN)

@@ -26,7 +26,7 @@ int cmd_annotate(int argc, char **argv);
 
 /*
  * Input of the commands that read a recording (cmd/input.c).  cmd is the
- * message prefix ("pmrec dump"), input the name messages give the input.
+ * message prefix ("pmrec dump"), input the name messages give the input (NULL: none).
  */
 void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w);
 bool pm_cmd__stdin_is_pipe(void);

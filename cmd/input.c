@@ -16,7 +16,10 @@
 
 void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w)
 {
-	fprintf(stderr, "%s: %s: ", cmd, input);
+	if (input)
+		fprintf(stderr, "%s: %s: ", cmd, input);
+	else
+		fprintf(stderr, "%s: ", cmd);
 	switch (w->kind) {
 	case PM_WARN_OTHER_KERNEL:
 		fputs("recorded on another kernel: kernel addresses are not named", stderr);
@@ -48,6 +51,61 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 			"COMPRESSED record at offset %llu): its writer did not flush the rest; "
 			"that record is left out, as perf leaves it out",
 			(unsigned long long)w->size, (unsigned long long)w->offset);
+		break;
+	case PM_WARN_JIT_MAP_REFUSED:
+		fprintf(stderr, "perf map '%s' is not read: %s", w->dso,
+			w->err == ELOOP ? "it is a symbolic link" :
+			w->err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
+			w->err == EINVAL ? "not a regular file" : strerror(w->err));
+		break;
+	case PM_WARN_JIT_MAP_MALFORMED:
+		fprintf(stderr, "perf map '%s': %llu malformed lines skipped (not START SIZE NAME)",
+			w->dso, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JIT_MAP_TRUNCATED:
+		fprintf(stderr, "perf map '%s' is larger than pmrec reads: its first %llu names are used",
+			w->dso, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JIT_COPY_BAD:
+		fprintf(stderr, "the recording's copy of the JIT names cannot be read in full: %s",
+			w->err == EBADMSG ? "malformed" : w->err == EPROTO ? "another format version" :
+			w->err == E2BIG ? "more names than pmrec keeps" : strerror(w->err));
+		break;
+	case PM_WARN_JITDUMP_REFUSED:
+		fprintf(stderr, "jitdump '%s' is not read: %s; its JIT code stays unnamed", w->dso,
+			w->err == ELOOP ? "it is a symbolic link" :
+			w->err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
+			w->err == EINVAL ? "not a regular file" : strerror(w->err));
+		break;
+	case PM_WARN_JITDUMP_BAD:
+		fprintf(stderr, "jitdump '%s' is malformed at offset %llu (0x%llx): %s; the %llu code "
+			"loads before it are used", w->dso, (unsigned long long)w->offset,
+			(unsigned long long)w->offset, w->why, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JITDUMP_TRUNCATED:
+		fprintf(stderr, "jitdump '%s' loads more code than pmrec keeps: its first %llu code "
+			"loads are used", w->dso, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JITDUMP_UNTIMED:
+		if (w->err)
+			fprintf(stderr, "jitdump '%s' times its code by the CPU's counter, which pmrec "
+				"does not convert: code is named by its last load, whatever the "
+				"sample's time", w->dso);
+		else
+			fprintf(stderr, "jitdump '%s': the recording was not timed by the monotonic "
+				"clock (record with -k mono): code is named by its last load, whatever "
+				"the sample's time", w->dso);
+		break;
+	case PM_WARN_JITDUMP_FULL:
+		fprintf(stderr, "more JIT code than pmrec keeps names for: later code stays unnamed");
+		break;
+	case PM_WARN_JIT_NAMES:
+		if (w->dso)
+			fprintf(stderr, "JIT code names: %llu from '%s'", (unsigned long long)w->size,
+				w->dso);
+		else
+			fprintf(stderr, "JIT code names: %llu from the recording (the perf maps pmrec "
+				"record copied)", (unsigned long long)w->size);
 		break;
 	}
 	fputc('\n', stderr);

@@ -27,6 +27,7 @@
 #include "buildid.h"
 #include "builtin.h"
 #include "elf.h"
+#include "jitcap.h"
 #include "output.h"
 #include "record.h"
 #include "snapshot.h"
@@ -369,6 +370,7 @@ static void record__teardown(struct record *rec)
 	pm_target__exit(&rec->targets);
 	pm_cpumap__exit(&rec->cpus);
 	pm_build_ids__delete(rec->build_ids);
+	pm_jitcap__delete(rec->jitcap);
 	if (rec->cgroup_fd >= 0)
 		close(rec->cgroup_fd);
 }
@@ -446,6 +448,7 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 			  .arg = &rec->rf },
 		.watch_fd = rec->epfd >= 0 ? rec->epfd : rec->sigfd,
 		.build_ids = rec->build_ids,
+		.jitcap = rec->jitcap,
 		/*
 		 * Rotations and snapshots write between passes, and --max-size
 		 * reads the file's size after each: no writer thread for them.
@@ -471,6 +474,45 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 			 "cannot set up the staging buffer: %s" : "cannot start the drain: %s",
 			 strerror(-err));
 	return err;
+}
+
+static void record__warn(void *arg, const struct pm_warning *w)
+{
+	(void)arg;
+	pm_cmd__warn(record_prog, NULL, w);
+}
+
+/*
+ * The perf maps of the recorded processes are copied into a file (a
+ * stream's readers name samples as they come, before a copy at its end
+ * could reach them); a flight recorder's snapshots do without.
+ */
+static int record__init_jitcap(struct record *rec)
+{
+	if (!strcmp(rec->opts->output, "-") || rec->opts->overwrite)
+		return 0;
+	rec->jitcap = pm_jitcap__new(record__warn, rec);
+	if (!rec->jitcap) {
+		pr_error("cannot set up the copy of perf maps: %s", strerror(errno));
+		return -1;
+	}
+	rec->rf.jitcap = rec->jitcap;
+	return 0;
+}
+
+/* After the last EXIT record: the maps of the processes still running. */
+static void record__copy_jit_maps(struct record *rec)
+{
+	struct pm_jitcap_stats st;
+
+	if (!rec->jitcap)
+		return;
+	pm_jitcap__finish(rec->jitcap);
+	pm_jitcap__stats(rec->jitcap, &st);
+	if (rec->opts->verbose && st.processes)
+		fprintf(stderr, "%s: JIT code in %llu processes: copied %llu names from %llu perf "
+			"maps\n", record_prog, (unsigned long long)st.processes,
+			(unsigned long long)st.entries, (unsigned long long)st.maps);
 }
 
 static int record__init_build_ids(struct record *rec)
@@ -531,6 +573,22 @@ static int record__set_realtime(const struct record_opts *o)
 	return PM_EXIT_FAILURE;
 }
 
+/* -k: the wall-clock reference of the clock the kernel took for the events. */
+static int record__init_clock(struct record *rec)
+{
+	int err;
+
+	if (!rec->opts->use_clockid)
+		return 0;
+	err = pm_clock__reference(rec->opts->clockid, &rec->clock);
+	if (err) {
+		pr_error("cannot read clock %d: %s", rec->opts->clockid, strerror(-err));
+		return err;
+	}
+	rec->rf.clock = &rec->clock;
+	return 0;
+}
+
 /* The events and rings, enabled unless the workload's exec enables them. */
 static int record__prepare_events(struct record *rec)
 {
@@ -552,13 +610,17 @@ static int record__prepare_events(struct record *rec)
 		.sample_addr = o->sample_addr,
 		.context_switch = o->switch_events,
 		.mode = o->mode,
+		.use_clockid = o->use_clockid,
+		.clockid = o->clockid,
 	};
 
 	if (!o->no_buildid && record__init_build_ids(rec))
 		return PM_EXIT_FAILURE;
 	rec->rf.build_ids = rec->build_ids;
+	if (record__init_jitcap(rec))
+		return PM_EXIT_FAILURE;
 	record__raise_nofile(rec);
-	if (record__open_events(rec, &cfg))
+	if (record__open_events(rec, &cfg) || record__init_clock(rec))
 		return PM_EXIT_FAILURE;
 	if (!cfg.enable_on_exec && !o->delay_ms)
 		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
@@ -690,6 +752,8 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 			(double)cap / 1e6, (unsigned long long)staged.deferred);
 	if (!err)
 		err = pm_drain__lost_samples(rec->drain, &lost, lost_samples);
+	if (!err)
+		record__copy_jit_maps(rec);
 	if (!err)
 		err = pm_recfile__finalize(&rec->rf, &lost);
 	if (!err && (o->switch_kind || o->timestamp_filename))

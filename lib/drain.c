@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buildid.h"
+#include "jitcap.h"
 #include "drain_int.h"
 #include "perf_data.h"
 #include "stage.h"
@@ -21,6 +22,7 @@ struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg)
 		.watch_fd = cfg->watch_fd,
 		.overwrite = cfg->overwrite,
 		.build_ids = cfg->build_ids,
+		.jitcap = cfg->jitcap,
 		.stage_size = cfg->stage_size,
 		.stage_writer = cfg->stage_writer,
 	};
@@ -275,6 +277,19 @@ static void drain__note_mmaps(struct pm_drain *d, struct pm_drain_ring *r, uint6
 			pm_build_ids__add_event(d->build_ids, h);
 }
 
+/* The MMAP2 and EXIT records in the first len pending bytes of a ring, for the JIT maps' copy. */
+static void drain__note_jit(struct pm_drain *d, struct pm_drain_ring *r, uint64_t len)
+{
+	struct pm_span s = r->span;
+	const struct perf_event_header *h;
+	uint64_t pos = s.start;
+
+	s.end = s.start + len;
+	while (pm_ring__next(&r->ring, &s, &pos, &h) > 0)
+		if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_EXIT)
+			pm_jitcap__event(d->jitcap, h);
+}
+
 /*
  * A span with MMAP2 records to repair cannot be fixed in the ring, whose
  * data pages the kernel maps read-only: it is written from a copy instead.
@@ -331,6 +346,8 @@ static int drain__scan_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_
 	} else if (sc.mmap2 && d->build_ids) {
 		drain__note_mmaps(d, r, *len);
 	}
+	if ((sc.mmap2 || sc.exits) && d->jitcap)
+		drain__note_jit(d, r, *len);
 	*samples = sc.samples;
 	r->lost += sc.lost;
 	d->stats.lost += sc.lost;

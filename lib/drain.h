@@ -30,6 +30,7 @@
 #include "perf_ops.h"
 
 struct pm_build_ids;
+struct pm_jitcap;
 struct pm_drain;
 struct pm_drain_fd;
 struct pm_stage_stats;
@@ -62,6 +63,8 @@ struct pm_drain_config {
 	struct pm_drain_sink sink;	/* where passes go (the stage's writer too) */
 	int watch_fd;			/* the caller's fd polled with the rings; -1: none */
 	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
+	/* Processes with JIT code (MMAP2) and their exits (EXIT) go here; or NULL. */
+	struct pm_jitcap *jitcap;
 	/*
 	 * Non-zero: passes copy into a staging buffer of this many bytes (at
 	 * least the rings' total) that stage_writer's thread empties into the

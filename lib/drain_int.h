@@ -56,6 +56,7 @@ struct pm_drain {
 	bool build_id_mmap;		/* attr.build_id: MMAP2 build ids are ours */
 	size_t time_off;		/* of a SAMPLE's time (pm_evlist__sample_time_offset) */
 	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
+	struct pm_jitcap *jitcap;	/* MMAP2 and EXIT records are shown to it; or NULL */
 	size_t stage_size;
 	bool stage_writer;
 	/* State. */

@@ -3,7 +3,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/openat2.h>
 
 #include "file.h"
 
@@ -61,6 +64,32 @@ int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_si
 out_close:
 	close(fd);
 	return err;
+}
+
+int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned accept,
+			  uint64_t max_size, struct stat *stp)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(oflags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK),
+		/* No symlink at all: one planted in the other root could lead out of it. */
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd, err;
+
+	if (accept & (PM_FILE_STREAM | PM_FILE_FOLLOW | PM_FILE_FIFO | PM_FILE_DIR))
+		return -EINVAL;
+	fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : file__check(&st, accept, max_size);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (stp)
+		*stp = st;
+	return fd;
 }
 
 int pm_file__read_all(int fd, size_t max, char **bufp, size_t *lenp)

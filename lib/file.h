@@ -35,6 +35,15 @@ enum pm_file_accept {
 int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_size,
 		  struct stat *st);
 
+/*
+ * The same for a regular file at path under another root (root_fd: an
+ * O_PATH or directory fd of /proc/PID/root, a container's): the path
+ * resolves inside it, and no component may be a symlink.  accept: 0 only.
+ * -ELOOP for a symlink, -ENOSYS before Linux 5.6 (openat2).
+ */
+int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned accept,
+			  uint64_t max_size, struct stat *st);
+
 /* Reads all of fd (procfs and sysfs files have no size) up to max bytes.  */
 int pm_file__read_all(int fd, size_t max, char **buf, size_t *len);
 

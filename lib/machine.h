@@ -30,6 +30,12 @@ void pm_machine__delete(struct pm_machine *m);
 
 /* Kernel symbols (owned by m from now on); without them kernel addresses stay unnamed. */
 void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks);
+struct pm_jitsyms;
+/*
+ * Names of JIT code (lib/jitsym.h; not owned, NULL: none): user addresses
+ * in anonymous memory, or in no mapping, are named from it first.
+ */
+void pm_machine__set_jitsyms(struct pm_machine *m, struct pm_jitsyms *jit);
 /* The build id the recording saw for the file at path (a BUILD_ID entry). */
 int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
 				const unsigned char *id, size_t len);
@@ -45,6 +51,8 @@ struct pm_frame {
 	const char *sym;	/* NULL when no symbol covers the address */
 	uint64_t off;		/* from the symbol's start */
 	const char *dso;	/* file path, "[kernel.kallsyms]", "[module]"; NULL: no map */
+	/* JIT code: dso's short name in a report ("[JIT] tid 1234"); NULL: its base name. */
+	const char *dso_short;
 	/* The symbol as the file spells it, before demangling (set by pm_namer). */
 	const char *linkage;
 	/*

@@ -4,20 +4,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "demangle.h"
 #include "elf.h"
 #include "file.h"
 #include "kallsyms.h"
 #include "folded.h"
+#include "hashtab.h"
+#include "jitcode.h"
+#include "jitsym.h"
 #include "naming.h"
 #include "perf_data.h"
+#include "perfmap.h"
 #include "unwind.h"
 
 struct pm_namer {
 	struct pm_reader *r;
 	struct pm_machine *machine;
+	struct pm_jitsyms *jit;		/* names of JIT code, filled by the loaders */
+	bool jit_copy_read;		/* the recording's copy of the perf maps taken in */
+	struct pm_jitcode *jitcode;	/* jitdump files met (marker mappings), NULL before */
+	bool jitcode_full;		/* the table's bound reached: said once */
+	struct pm_hashtab jitdump_pids;	/* processes whose jitdump was read: once each */
 	pm_warn_fn *warn;
 	void *warn_arg;
 	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
@@ -42,22 +54,194 @@ struct pm_namer {
 	} prefetch;
 };
 
+static void namer__warn(struct pm_namer *n, struct pm_warning w)
+{
+	if (n->warn)
+		n->warn(n->warn_arg, &w);
+}
+
+/* The copies of the perf maps that the recording carries (pmrec record). */
+static void namer__read_jit_copy(struct pm_namer *n)
+{
+	size_t before = pm_jitsyms__count(n->jit);
+	struct pm_cursor c;
+	const void *p;
+	size_t len;
+	int err;
+
+	n->jit_copy_read = true;
+	if (pm_reader__feature(n->r, HEADER_PMREC_JIT_SYMBOLS, &c))
+		return;
+	len = pm_cursor__left(&c);
+	err = pm_cursor__bytes(&c, len, &p);
+	if (!err)
+		err = pm_jitsyms__decode(n->jit, p, len);
+	if (err)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
+	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES,
+					    .size = pm_jitsyms__count(n->jit) - before });
+}
+
+/*
+ * Names for the JIT code of a process met for the first time: the
+ * recording's copy of its perf map, else /tmp/perf-PID.map as it is now
+ * (perf's rule: owned by root or by whoever reads it).
+ */
+static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
+{
+	struct pm_perfmap_stats st;
+	struct pm_namer *n = arg;
+	char path[64], dso_short[32];
+	int fd, err;
+
+	if (!n->jit_copy_read) {
+		namer__read_jit_copy(n);
+		if (pm_jitsyms__has_pid(t, pid))
+			return;
+	}
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pid);
+	/* perf's short name for a perf map's code. */
+	snprintf(dso_short, sizeof(dso_short), "[JIT] tid %d", pid);
+	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
+	if (fd == -ENOENT)
+		return;
+	if (fd < 0) {
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,
+						    .err = -fd });
+		return;
+	}
+	err = pm_perfmap__read(fd, t, pid, path, dso_short, &st);
+	close(fd);
+	if (err)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,
+						    .err = -err });
+	if (st.malformed)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_MALFORMED, .dso = path,
+						    .size = st.malformed });
+	if (st.truncated)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_TRUNCATED, .dso = path,
+						    .size = st.added });
+	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
+					    .size = st.added });
+}
+
+/*
+ * jitdump times compare with the samples' only when every event was timed
+ * by CLOCK_MONOTONIC (record -k mono), as perf inject --jit requires.
+ */
+static bool namer__monotonic(struct pm_namer *n)
+{
+	size_t i, nr = pm_reader__nr_evsels(n->r);
+
+	for (i = 0; i < nr; i++) {
+		const struct perf_event_attr *a = &pm_reader__evsel(n->r, i)->attr;
+
+		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
+			return false;
+	}
+	return nr > 0;
+}
+
+static void namer__jitcode_full(struct pm_namer *n, int err, const char *path)
+{
+	if (err != -E2BIG || n->jitcode_full)
+		return;
+	n->jitcode_full = true;
+	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_FULL, .dso = path });
+}
+
+/* What one jitdump gave, or why it gave nothing. */
+static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed,
+				const struct pm_jitcode_stats *st)
+{
+	if (st->bad)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_BAD, .dso = path,
+						    .offset = st->err.offset, .why = st->err.why,
+						    .size = st->loads });
+	if (st->truncated)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_TRUNCATED, .dso = path,
+						    .size = st->loads });
+	if (!timed || st->arch_time)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_UNTIMED, .dso = path,
+						    .err = st->arch_time });
+	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
+					    .size = st->loads + st->moves });
+}
+
+/*
+ * An executable mapping of a file named jit-PID.dump: a runtime's jitdump
+ * marker (perf inject --jit's rule).  The file is read now, as it is at
+ * report time, with the owner rule of perf maps.
+ */
+static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h, size_t body_len)
+{
+	struct pm_jitcode_stats st;
+	struct pm_mmap_body m;
+	char path[4096];
+	size_t len;
+	bool timed;
+	int fd, err;
+
+	if (pm_mmap_body__decode(h, body_len, &m) || (m.v2 && !(m.prot & PROT_EXEC)) ||
+	    (!m.v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA)))
+		return;
+	len = strnlen(m.filename, m.filename_max);
+	if (len >= sizeof(path))
+		return;
+	memcpy(path, m.filename, len);
+	path[len] = '\0';
+	if (pm_jitdump__marker_pid(path) < 0 ||
+	    pm_hashtab__find_int(&n->jitdump_pids, (uint32_t)m.pid, NULL))
+		return;
+	if (!n->jitcode && !(n->jitcode = pm_jitcode__new(n->jit)))
+		return;
+	/* A runtime maps its marker once; a second mapping (-p's synthesized one too) adds nothing. */
+	if (pm_hashtab__insert_int(&n->jitdump_pids, (uint32_t)m.pid, 0))
+		return;
+	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
+	if (fd < 0) {
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
+						    .err = -fd });
+		return;
+	}
+	timed = namer__monotonic(n);
+	err = pm_jitcode__read(n->jitcode, fd, m.pid, path, timed, &st);
+	close(fd);
+	if (err == -E2BIG)
+		namer__jitcode_full(n, err, path);
+	else if (err)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
+						    .err = -err });
+	else
+		namer__jitdump_said(n, path, timed, &st);
+}
+
+void pm_namer__time(struct pm_namer *n, uint64_t time)
+{
+	if (n->jitcode)
+		namer__jitcode_full(n, pm_jitcode__advance(n->jitcode, time), NULL);
+}
+
 struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn_arg)
 {
 	struct pm_namer *n = calloc(1, sizeof(*n));
 
 	if (!n)
 		return NULL;
+	pm_hashtab__init(&n->jitdump_pids, NULL, NULL);
 	n->machine = pm_machine__new();
 	if (!n->machine) {
 		free(n);
 		return NULL;
 	}
 	n->dm = pm_demangler__new();
-	if (!n->dm) {
+	n->jit = pm_jitsyms__new();
+	if (!n->dm || !n->jit) {
 		pm_namer__delete(n);
 		return NULL;
 	}
+	pm_machine__set_jitsyms(n->machine, n->jit);
+	pm_jitsyms__set_loader(n->jit, namer__load_jit, n);
 	n->r = r;
 	n->warn = warn;
 	n->warn_arg = warn_arg;
@@ -109,16 +293,13 @@ void pm_namer__delete(struct pm_namer *n)
 	pm_unwinder__delete(n->uw);
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
+	pm_hashtab__exit(&n->jitdump_pids);
+	pm_jitcode__delete(n->jitcode);
+	pm_jitsyms__delete(n->jit);
 	pm_buf__exit(&n->stack);
 	pm_buf__exit(&n->label);
 	free(n->chain);
 	free(n);
-}
-
-static void namer__warn(struct pm_namer *n, struct pm_warning w)
-{
-	if (n->warn)
-		n->warn(n->warn_arg, &w);
 }
 
 /* A BUILD_ID entry: what a binary was when it was recorded. */
@@ -161,6 +342,8 @@ int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body
 	if (n->uw && type == PERF_RECORD_COMM && (rec->header->misc & PERF_RECORD_MISC_COMM_EXEC) &&
 	    body_len >= 4)
 		pm_unwinder__forget(n->uw, *(const int32_t *)rec->data);
+	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
+		namer__jitdump(n, rec->header, body_len);
 	if (type < PERF_RECORD_USER_TYPE_START)
 		return pm_machine__event(n->machine, rec->header, body_len);
 	return 0;
@@ -287,6 +470,11 @@ int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_
 	memcpy(out->build_id, n->kernel_id, n->kernel_id_len);
 	out->build_id_len = n->kernel_id_len;
 	return 0;
+}
+
+struct pm_jitsyms *pm_namer__jitsyms(struct pm_namer *n)
+{
+	return n->jit;
 }
 
 bool pm_namer__overloaded(const struct pm_namer *n)

@@ -37,6 +37,12 @@ int pm_namer__read_build_ids(struct pm_namer *n);
  */
 int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body_len);
 /*
+ * The time of the record just tracked, when it has one: JIT code of
+ * jitdump files (an MMAP of jit-PID.dump is their marker) loaded up to
+ * then names addresses from now on.  Records come in time order.
+ */
+void pm_namer__time(struct pm_namer *n, uint64_t time);
+/*
  * Starts reading /proc/kallsyms on a thread, when the input's events may
  * sample the kernel and it was recorded on this kernel: the first kernel
  * frame then waits only for what is left of the read (the kernel takes
@@ -80,6 +86,13 @@ int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm
  */
 int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
 		      const struct pm_frame *f, struct pm_mapping *out);
+/*
+ * The names of the recording's JIT code (lib/jitsym.h), for loaders that
+ * add to it (perf maps are loaded by the namer itself: the recording's
+ * copy, else /tmp/perf-PID.map, on the first address of a process that
+ * no file names).
+ */
+struct pm_jitsyms *pm_namer__jitsyms(struct pm_namer *n);
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
 /*

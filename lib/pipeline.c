@@ -189,6 +189,8 @@ static int thread__consume(struct pipeline_thread *t, const struct pm_record *re
 	if (err)
 		return err;
 	err = pm_namer__track(t->namer, rec, in.body_len);
+	if (in.has_time)
+		pm_namer__time(t->namer, in.time);
 	if (!err && filter__pass(t->filter, rec, &in))
 		err = consumers__record(t->consumers, t->nr_consumers, rec, &in);
 	return err;
@@ -219,6 +221,8 @@ static int pipeline__record(struct pm_pipeline *p, const struct pm_record *rec)
 		err = pm_namer__track(p->namer, rec, in.body_len);
 		if (err)
 			return err;
+		if (in.has_time)
+			pm_namer__time(p->namer, in.time);
 	}
 	if (!filter__pass(p->filter, rec, &in))
 		return 0;

@@ -10,7 +10,7 @@
 
 struct pm_buf *pm_features__add(struct pm_features *f, int id)
 {
-	f->mask |= 1ULL << id;
+	f->mask[id / 64] |= 1ULL << (id % 64);
 	return &f->payload[id];
 }
 
@@ -18,9 +18,9 @@ void pm_features__exit(struct pm_features *f)
 {
 	int i;
 
-	for (i = 0; i < HEADER_LAST_FEATURE; i++)
+	for (i = 0; i < HEADER_FEAT_BITS; i++)
 		pm_buf__exit(&f->payload[i]);
-	f->mask = 0;
+	memset(f->mask, 0, sizeof(f->mask));
 }
 
 /* Full write: retries short writes and EINTR. */
@@ -147,9 +147,9 @@ int pmdata__start(struct pmdata *d, int fd, bool pipe, const struct pm_evlist *l
 	int id;
 
 	memset(d, 0, sizeof(*d));
-	for (id = 0; id < HEADER_LAST_FEATURE; id++)
+	for (id = 0; id < HEADER_FEAT_BITS; id++)
 		pm_buf__reset(&live.payload[id]);
-	live.mask = 0;
+	memset(live.mask, 0, sizeof(live.mask));
 	d->live = live;
 	d->fd = fd;
 	d->pipe = pipe;
@@ -215,13 +215,13 @@ static int features__layout(const struct pm_features *f, uint64_t off, struct pm
 	uint64_t payload_off;
 	int id, nr = 0;
 
-	for (id = 0; id < HEADER_LAST_FEATURE; id++)
-		nr += !!(f->mask & (1ULL << id));
+	for (id = 0; id < HEADER_FEAT_BITS; id++)
+		nr += pm_features__has(f, id);
 	payload_off = off + nr * sizeof(struct perf_file_section);
-	for (id = 0; id < HEADER_LAST_FEATURE; id++) {
+	for (id = 0; id < HEADER_FEAT_BITS; id++) {
 		struct perf_file_section s;
 
-		if (!(f->mask & (1ULL << id)))
+		if (!pm_features__has(f, id))
 			continue;
 		s.offset = payload_off;
 		s.size = f->payload[id].len;
@@ -229,8 +229,8 @@ static int features__layout(const struct pm_features *f, uint64_t off, struct pm
 		if (pm_buf__append(b, &s, sizeof(s)))
 			return -ENOMEM;
 	}
-	for (id = 0; id < HEADER_LAST_FEATURE; id++)
-		if ((f->mask & (1ULL << id)) &&
+	for (id = 0; id < HEADER_FEAT_BITS; id++)
+		if (pm_features__has(f, id) &&
 		    pm_buf__append(b, f->payload[id].data, f->payload[id].len))
 			return -ENOMEM;
 	return 0;
@@ -279,7 +279,7 @@ int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload)
 	pm_buf__reset(kept);
 	if (pm_buf__append(kept, payload->data, payload->len))
 		return -ENOMEM;
-	d->header.adds_features[0] = d->live.mask;
+	memcpy(d->header.adds_features, d->live.mask, sizeof(d->live.mask));
 	/* A tail in place: the next one, with this feature, goes after it. */
 	if (d->tail)
 		return commit_with_tail(d);
@@ -368,7 +368,7 @@ int pmdata__pipe_features(struct pmdata *d, const struct pm_features *f)
 		uint64_t feat = id;
 
 		/* Build-ids and tracing data travel in records of their own. */
-		if (!(f->mask & (1ULL << id)) || id == HEADER_TRACING_DATA || id == HEADER_BUILD_ID)
+		if (!pm_features__has(f, id) || id == HEADER_TRACING_DATA || id == HEADER_BUILD_ID)
 			continue;
 		if (sizeof(h) + sizeof(feat) + p->len > 65535)
 			continue;
@@ -456,7 +456,7 @@ int pmdata__finish(struct pmdata *d, const struct pm_features *f)
 		err = pwrite_all(d->fd, b.data, b.len, off);
 	if (!err) {
 		d->header.data.size = d->data_size;
-		d->header.adds_features[0] = f->mask;
+		memcpy(d->header.adds_features, f->mask, sizeof(f->mask));
 		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	}
 	if (!err)

@@ -20,8 +20,8 @@
 #include "perf_data.h"
 
 struct pm_features {
-	struct pm_buf payload[HEADER_LAST_FEATURE];
-	uint64_t mask;			/* bit n: feature n is present */
+	struct pm_buf payload[HEADER_FEAT_BITS];
+	uint64_t mask[HEADER_FEAT_BITS / 64];	/* bit n: feature n is present */
 };
 
 struct pmdata {
@@ -44,6 +44,10 @@ struct pmdata {
 
 /* Returns feature id's payload buffer and marks it present. */
 struct pm_buf *pm_features__add(struct pm_features *f, int id);
+static inline bool pm_features__has(const struct pm_features *f, int id)
+{
+	return f->mask[id / 64] & (1ULL << (id % 64));
+}
 void pm_features__exit(struct pm_features *f);
 
 /*

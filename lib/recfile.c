@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "buildid.h"
 #include "hostinfo.h"
+#include "jitcap.h"
 #include "perf_data.h"
 #include "recfile.h"
 #include "synth.h"
@@ -110,7 +112,7 @@ static void host_features(struct pm_features *feat)
 	}
 }
 
-/* Features known only at the end: build ids and sample times. */
+/* Features known only at the end: build ids, JIT names and sample times. */
 static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 {
 	struct pm_buf *b;
@@ -125,6 +127,12 @@ static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 		else
 			pm_buf__exit(&tmp);
 	}
+	if (!err && f->jitcap && pm_jitcap__any(f->jitcap)) {
+		size_t pos = 0;
+
+		err = pm_jitcap__encode(f->jitcap, &pos, SIZE_MAX,
+					pm_features__add(feat, HEADER_PMREC_JIT_SYMBOLS));
+	}
 	if (!err) {
 		b = pm_features__add(feat, HEADER_SAMPLE_TIME);
 		if (pm_buf__append_u64(b, f->stats->first_time) ||
@@ -132,6 +140,16 @@ static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 			err = -ENOMEM;
 	}
 	return err;
+}
+
+/* -k: the clock's resolution (when known, as perf) and its wall-clock reference. */
+static int recfile__clock_features(const struct pm_clock_ref *clock, struct pm_features *feat)
+{
+	int err = 0;
+
+	if (clock->res_ns)
+		err = pm_clock__clockid_feature(clock, pm_features__add(feat, HEADER_CLOCKID));
+	return err ?: pm_clock__data_feature(clock, pm_features__add(feat, HEADER_CLOCK_DATA));
 }
 
 /* Header features; SAMPLE_TIME only at the end, when times are known. */
@@ -149,6 +167,8 @@ static int recfile__features(const struct pm_recfile *f, struct pm_features *fea
 		err = recfile__tracing_blob(f, pm_features__add(feat, HEADER_TRACING_DATA));
 	if (!err && f->zsink)
 		err = pm_zsink__feature(f->zsink, pm_features__add(feat, HEADER_COMPRESSED));
+	if (!err && f->clock)
+		err = recfile__clock_features(f->clock, feat);
 	if (!err && final)
 		err = final_features(f, feat);
 	return err;
@@ -162,7 +182,7 @@ static int recfile__pipe_prologue(struct pm_recfile *f)
 
 	if (!err)
 		err = pmdata__pipe_features(&f->out, &feat);
-	if (!err && (feat.mask & (1ULL << HEADER_TRACING_DATA)))
+	if (!err && pm_features__has(&feat, HEADER_TRACING_DATA))
 		err = pmdata__pipe_tracing(&f->out, &feat.payload[HEADER_TRACING_DATA]);
 	if (!err)
 		err = pmdata__pipe_event_names(&f->out, f->evlist);
@@ -250,6 +270,8 @@ static int recfile__flush_synth(struct pm_buf *b, void *arg)
 
 	if (fl->f->build_ids)
 		err = pm_build_ids__add_events(fl->f->build_ids, b->data, b->len);
+	if (fl->f->jitcap)
+		pm_jitcap__events(fl->f->jitcap, b->data, b->len);
 	if (!err)
 		err = recfile__write_committed(fl->f, b);
 	fl->written += b->len;

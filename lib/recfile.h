@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "drain.h"
 #include "event.h"
 #include "output.h"
@@ -25,6 +26,7 @@
 #include "zsink.h"
 
 struct pm_build_ids;
+struct pm_jitcap;
 
 enum pm_recfile_synth {
 	PM_RECFILE_SYNTH_ALL,		/* COMMs and executable maps of running tasks */
@@ -50,7 +52,13 @@ struct pm_recfile {
 	bool workload;			/* a command is recorded: nothing to synthesize */
 	enum pm_recfile_synth synth;
 	struct pm_build_ids *build_ids;	/* BUILD_ID feature; NULL for none */
+	/*
+	 * Copies of the perf maps (HEADER_PMREC_JIT_SYMBOLS, files only); NULL
+	 * for none.  Synthesized tasks are shown to it.
+	 */
+	struct pm_jitcap *jitcap;
 	struct pm_drain_stats *stats;	/* first/last sample time (SAMPLE_TIME) */
+	const struct pm_clock_ref *clock; /* -k: CLOCKID and CLOCK_DATA; NULL for none */
 	int argc;			/* pmrec's command line, for CMDLINE */
 	char **argv;
 	bool sync;			/* fdatasync at most once a second */

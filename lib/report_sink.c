@@ -90,7 +90,7 @@ static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_fr
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
 
 	*pf = (struct pm_profile_frame){
-		.dso = dso__short(nf->f.dso),
+		.dso = nf->f.dso_short ? nf->f.dso_short : dso__short(nf->f.dso),
 		.dso_id = nf->f.dso,
 		.sym = nf->f.sym,
 		.addr = nf->ip,

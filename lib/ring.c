@@ -264,6 +264,8 @@ int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_
 			sc->mmap2++;
 			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 				sc->mmap2_build_id++;
+		} else if (h->type == PERF_RECORD_EXIT) {
+			sc->exits++;
 		}
 		pos += h->size;
 		sc->valid = pos - s->start;

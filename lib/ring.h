@@ -89,6 +89,7 @@ struct pm_ring_scan {
 	uint64_t lost;			/* sum of PERF_RECORD_LOST counts */
 	uint64_t mmap2;			/* MMAP2 records, which name mapped files */
 	uint64_t mmap2_build_id;	/* those flagged PERF_RECORD_MISC_MMAP_BUILD_ID */
+	uint64_t exits;			/* EXIT records */
 	uint64_t first_time;		/* of the first sample, 0 if none */
 	uint64_t last_time;		/* largest sample time seen */
 	uint64_t valid;			/* bytes of whole, valid records */

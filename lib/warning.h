@@ -16,6 +16,17 @@ enum pm_warning_kind {
 	PM_WARN_OVERLOADED,	/* too many mappings: later addresses unnamed */
 	PM_WARN_QUEUE_FULL,	/* over size bytes between two rounds, at offset */
 	PM_WARN_UNFLUSHED,	/* the compressed data ended inside a record: size bytes at offset */
+	PM_WARN_JIT_MAP_REFUSED,	/* perf map dso not read: err (ELOOP, EPERM, EINVAL...) */
+	PM_WARN_JIT_MAP_MALFORMED,	/* size lines of perf map dso skipped */
+	PM_WARN_JIT_MAP_TRUNCATED,	/* perf map dso read up to a bound: size entries kept */
+	PM_WARN_JIT_COPY_BAD,		/* the recording's JIT names unreadable: err, at offset */
+	/* Information (--verbose): size JIT names taken from dso, or from the recording if NULL. */
+	PM_WARN_JIT_NAMES,
+	PM_WARN_JITDUMP_REFUSED,	/* jitdump dso not read: err (ENOENT, ELOOP, EPERM...) */
+	PM_WARN_JITDUMP_BAD,		/* jitdump dso malformed at offset: why; size loads before */
+	PM_WARN_JITDUMP_TRUNCATED,	/* jitdump dso over the loads' bound: size loads kept */
+	PM_WARN_JITDUMP_UNTIMED,	/* jitdump dso named by the last load: err 1 if arch times */
+	PM_WARN_JITDUMP_FULL,		/* the JIT names' bound reached: later code unnamed */
 };
 
 struct pm_warning {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "elf.h"
+#include "jitsym.h"
 #include "kallsyms.h"
 #include "machine.h"
 #include "tap.h"
@@ -335,6 +336,51 @@ static void test_truncated(void)
 	pm_machine__delete(m);
 }
 
+/* JIT names: in anonymous memory and in no mapping, never over a file's. */
+static void test_jit(void)
+{
+	struct pm_machine *m = pm_machine__new();
+	struct pm_jitsyms *jit = pm_jitsyms__new();
+	uint64_t ip = (uintptr_t)pm_machine_target, gen;
+	struct self_map sm;
+	struct pm_frame f;
+	struct rec r;
+
+	if (!self_map((void *)pm_machine_target, &sm))
+		return;
+	feed(m, &r, 300, 0x10000, 0x1000, 0, 0, 0, NULL, "//anon");
+	feed(m, &r, 300, 0x20000, 0x1000, 0, 0, 0, NULL, "[anon:v8 code]");
+	feed(m, &r, 300, sm.start, sm.end - sm.start, sm.pgoff, sm.dev, sm.ino, NULL, sm.path);
+	pm_machine__set_jitsyms(m, jit);
+	pm_machine__resolve(m, 300, PERF_RECORD_MISC_USER, 0x10010, &f);
+	tap_ok(!f.sym && f.dso && !strcmp(f.dso, "//anon"), "anonymous memory without JIT names: its map");
+	gen = pm_machine__generation(m);
+	pm_jitsyms__add(jit, &(struct pm_jitsym_add){ .pid = 300, .start = 0x10000, .size = 0x100,
+						      .name = "jitted", .name_len = 6,
+						      .dso = "/tmp/perf-300.map" });
+	pm_jitsyms__add(jit, &(struct pm_jitsym_add){ .pid = 300, .start = 0x20000, .size = 0x100,
+						      .name = "named", .name_len = 5 });
+	pm_jitsyms__add(jit, &(struct pm_jitsym_add){ .pid = 300, .start = 0x30000, .size = 0x100,
+						      .name = "nomap", .name_len = 5 });
+	pm_jitsyms__add(jit, &(struct pm_jitsym_add){ .pid = 300, .start = ip, .size = 0x10,
+						      .name = "over a file", .name_len = 11 });
+	tap_ok(pm_machine__generation(m) != gen, "JIT names start a generation");
+	pm_machine__resolve(m, 300, PERF_RECORD_MISC_USER, 0x10010, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "jitted") && f.off == 0x10 && !strcmp(f.dso, "/tmp/perf-300.map"),
+	       "anonymous memory: the JIT name, cached resolution dropped");
+	pm_machine__resolve(m, 300, PERF_RECORD_MISC_USER, 0x20001, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "named") && !strcmp(f.dso, "[anon:v8 code]"),
+	       "named anonymous memory, the map's name as dso");
+	pm_machine__resolve(m, 300, PERF_RECORD_MISC_USER, 0x30000, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "nomap") && !f.dso, "no mapping: the JIT name");
+	pm_machine__resolve(m, 300, PERF_RECORD_MISC_USER, ip, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "pm_machine_target"), "a file's own symbols win");
+	pm_machine__resolve(m, 300, PERF_RECORD_MISC_KERNEL, 0x10010, &f);
+	tap_ok(!f.sym, "never for kernel addresses");
+	pm_machine__delete(m);
+	pm_jitsyms__delete(jit);
+}
+
 int main(void)
 {
 	test_own_text();
@@ -344,5 +390,6 @@ int main(void)
 	test_kernel();
 	test_work_bound();
 	test_truncated();
+	test_jit();
 	return tap_done();
 }

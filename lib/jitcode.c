@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "hashtab.h"
+#include "jitcode.h"
+
+/* A load or a move, until it is added; strings are offsets in c->strings. */
+struct jit_load {
+	uint64_t time, seq;		/* seq: file order among equal times */
+	uint64_t start, size;
+	int32_t pid;
+	uint32_t line;
+	size_t name_off, name_len, src_off, src_len, dso_off;
+	bool has_src;
+};
+
+struct pm_jitcode {
+	struct pm_jitsyms *t;
+	struct jit_load *loads;		/* [next, nr): timed, not added yet */
+	size_t nr, cap, next;
+	bool unsorted;			/* loads appended since the last sort */
+	uint64_t seq, now;		/* the time advanced to */
+	struct pm_buf strings;
+};
+
+/* The source the last CODE_DEBUG_INFO gave, for the CODE_LOAD after it. */
+struct pending_src {
+	bool set;
+	uint64_t code_addr;
+	size_t off, len;
+	uint32_t line;
+};
+
+struct pm_jitcode *pm_jitcode__new(struct pm_jitsyms *t)
+{
+	struct pm_jitcode *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->t = t;
+	return c;
+}
+
+void pm_jitcode__delete(struct pm_jitcode *c)
+{
+	if (!c)
+		return;
+	free(c->loads);
+	pm_buf__exit(&c->strings);
+	free(c);
+}
+
+static int jitcode__string(struct pm_jitcode *c, const void *p, size_t n, size_t *off)
+{
+	*off = c->strings.len;
+	return pm_buf__append(&c->strings, p, n);
+}
+
+static struct jit_load *jitcode__push(struct pm_jitcode *c)
+{
+	struct jit_load *n;
+
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+
+		n = realloc(c->loads, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		c->loads = n;
+		c->cap = cap;
+	}
+	n = &c->loads[c->nr++];
+	*n = (struct jit_load){ .seq = c->seq++ };
+	return n;
+}
+
+static int jitcode__add(struct pm_jitcode *c, const struct jit_load *l)
+{
+	const char *s = (const char *)c->strings.data;
+
+	return pm_jitsyms__add(c->t, &(struct pm_jitsym_add){
+		.pid = l->pid,
+		.start = l->start,
+		.size = l->size,
+		.name = s + l->name_off,
+		.name_len = l->name_len,
+		.src = l->has_src ? s + l->src_off : NULL,
+		.src_len = l->src_len,
+		.line = l->line,
+		.dso = s + l->dso_off,
+	});
+}
+
+/* The line for the code's first address: the last entry at or before it, else the first. */
+static int jitcode__debug(struct pm_jitcode *c, struct pm_jitdump *j,
+			  const struct pm_jitdump_rec *r, struct pending_src *src,
+			  struct pm_jitcode_stats *st)
+{
+	struct pm_jitdump_line line = { 0 }, best = { 0 };
+	uint64_t idx = 0;
+	size_t pos = 0;
+	bool found = false;
+	int err;
+
+	while ((err = pm_jitdump__next_line(j, r, &idx, &pos, &line)) == 1) {
+		st->lines++;
+		if (!found || (line.addr <= r->debug.code_addr && line.addr >= best.addr))
+			best = line;
+		found = true;
+	}
+	*src = (struct pending_src){ 0 };
+	if (err || !found)
+		return err;
+	src->set = true;
+	src->code_addr = r->debug.code_addr;
+	src->line = best.line > 0 ? (uint32_t)best.line : 0;
+	src->len = best.file_len;
+	return jitcode__string(c, best.file, best.file_len, &src->off);
+}
+
+/* A CODE_LOAD or CODE_MOVE as a pending load; the code index table finds a move's name. */
+static int jitcode__load(struct pm_jitcode *c, const struct pm_jitdump_rec *r, int32_t pid,
+			 size_t dso_off, struct pending_src *src, struct pm_hashtab *by_index)
+{
+	struct jit_load *l;
+	uint64_t first;
+	int err;
+
+	if (c->nr >= PM_JITSYM_MAX_ENTRIES)
+		return -E2BIG;
+	if (r->type == PM_JIT_CODE_MOVE) {
+		if (!pm_hashtab__find_int(by_index, r->move.code_index, &first))
+			return 0;	/* the code it moves was never loaded: nothing to name */
+		l = jitcode__push(c);
+		if (!l)
+			return -ENOMEM;
+		*l = (struct jit_load){ .seq = l->seq, .time = r->time, .start = r->move.new_addr,
+					.size = r->move.code_size, .pid = pid };
+		/* The name and source of the load it moves (c->loads may have moved: by index). */
+		l->name_off = c->loads[first].name_off;
+		l->name_len = c->loads[first].name_len;
+		l->has_src = c->loads[first].has_src;
+		l->src_off = c->loads[first].src_off;
+		l->src_len = c->loads[first].src_len;
+		l->line = c->loads[first].line;
+		l->dso_off = dso_off;
+		return 0;
+	}
+	l = jitcode__push(c);
+	if (!l)
+		return -ENOMEM;
+	l->time = r->time;
+	l->start = r->load.code_addr;
+	l->size = r->load.code_size;
+	l->pid = pid;
+	l->dso_off = dso_off;
+	l->name_len = r->load.name_len;
+	err = jitcode__string(c, r->load.name, r->load.name_len, &l->name_off);
+	if (!err && src->set && src->code_addr == r->load.code_addr) {
+		l->has_src = true;
+		l->src_off = src->off;
+		l->src_len = src->len;
+		l->line = src->line;
+	}
+	*src = (struct pending_src){ 0 };
+	if (!err) {
+		/* A code index loaded again names the code from then on. */
+		pm_hashtab__delete_int(by_index, r->load.code_index);
+		err = pm_hashtab__insert_int(by_index, r->load.code_index, c->nr - 1);
+	}
+	return err;
+}
+
+/* What a file's records say to the ones after them. */
+struct parse_state {
+	struct pending_src src;
+	struct pm_hashtab by_index;	/* code index -> its load in c->loads */
+	int32_t pid;
+	size_t dso_off;
+};
+
+/* The records of the window j is on, as pending loads. */
+static int jitcode__records(struct pm_jitcode *c, struct pm_jitdump *j, struct parse_state *ps,
+			    struct pm_jitcode_stats *st)
+{
+	struct pm_jitdump_rec r;
+	int err;
+
+	while ((err = pm_jitdump__next(j, &r)) == 1) {
+		err = 0;
+		switch (r.type) {
+		case PM_JIT_CODE_LOAD:
+		case PM_JIT_CODE_MOVE:
+			err = jitcode__load(c, &r, ps->pid, ps->dso_off, &ps->src, &ps->by_index);
+			if (!err)
+				r.type == PM_JIT_CODE_LOAD ? st->loads++ : st->moves++;
+			break;
+		case PM_JIT_CODE_DEBUG_INFO:
+			err = jitcode__debug(c, j, &r, &ps->src, st);
+			break;
+		case PM_JIT_CODE_UNWINDING_INFO:
+			st->unwinding++;
+			break;
+		default:
+			break;
+		}
+		if (err)
+			break;
+	}
+	return err;
+}
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			return -ENODATA;	/* the file shrank while being read */
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * The file one record at a time, each in buf (grown up to
+ * PM_JITCODE_MAX_RECORD), from the end of the header to the file's size
+ * now (a runtime may still be appending).
+ */
+static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct pm_jitdump *j,
+			   struct parse_state *ps, struct pm_jitcode_stats *st)
+{
+	unsigned char prefix[PM_JITDUMP_PREFIX_SIZE], *buf = NULL, *n;
+	uint64_t off = j->h.total_size;
+	size_t cap = 0, len;
+	int err = 0;
+
+	while (off < size && !err) {
+		len = size - off < sizeof(prefix) ? (size_t)(size - off) : sizeof(prefix);
+		err = read_at(fd, prefix, len, off);
+		if (err)
+			break;
+		if (len == sizeof(prefix)) {
+			uint32_t rsize = pm_jitdump__size_at(j, prefix);
+
+			if (rsize > PM_JITCODE_MAX_RECORD) {
+				j->err = (struct pm_jitdump_error){ .offset = off + 4,
+					.why = "record larger than pmrec reads (16 MiB)" };
+				err = -EBADMSG;
+				break;
+			}
+			/* A record cut by the end goes to the parser as it is: it says so. */
+			len = rsize > size - off ? (size_t)(size - off) : rsize;
+			len = len < sizeof(prefix) ? sizeof(prefix) : len;
+		}
+		if (len > cap) {
+			n = realloc(buf, len);
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = n;
+			cap = len;
+		}
+		err = read_at(fd, buf, len, off);
+		if (err)
+			break;
+		pm_jitdump__window(j, buf, len, off);
+		err = jitcode__records(c, j, ps, st);
+		off += len;
+	}
+	free(buf);
+	/* Shrunk while read (truncated by its owner): what was read stands. */
+	return err == -ENODATA ? 0 : err;
+}
+
+/* The header, from the first bytes of the file (at most a page). */
+static int jitcode__header(int fd, uint64_t size, struct pm_jitdump *j, unsigned char *page)
+{
+	size_t len = size < 4096 ? (size_t)size : 4096;
+	int err = read_at(fd, page, len, 0);
+
+	if (err)
+		return err;
+	return pm_jitdump__init(j, page, len);
+}
+
+static int load__cmp(const void *a, const void *b)
+{
+	const struct jit_load *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int pm_jitcode__read(struct pm_jitcode *c, int fd, int32_t pid, const char *dso, bool timed,
+		     struct pm_jitcode_stats *st)
+{
+	size_t first = c->nr, strings = c->strings.len, i;
+	struct parse_state ps = { .pid = pid };
+	unsigned char page[4096];
+	struct pm_jitdump j;
+	struct stat sb;
+	int err;
+
+	*st = (struct pm_jitcode_stats){ 0 };
+	if (fstat(fd, &sb))
+		return -errno;
+	err = jitcode__header(fd, (uint64_t)sb.st_size, &j, page);
+	if (err == -EBADMSG) {
+		st->bad = true;
+		st->err = j.err;
+		return 0;
+	}
+	if (err)
+		return err;
+	st->arch_time = j.h.flags & PM_JITDUMP_FLAG_ARCH_TIMESTAMP;
+	timed = timed && !st->arch_time;
+	pm_hashtab__init(&ps.by_index, NULL, NULL);
+	err = jitcode__string(c, dso, strlen(dso) + 1, &ps.dso_off);
+	if (!err)
+		err = jitcode__stream(c, fd, (uint64_t)sb.st_size, &j, &ps, st);
+	pm_hashtab__exit(&ps.by_index);
+	st->skipped = j.skipped;
+	if (err == -E2BIG) {
+		st->truncated = true;
+		err = 0;
+	} else if (err == -EBADMSG) {
+		st->bad = true;
+		st->err = j.err;
+		err = 0;
+	}
+	if (err || timed) {
+		c->unsorted |= c->nr > first;
+		return err ?: pm_jitcode__advance(c, c->now);
+	}
+	/* Untimed: every load now, in file order; the table keeps its own copies. */
+	for (i = first; i < c->nr && !err; i++)
+		err = jitcode__add(c, &c->loads[i]);
+	c->nr = first;
+	c->strings.len = strings;
+	return err;
+}
+
+int pm_jitcode__advance(struct pm_jitcode *c, uint64_t time)
+{
+	int err = 0;
+
+	if (time > c->now)
+		c->now = time;
+	if (c->next == c->nr)
+		return 0;
+	if (c->unsorted) {
+		qsort(c->loads + c->next, c->nr - c->next, sizeof(*c->loads), load__cmp);
+		c->unsorted = false;
+	}
+	while (c->next < c->nr && c->loads[c->next].time <= c->now && !err)
+		err = jitcode__add(c, &c->loads[c->next++]);
+	if (err == -E2BIG)
+		c->next = c->nr;
+	/* All added: the table has its own copies of the strings. */
+	if (c->next == c->nr) {
+		c->next = c->nr = 0;
+		c->strings.len = 0;
+	}
+	return err;
+}
