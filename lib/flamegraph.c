@@ -757,6 +757,8 @@ static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 		c = diff_color(g, id);
 	} else {
 		c = name_color(name, len, n->kind);
+		if (g->o->offcpu)
+			c = (struct rgb){ c.b, c.g, c.r };
 	}
 	pm_out__printf(&g->out, ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
 		 "fill=\"rgb(%u,%u,%u)\" fg:x=\"%llu\" fg:w=\"%llu\"/>", x, y, w, FRAME_HEIGHT - 1,
@@ -773,6 +775,7 @@ static void emit_document(struct fg *g)
 	uint32_t height = top + (g->max_depth + 1) * FRAME_HEIGHT + YPAD_BOTTOM, w = g->width;
 	const char *title = o->title ? o->title :
 			    o->base ? "Differential Flame Graph" :
+			    o->offcpu ? (o->inverted ? "Off-CPU Icicle Graph" : "Off-CPU Flame Graph") :
 			    o->inverted ? "Icicle Graph" : "Flame Graph";
 	size_t i;
 

@@ -285,14 +285,16 @@ static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
 	if (field_int(oe->prev_pid, s, &prev_pid) || field_int(oe->prev_state, s, &prev_state) ||
 	    field_int(oe->next_pid, s, &next_pid))
 		return 0;
-	if ((int32_t)prev_pid > 0 && o->ops && o->ops->keep) {
-		err = o->ops->keep(o->ctx, rec, s, &handle);
+	/* The idle task leaving opens nothing: no stack to keep. */
+	if ((int32_t)prev_pid > 0) {
+		err = o->ops && o->ops->keep ? o->ops->keep(o->ctx, rec, s, &handle) : 0;
+		if (!err)
+			err = pm_offcpu__switch_out(o, s->time, cpu, (int32_t)s->pid,
+						    (int32_t)prev_pid, prev_state, handle);
 		if (err)
 			return err;
 	}
-	err = pm_offcpu__switch_out(o, s->time, cpu, (int32_t)s->pid, (int32_t)prev_pid,
-				    prev_state, handle);
-	return err ? err : pm_offcpu__switch_in(o, s->time, (int32_t)next_pid);
+	return pm_offcpu__switch_in(o, s->time, (int32_t)next_pid);
 }
 
 int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)

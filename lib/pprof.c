@@ -468,12 +468,14 @@ static int emit_profile(struct builder *bd, struct pm_buf *out)
 	      pm_buf__append(&bd->name, name, strlen(name)) ?:
 	      str_id(bd, (const char *)bd->name.data, bd->name.len, &comment) ?:
 	      emit_value_type(bd, out, PROFILE_SAMPLE_TYPE, "samples", "count") ?:
-	      emit_value_type(bd, out, PROFILE_SAMPLE_TYPE, o->cpu_time ? "cpu" : "events",
+	      emit_value_type(bd, out, PROFILE_SAMPLE_TYPE,
+			      o->cpu_time ? (o->time_kind ? o->time_kind : "cpu") : "events",
 			      o->cpu_time ? "nanoseconds" : "count") ?:
 	      emit_samples(bd, out) ?: emit_tables(bd, out) ?:
 	      pm_pb__int(out, PROFILE_TIME_NANOS, o->time_nanos) ?:
 	      pm_pb__int(out, PROFILE_DURATION_NANOS, o->duration_nanos) ?:
-	      emit_value_type(bd, out, PROFILE_PERIOD_TYPE, o->cpu_time ? "cpu" : name,
+	      emit_value_type(bd, out, PROFILE_PERIOD_TYPE,
+			      o->cpu_time ? (o->time_kind ? o->time_kind : "cpu") : name,
 			      o->cpu_time ? "nanoseconds" : "count") ?:
 	      pm_pb__int(out, PROFILE_PERIOD, (int64_t)o->period) ?:
 	      pm_pb__uint(out, PROFILE_COMMENT, comment);
@@ -553,20 +555,27 @@ static int clock_ref(struct pm_reader *r, uint64_t *wall, uint64_t *clk)
 int pm_pprof_opts__from_input(struct pm_pprof_opts *o, struct pm_reader *r,
 			      const struct pm_profile *p, uint32_t event)
 {
+	static const struct perf_event_attr synthesized = { .freq = 1 };
 	uint64_t first = 0, last = 0, wall, clk, samples;
-	const struct perf_event_attr *a;
-	struct pm_evsel *e;
+	const struct perf_event_attr *a = &synthesized;
+	const char *name;
 
-	if (event >= pm_reader__nr_evsels(r) || event >= pm_profile__nr_events(p))
+	if (event >= pm_profile__nr_events(p))
 		return -EINVAL;
-	e = pm_reader__evsel(r, event);
-	a = &e->attr;
+	name = pm_profile__event_name(p, event);
+	if (event < pm_reader__nr_evsels(r))
+		a = &pm_reader__evsel(r, event)->attr;
+	else if (strcmp(name, "offcpu-time") && strcmp(name, "wall-time"))
+		return -EINVAL;
 	*o = (struct pm_pprof_opts){
 		.event = event,
-		.event_name = pm_profile__event_name(p, event),
-		.cpu_time = a->type == PERF_TYPE_SOFTWARE &&
-			    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
-			     a->config == PERF_COUNT_SW_TASK_CLOCK),
+		.event_name = name,
+		.cpu_time = a == &synthesized ||
+			    (a->type == PERF_TYPE_SOFTWARE &&
+			     (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+			      a->config == PERF_COUNT_SW_TASK_CLOCK)),
+		.time_kind = a != &synthesized ? NULL :
+			     !strcmp(name, "offcpu-time") ? "off-cpu" : "wall",
 		.period = a->sample_period,
 	};
 	samples = pm_profile__samples(p, event);
