@@ -298,8 +298,8 @@ int record__add_off_cpu(struct record_opts *o)
 				pr_hint("it is read from tracefs: mount it (mount -t tracefs nodev "
 					"/sys/kernel/tracing) on a kernel with CONFIG_TRACEPOINTS");
 			else if (err == -EACCES || err == -EPERM)
-				pr_hint("tracefs is readable by root only: run as root (or make "
-					"/sys/kernel/tracing readable and have CAP_PERFMON)");
+				pr_hint("tracefs (/sys/kernel/tracing) is readable by root only and "
+					"mounting it needs CAP_SYS_ADMIN: run as root");
 			return PM_EXIT_FAILURE;
 		}
 	}

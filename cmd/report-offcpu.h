@@ -18,6 +18,7 @@
 struct report_offcpu {
 	bool wall;
 	bool on;			/* the recording has the switches */
+	bool switch_records;		/* an event has attr.context_switch */
 	struct pm_offcpu_sink sink;
 };
 

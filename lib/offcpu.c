@@ -123,6 +123,7 @@ int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32
 	}
 	/* Out twice without an in between: the switch-in was never seen. */
 	if (t->open) {
+		o->stats.missed_ins++;
 		t->tainted = true;
 		err = offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
 	}
@@ -175,6 +176,7 @@ int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid)
 	/* It ran to exit: a span still open lost its switch-in. */
 	if (!t || !t->open)
 		return 0;
+	o->stats.missed_ins++;
 	t->tainted = true;
 	return offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
 }

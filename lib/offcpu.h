@@ -77,6 +77,8 @@ struct pm_offcpu_stats {
 	uint64_t blocked_ns, runnable_ns;
 	uint64_t at_end_threads, at_end_ns;	/* part of blocked_ns/runnable_ns */
 	uint64_t unattributed_spans, unattributed_ns;
+	/* Spans whose switch-in never came (out again, or exited): part of the above. */
+	uint64_t missed_ins;
 	uint64_t lost_records;		/* LOST records (their ranges) */
 	uint64_t exits;
 };
