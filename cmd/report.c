@@ -113,7 +113,7 @@ static const struct argp_option report_options[] = {
 	  .doc = "Read FILE (same as the FILE argument)" },
 	{ .name = "sort", .key = 's', .arg = "KEYS",
 	  .doc = "Rows keyed by these comma-separated keys, in any order: comm, pid, tid, "
-		 "cpu, dso, sym (default comm,dso,sym)" },
+		 "cpu, dso, sym, state (default comm,dso,sym)" },
 	{ .name = "children", .key = OPT_CHILDREN,
 	  .doc = "Children and Self columns: inclusive time (the default with call chains)" },
 	{ .name = "no-children", .key = OPT_NO_CHILDREN,
