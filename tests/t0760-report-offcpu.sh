@@ -30,6 +30,14 @@ test_expect_success 'record --off-cpu -g: the sleeper, the reader and the spinne
 	test_grep "^event +sched:sched_switch +[1-9]" stats
 '
 
+test_expect_success '--off-cpu samples every switch whatever -F says; context_switch for tasks' '
+	"$PMREC" record --off-cpu -F 500 -q -o f.data -- true &&
+	perf evlist -v -i f.data >evlist 2>/dev/null &&
+	test_grep "^sched:sched_switch: .*sample_freq \}: 1," evlist &&
+	! grep "^sched:sched_switch: " evlist | grep -q "freq: 1" &&
+	test_grep "^cpu-clock: .*sample_freq \}: 500, .*freq: 1, .*context_switch: 1" evlist
+'
+
 test_expect_success 'perf reads the file: its sched_switch and sample counts are dump'"'"'s' '
 	test_equal "$(awk "/^event +sched:sched_switch/ { print \$3 }" \
 		"$TMP_ROOT/1/stats")" \
