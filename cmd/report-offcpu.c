@@ -73,6 +73,7 @@ static double ms(uint64_t ns)
 void report_offcpu__notes(const struct report_offcpu *o, const char *cmd, const char *name)
 {
 	const struct pm_offcpu_stats *st = &o->sink.pair.stats;
+	size_t i;
 
 	if (o->wall && !o->on)
 		fprintf(stderr, "%s: %s: warning: no off-CPU time in the wall-clock view: the "
@@ -93,10 +94,14 @@ void report_offcpu__notes(const struct report_offcpu *o, const char *cmd, const 
 			"switch-in: the recording has no SWITCH records, which a recording of "
 			"tasks needs (record --off-cpu adds them; -a needs none)\n",
 			cmd, name, st->missed_ins, st->switch_outs);
-	if (st->at_end_threads)
+	if (st->at_end_threads) {
 		fprintf(stderr, "%s: %s: %" PRIu64 " threads were off CPU when the recording "
-			"ended: %.3f ms charged until its end\n", cmd, name, st->at_end_threads,
+			"ended: %.3f ms charged until its end (tid", cmd, name, st->at_end_threads,
 			ms(st->at_end_ns));
+		for (i = 0; i < o->sink.nr_at_end; i++)
+			fprintf(stderr, "%s %d", i ? "," : "", o->sink.at_end[i]);
+		fputs(st->at_end_threads > o->sink.nr_at_end ? ", ...)\n" : ")\n", stderr);
+	}
 	if (st->unattributed_spans)
 		fprintf(stderr, "%s: %s: %.3f ms off CPU (%" PRIu64 " spans) not attributed: "
 			"the switch that ended them may be lost (%" PRIu64 " LOST records) or "

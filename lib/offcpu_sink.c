@@ -91,6 +91,8 @@ static int sink__span(void *ctx, const struct pm_offcpu_span *sp)
 	if (sp->stack >= o->nr_stacks)
 		return 0;
 	st = &o->stacks[sp->stack];
+	if (sp->kind == PM_OFFCPU_AT_END && o->nr_at_end < PM_OFFCPU_SINK_AT_END)
+		o->at_end[o->nr_at_end++] = sp->tid;
 	if ((sp->kind == PM_OFFCPU_CHARGED || sp->kind == PM_OFFCPU_AT_END) && sp->end > sp->start) {
 		err = sink__add(o, sp, st, o->event);
 		if (!err && o->wall)

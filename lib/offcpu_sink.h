@@ -29,6 +29,8 @@
 #include "rec_info.h"
 #include "report_sink.h"
 
+#define PM_OFFCPU_SINK_AT_END 8
+
 /* A switch-out's frame ids, kept until its span closes. */
 struct pm_offcpu_stack {
 	uint32_t *ids;
@@ -48,6 +50,9 @@ struct pm_offcpu_sink {
 	size_t nr_stacks, cap_stacks;
 	uint32_t free_stack;		/* index + 1; 0: none */
 	bool clock_seen;		/* a clock event's sample, with wall */
+	/* The first threads still off CPU at the end, for the note that flags them. */
+	int32_t at_end[PM_OFFCPU_SINK_AT_END];
+	size_t nr_at_end;
 	int err;			/* of the last span added */
 };
 
