@@ -160,7 +160,6 @@ int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time)
 
 	pm_offcpu__time(o, time);
 	o->stats.lost_records++;
-	o->lost_time = time;
 	/* Any of them may have been switched in in the range lost. */
 	for (i = 0; i < o->nr_threads; i++)
 		if (o->threads[i].open)

@@ -100,7 +100,6 @@ struct pm_offcpu {
 	struct pm_offcpu_evsel *evsels;
 	size_t nr_evsels;
 	uint64_t last_time;		/* of any record: the end of the recording */
-	uint64_t lost_time;		/* of the latest LOST record */
 	struct pm_offcpu_stats stats;
 };
 
