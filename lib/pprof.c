@@ -69,7 +69,7 @@ int pm_pprof_label__parse(const char *name, enum pm_pprof_label *l)
 enum { MAP_START, MAP_LIMIT, MAP_PGOFF, MAP_FILE, MAP_BUILD_ID, MAP__NR };
 enum { FN_NAME, FN_SYSTEM_NAME, FN__NR };
 enum { LOC_MAPPING, LOC_ADDRESS, LOC_NR_LINES, LOC_LINES };
-enum { SMP_PID, SMP_TID, SMP_COMM, SMP_CPU, SMP_NR_LOCS, SMP_LOCS };
+enum { SMP_PID, SMP_TID, SMP_COMM, SMP_CPU, SMP_STATE, SMP_NR_LOCS, SMP_LOCS };
 
 struct mapinfo {
 	bool inline_frames;
@@ -243,6 +243,10 @@ static int sample_add(struct builder *bd, uint32_t leaf, const struct pm_profile
 	/* cpu + 1: 0 for a sample without a CPU. */
 	if (o->labels & PM_PPROF_LABEL_CPU)
 		k[SMP_CPU] = (uint64_t)((int64_t)ctx->cpu + 1);
+	/* Off-CPU time keeps blocked and runnable apart, as report's state key. */
+	if (ctx->state != PM_PROFILE_STATE_ON_CPU &&
+	    str_id0(bd, pm_profile_state__name(ctx->state), &k[SMP_STATE]))
+		return -ENOMEM;
 	/* Innermost first; an inlined frame goes with the frames after it, up to a real one. */
 	for (i = 0; i < nr; i = j) {
 		for (j = i; j + 1 < nr && bd->frames[j]->inlined; j++)
@@ -361,6 +365,8 @@ static int emit_samples(struct builder *bd, struct pm_buf *out)
 			err = emit_label(bd, "comm", true, (int64_t)k[SMP_COMM]);
 		if (!err && (labels & PM_PPROF_LABEL_CPU) && k[SMP_CPU])
 			err = emit_cpu_label(bd, (int64_t)k[SMP_CPU] - 1);
+		if (!err && k[SMP_STATE])
+			err = emit_label(bd, "state", true, (int64_t)k[SMP_STATE]);
 		if (!err)
 			err = emit(out, PROFILE_SAMPLE, &bd->msg);
 	}

@@ -118,6 +118,8 @@ test_expect_success 'pprof: sample type off-cpu in nanoseconds, the JSON total' 
 	"$PMREC" report -i "$R/w.data" --event offcpu-time --pprof=o.pb.gz &&
 	gzip -dc o.pb.gz >o.pb &&
 	grep -a -q "off-cpu" o.pb && grep -a -q "nanoseconds" o.pb &&
+	python3 "$SRC_DIR/tests/helpers/pprof-check.py" --folded o.pb.gz >/dev/null &&
+	grep -a -q "blocked" o.pb &&
 	python3 "$SRC_DIR/tests/helpers/pprof-check.py" o.pb.gz >sum &&
 	"$PMREC" report -i "$R/w.data" --event offcpu-time -g none --json >t.json &&
 	test_grep "period=$(python3 -c "import json; print(json.load(open(\"t.json\"))[\"events\"][0][\"period\"])") " sum
