@@ -32,6 +32,7 @@ enum {
 	OPT_SAMPLE_CPU,
 	OPT_SWITCH_EVENTS,
 	OPT_MAX_SIZE,
+	OPT_OFF_CPU,
 };
 
 static const struct argp_option record_options[] = {
@@ -75,6 +76,10 @@ static const struct argp_option record_options[] = {
 		 "(boot), tai, or a clock number; jitdump files need mono" },
 	{ .name = "switch-events", .key = OPT_SWITCH_EVENTS,
 	  .doc = "record context switches (SWITCH records, SWITCH_CPU_WIDE with -a or -C)" },
+	{ .name = "off-cpu", .key = OPT_OFF_CPU,
+	  .doc = "also record where threads wait: sched:sched_switch on every switch, with "
+		 "call chains as -g says, and the switch-ins it needs (SWITCH records "
+		 "without -a or -C); report shows it as offcpu-time" },
 	{ .doc = "Output:", .group = 3 },
 	{ .name = "output", .key = 'o', .arg = "FILE",
 	  .doc = "output file (default pmrec.data); - writes a pipe stream to stdout" },
@@ -274,6 +279,39 @@ static void parse_event(struct record_opts *o, char *arg, struct argp_state *sta
 	free(bad);
 }
 
+/*
+ * --off-cpu: sched:sched_switch sampled on every switch (the one already
+ * named with -e, or a new one).  0, or the exit status after the message.
+ */
+int record__add_off_cpu(struct record_opts *o)
+{
+	char *bad = NULL;
+	size_t i;
+	int err;
+
+	for (i = 0; i < o->evlist.nr; i++)
+		if (o->evlist.events[i].tracepoint &&
+		    !strcmp(o->evlist.events[i].tracepoint, "sched:sched_switch"))
+			break;
+	if (i == o->evlist.nr) {
+		err = pm_evlist__add(&o->evlist, "sched:sched_switch", &bad);
+		free(bad);
+		if (err) {
+			pr_error("--off-cpu: cannot use the tracepoint sched:sched_switch: %s",
+				 strerror(-err));
+			if (err == -ENOENT)
+				pr_hint("it is read from tracefs: mount it (mount -t tracefs nodev "
+					"/sys/kernel/tracing) on a kernel with CONFIG_TRACEPOINTS");
+			else if (err == -EACCES || err == -EPERM)
+				pr_hint("tracefs (/sys/kernel/tracing) is readable by root only and "
+					"mounting it needs CAP_SYS_ADMIN: run as root");
+			return PM_EXIT_FAILURE;
+		}
+	}
+	o->evlist.events[i].every = true;
+	return 0;
+}
+
 /* Options that exclude each other. */
 static void check_opts(const struct record_opts *o, struct argp_state *state)
 {
@@ -334,6 +372,9 @@ static error_t parse_perf_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "unknown clock '%s' (monotonic, monotonic_raw, realtime, "
 				   "boottime, tai, or a clock number)", arg);
 		o->use_clockid = true;
+		break;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
 		break;
 	case OPT_MAX_SIZE:
 		if (parse_max_size(arg, &o->max_size))

@@ -608,7 +608,14 @@ static int record__prepare_events(struct record *rec)
 		.lost_format = true,
 		.build_id = o->buildid_mmap,
 		.sample_addr = o->sample_addr,
-		.context_switch = o->switch_events,
+		/*
+		 * --off-cpu pairs a thread's switch-out with its switch-in.
+		 * System-wide, the tracepoint's next_pid is that switch-in, at
+		 * the same instant; a task's own event fires only as it leaves
+		 * (the tracepoint runs in the context of prev), so its
+		 * switch-ins come from SWITCH records.
+		 */
+		.context_switch = o->switch_events || (o->off_cpu && !system_wide),
 		.mode = o->mode,
 		.use_clockid = o->use_clockid,
 		.clockid = o->clockid,
@@ -858,6 +865,10 @@ int cmd_record(int argc, char **argv)
 		pr_error("cannot set up the default event cpu-clock");
 		free(bad);
 		return PM_EXIT_FAILURE;
+	}
+	if (opts.off_cpu && (status = record__add_off_cpu(&opts))) {
+		pm_evlist__exit(&opts.evlist);
+		return status;
 	}
 	record__init_file(&rec, argc, argv);
 	status = record__run(&rec);

@@ -59,6 +59,7 @@ struct record_opts {
 	bool switch_events;
 	bool use_clockid;		/* -k */
 	int32_t clockid;
+	bool off_cpu;			/* --off-cpu: sched_switch on every switch */
 	int realtime;
 	bool overwrite;
 	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_kind;
@@ -112,6 +113,7 @@ __attribute__((format(printf, 1, 2)))
 void pr_hint(const char *fmt, ...);
 
 int record__setup_targets(struct record *rec);
+int record__add_off_cpu(struct record_opts *o);
 void record__report_evset_error(const struct record *rec, const struct pm_evset_error *e);
 void record__warn_halved(const struct record *rec, size_t wanted_pages);
 int record__check_output(const char *path);

@@ -153,6 +153,7 @@ int report_flame__run(const struct report_flame_opts *o, const struct report_fla
 		.width = in->width < 0 ? PM_FLAMEGRAPH_WIDTH : (uint32_t)in->width,
 		.min_width = o->min_width < 0 ? PM_FLAMEGRAPH_MIN_WIDTH : o->min_width,
 		.inverted = o->inverted,
+		.offcpu = !strcmp(ev, "offcpu-time"),
 	};
 	struct pm_flamegraph_stats st = { 0 };
 	struct pm_profile *base = NULL;

@@ -28,6 +28,7 @@
 #include "profile.h"
 #include "profile_print.h"
 #include "report-flame.h"
+#include "report-offcpu.h"
 #include "report-pprof.h"
 #include "report_sink.h"
 #include "stats.h"
@@ -65,6 +66,7 @@ struct report_opts {
 	struct report_flame_opts flame;
 	struct pm_namer_opts naming;
 	struct report_pprof pprof;	/* with --pprof */
+	bool wall;		/* --wall */
 };
 
 struct report {
@@ -72,8 +74,9 @@ struct report {
 	struct pm_reader *r;
 	struct pm_profile *profile;
 	struct pm_pipeline pipe;
-	struct pm_consumer consumers[2];	/* the stats, then the sink */
+	struct pm_consumer consumers[3];	/* the stats, off-CPU if on, the sink */
 	struct pm_report_sink sink;
+	struct report_offcpu offcpu;
 	const char *name;
 	/* The input, open while the report lasts: features are read on demand. */
 	int fd;
@@ -104,14 +107,14 @@ enum {
 	OPT_PPROF_LABELS,
 };
 
-static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym, srcline";
+static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym, srcline, state";
 
 static const struct argp_option report_options[] = {
 	{ .name = "input", .key = 'i', .arg = "FILE",
 	  .doc = "Read FILE (same as the FILE argument)" },
 	{ .name = "sort", .key = 's', .arg = "KEYS",
 	  .doc = "Rows keyed by these comma-separated keys, in any order: comm, pid, tid, "
-		 "cpu, dso, sym (default comm,dso,sym)" },
+		 "cpu, dso, sym, state (default comm,dso,sym)" },
 	{ .name = "children", .key = OPT_CHILDREN,
 	  .doc = "Children and Self columns: inclusive time (the default with call chains)" },
 	{ .name = "no-children", .key = OPT_NO_CHILDREN,
@@ -309,8 +312,11 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->flame;
 		state->child_inputs[1] = &o->naming;
+		state->child_inputs[2] = &o->wall;
 		break;
 	case ARGP_KEY_END:
+		if (o->wall && !o->event)
+			o->event = "wall-time";
 		if (!!o->flame.file + !!o->json + !!o->pprof.path > 1)
 			argp_error(state, "--json, --flamegraph and --pprof are outputs of their own: "
 				   "give one");
@@ -398,6 +404,7 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp_child report_children[] = {
 	{ .argp = &report_flame_argp, .header = "Flame graphs:" },
 	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
+	{ .argp = &report_offcpu_argp, .header = "Off-CPU time:" },
 	{ 0 },
 };
 
@@ -696,12 +703,20 @@ static bool report__wants_lines(const struct report *rep)
 static int report__read(struct report *rep)
 {
 	struct pm_pipeline *p = &rep->pipe;
+	size_t n = 1;
 	int err, ferr;
 
 	rep->consumers[0] = (struct pm_consumer){ .record = pm_stats__consume,
 						  .ctx = &rep->stats };
-	rep->consumers[1] = (struct pm_consumer){ .record = pm_report_sink__record,
-						  .ctx = &rep->sink };
+	err = pm_report_sink__init(&rep->sink, rep->r, rep->profile);
+	if (!err)
+		err = report_offcpu__init(&rep->offcpu, rep->opts.wall, &rep->sink, rep->r,
+					  &rep->consumers[1]);
+	if (err)
+		return err;
+	n += rep->consumers[1].record != NULL;
+	rep->consumers[n++] = (struct pm_consumer){ .record = pm_report_sink__record,
+						    .ctx = &rep->sink };
 	*p = (struct pm_pipeline){
 		.r = rep->r,
 		.names = true,
@@ -710,13 +725,11 @@ static int report__read(struct report *rep)
 		.queue_size = QUEUE_SIZE,
 		.threaded = true,
 		.consumers = rep->consumers,
-		.nr_consumers = 2,
+		.nr_consumers = n,
 		.warn = report__warn,
 		.warn_arg = rep,
 	};
-	err = pm_report_sink__init(&rep->sink, rep->r, rep->profile);
-	if (!err)
-		err = pm_pipeline__setup(p);
+	err = pm_pipeline__setup(p);
 	if (err)
 		return err;
 	rep->sink.namer = p->namer;
@@ -727,8 +740,10 @@ static int report__read(struct report *rep)
 			    !rep->sink.addrs;
 	err = pm_pipeline__records(p);
 	/* On a fault too: every sample read before it counts. */
-	ferr = pm_report_sink__finish(&rep->sink);
+	ferr = report_offcpu__finish(&rep->offcpu);
+	ferr = pm_report_sink__finish(&rep->sink) ?: ferr;
 	pm_pipeline__end(p);
+	report_offcpu__notes(&rep->offcpu, CMD, rep->name);
 	return err ? err : ferr;
 }
 
@@ -751,6 +766,7 @@ static void report__exit(struct report *rep)
 		close(rep->fd);
 	pm_pipeline__exit(&rep->pipe);
 	pm_stats__exit(&rep->stats);
+	report_offcpu__exit(&rep->offcpu);
 	pm_report_sink__exit(&rep->sink);
 	pm_profile__delete(rep->profile);
 	pm_reader__delete(rep->r);

@@ -282,7 +282,10 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 		}
 		a->read_format = PERF_FORMAT_ID | (cfg->lost_format ? PERF_FORMAT_LOST : 0);
 		/* Tracepoints and fixed periods count events; the rest sample by rate. */
-		if (cfg->period || (tp && !cfg->freq)) {
+		if (l->events[i].every) {
+			a->freq = 0;
+			a->sample_period = 1;
+		} else if (cfg->period || (tp && !cfg->freq)) {
 			a->freq = 0;
 			a->sample_period = cfg->period ? cfg->period : 1;
 		} else {

@@ -17,6 +17,7 @@ struct pm_event {
 	char *name;			/* canonical, e.g. "cpu-clock:u" */
 	char *tracepoint;		/* "sys:name" for tracepoints, else NULL */
 	char *filter;			/* tracepoint filter expression or NULL */
+	bool every;			/* sampled on every event, whatever -F and -c say */
 	struct perf_event_attr attr;
 	uint64_t *ids;			/* kernel sample ids, one per opened fd */
 	size_t nr_ids;

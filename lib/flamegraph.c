@@ -478,6 +478,18 @@ static struct rgb name_color(const char *s, size_t n, enum kind kind)
 	}
 }
 
+/*
+ * Off-CPU graphs: the on-CPU scheme's channels swapped, so neither passes
+ * for the other: kernel blue-greens turn amber, user reds and yellows turn
+ * blue, lightened so that black names stay readable.
+ */
+static struct rgb offcpu_color(struct rgb c, enum kind kind)
+{
+	if (kind == KIND_USER)
+		return (struct rgb){ 100 + c.b, 110 + c.g / 2, c.r };
+	return (struct rgb){ c.b, c.g, c.r };
+}
+
 #define NEUTRAL ((struct rgb){ 220, 220, 220 })
 
 /* Red grew, blue shrank: the larger the change (against the largest), the deeper. */
@@ -757,6 +769,8 @@ static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 		c = diff_color(g, id);
 	} else {
 		c = name_color(name, len, n->kind);
+		if (g->o->offcpu)
+			c = offcpu_color(c, n->kind);
 	}
 	pm_out__printf(&g->out, ")</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
 		 "fill=\"rgb(%u,%u,%u)\" fg:x=\"%llu\" fg:w=\"%llu\"/>", x, y, w, FRAME_HEIGHT - 1,
@@ -773,6 +787,7 @@ static void emit_document(struct fg *g)
 	uint32_t height = top + (g->max_depth + 1) * FRAME_HEIGHT + YPAD_BOTTOM, w = g->width;
 	const char *title = o->title ? o->title :
 			    o->base ? "Differential Flame Graph" :
+			    o->offcpu ? (o->inverted ? "Off-CPU Icicle Graph" : "Off-CPU Flame Graph") :
 			    o->inverted ? "Icicle Graph" : "Flame Graph";
 	size_t i;
 

@@ -47,6 +47,12 @@ struct pm_flamegraph_opts {
 	double min_width;
 	bool inverted;			/* an icicle graph: the root at the top */
 	/*
+	 * Off-CPU time: colours of its own (blues for user code, ambers for
+	 * the kernel: the on-CPU scheme's channels swapped, so the two never
+	 * pass for each other) and "Off-CPU" in the default title.
+	 */
+	bool offcpu;
+	/*
 	 * A differential graph: each frame coloured by how its share of the
 	 * total changed from the same stack in base (its event base_event,
 	 * the same filter): red grew, blue shrank, the more the deeper, grey

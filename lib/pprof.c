@@ -69,7 +69,7 @@ int pm_pprof_label__parse(const char *name, enum pm_pprof_label *l)
 enum { MAP_START, MAP_LIMIT, MAP_PGOFF, MAP_FILE, MAP_BUILD_ID, MAP__NR };
 enum { FN_NAME, FN_SYSTEM_NAME, FN_FILENAME, FN__NR };
 enum { LOC_MAPPING, LOC_ADDRESS, LOC_NR_LINES, LOC_LINES };
-enum { SMP_PID, SMP_TID, SMP_COMM, SMP_CPU, SMP_NR_LOCS, SMP_LOCS };
+enum { SMP_PID, SMP_TID, SMP_COMM, SMP_CPU, SMP_STATE, SMP_NR_LOCS, SMP_LOCS };
 
 struct mapinfo {
 	bool inline_frames;
@@ -276,6 +276,10 @@ static int sample_add(struct builder *bd, uint32_t leaf, const struct pm_profile
 	/* cpu + 1: 0 for a sample without a CPU. */
 	if (o->labels & PM_PPROF_LABEL_CPU)
 		k[SMP_CPU] = (uint64_t)((int64_t)ctx->cpu + 1);
+	/* Off-CPU time keeps blocked and runnable apart, as report's state key. */
+	if (ctx->state != PM_PROFILE_STATE_ON_CPU &&
+	    str_id0(bd, pm_profile_state__name(ctx->state), &k[SMP_STATE]))
+		return -ENOMEM;
 	/* Innermost first; an inlined frame goes with the frames after it, up to a real one. */
 	for (i = 0; i < nr; i = j) {
 		for (j = i; j + 1 < nr && bd->frames[j]->inlined; j++)
@@ -394,6 +398,8 @@ static int emit_samples(struct builder *bd, struct pm_buf *out)
 			err = emit_label(bd, "comm", true, (int64_t)k[SMP_COMM]);
 		if (!err && (labels & PM_PPROF_LABEL_CPU) && k[SMP_CPU])
 			err = emit_cpu_label(bd, (int64_t)k[SMP_CPU] - 1);
+		if (!err && k[SMP_STATE])
+			err = emit_label(bd, "state", true, (int64_t)k[SMP_STATE]);
 		if (!err)
 			err = emit(out, PROFILE_SAMPLE, &bd->msg);
 	}
@@ -503,12 +509,14 @@ static int emit_profile(struct builder *bd, struct pm_buf *out)
 	      pm_buf__append(&bd->name, name, strlen(name)) ?:
 	      str_id(bd, (const char *)bd->name.data, bd->name.len, &comment) ?:
 	      emit_value_type(bd, out, PROFILE_SAMPLE_TYPE, "samples", "count") ?:
-	      emit_value_type(bd, out, PROFILE_SAMPLE_TYPE, o->cpu_time ? "cpu" : "events",
+	      emit_value_type(bd, out, PROFILE_SAMPLE_TYPE,
+			      o->cpu_time ? (o->time_kind ? o->time_kind : "cpu") : "events",
 			      o->cpu_time ? "nanoseconds" : "count") ?:
 	      emit_samples(bd, out) ?: emit_tables(bd, out) ?:
 	      pm_pb__int(out, PROFILE_TIME_NANOS, o->time_nanos) ?:
 	      pm_pb__int(out, PROFILE_DURATION_NANOS, o->duration_nanos) ?:
-	      emit_value_type(bd, out, PROFILE_PERIOD_TYPE, o->cpu_time ? "cpu" : name,
+	      emit_value_type(bd, out, PROFILE_PERIOD_TYPE,
+			      o->cpu_time ? (o->time_kind ? o->time_kind : "cpu") : name,
 			      o->cpu_time ? "nanoseconds" : "count") ?:
 	      pm_pb__int(out, PROFILE_PERIOD, (int64_t)o->period) ?:
 	      pm_pb__uint(out, PROFILE_COMMENT, comment);
@@ -575,21 +583,28 @@ int pm_pprof__write(const struct pm_profile *p, const struct pm_pprof_opts *o,
 int pm_pprof_opts__from_input(struct pm_pprof_opts *o, struct pm_reader *r,
 			      const struct pm_profile *p, uint32_t event)
 {
+	static const struct perf_event_attr synthesized = { .freq = 1 };
 	uint64_t first = 0, last = 0, samples;
+	const struct perf_event_attr *a = &synthesized;
 	struct pm_clock_ref clock;
-	const struct perf_event_attr *a;
-	struct pm_evsel *e;
+	const char *name;
 
-	if (event >= pm_reader__nr_evsels(r) || event >= pm_profile__nr_events(p))
+	if (event >= pm_profile__nr_events(p))
 		return -EINVAL;
-	e = pm_reader__evsel(r, event);
-	a = &e->attr;
+	name = pm_profile__event_name(p, event);
+	if (event < pm_reader__nr_evsels(r))
+		a = &pm_reader__evsel(r, event)->attr;
+	else if (strcmp(name, "offcpu-time") && strcmp(name, "wall-time"))
+		return -EINVAL;
 	*o = (struct pm_pprof_opts){
 		.event = event,
-		.event_name = pm_profile__event_name(p, event),
-		.cpu_time = a->type == PERF_TYPE_SOFTWARE &&
-			    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
-			     a->config == PERF_COUNT_SW_TASK_CLOCK),
+		.event_name = name,
+		.cpu_time = a == &synthesized ||
+			    (a->type == PERF_TYPE_SOFTWARE &&
+			     (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+			      a->config == PERF_COUNT_SW_TASK_CLOCK)),
+		.time_kind = a != &synthesized ? NULL :
+			     !strcmp(name, "offcpu-time") ? "off-cpu" : "wall",
 		.period = a->sample_period,
 	};
 	samples = pm_profile__samples(p, event);

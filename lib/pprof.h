@@ -47,6 +47,8 @@ struct pm_pprof_opts {
 	uint32_t event;			/* of the profile */
 	unsigned labels;		/* PM_PPROF_LABEL_* */
 	bool cpu_time;			/* periods are nanoseconds of CPU time */
+	/* With cpu_time, what time: "off-cpu" or "wall" (synthesized events); NULL: "cpu". */
+	const char *time_kind;
 	const char *event_name;		/* period_type's type when not cpu_time; a comment */
 	uint64_t period;		/* Profile.period */
 	int64_t time_nanos;		/* Profile.time_nanos; 0: unknown */
@@ -58,7 +60,9 @@ struct pm_pprof_opts {
 /*
  * The options the input implies for event (profile event = evsel index, as
  * pm_report_sink registers them): cpu_time for the software cpu-clock and
- * task-clock; period the attr's sample period, or with frequency sampling
+ * task-clock, and for the events report synthesizes past the input's
+ * (offcpu-time, wall-time: time_kind "off-cpu", "wall"); period the attr's
+ * sample period, or with frequency sampling (or a synthesized event)
  * the mean period of the samples; duration from the first to the last
  * sample; time_nanos the first sample's time on the wall clock when the
  * file has a clock reference (HEADER_CLOCK_DATA), else 0 (unknown).

@@ -30,6 +30,7 @@ struct str {
 struct ctx {
 	uint32_t event, comm, node;
 	int32_t pid, tid, cpu;
+	enum pm_profile_state state;
 	uint64_t samples, period;
 };
 
@@ -176,7 +177,7 @@ static uint64_t ctx_key_hash(const struct pm_hashtab *t, const struct ctx *c)
 {
 	return hash_words(t, (uint64_t)c->event << 32 | c->comm,
 			  hash_words(t, (uint64_t)(uint32_t)c->pid << 32 | (uint32_t)c->tid,
-				     (uint32_t)c->cpu));
+				     (uint64_t)c->state << 32 | (uint32_t)c->cpu));
 }
 
 static uint64_t ctx_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
@@ -189,7 +190,7 @@ static bool ctx_equal(uint64_t id, const void *key, void *arg)
 	const struct ctx *c = &((const struct pm_profile *)arg)->ctxs[id], *k = key;
 
 	return c->event == k->event && c->comm == k->comm && c->pid == k->pid &&
-	       c->tid == k->tid && c->cpu == k->cpu;
+	       c->tid == k->tid && c->cpu == k->cpu && c->state == k->state;
 }
 
 /* What stack_find looks up. */
@@ -383,6 +384,7 @@ static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s
 	k = (struct ctx){
 		.event = s->event, .comm = str_find(p, comm, strlen(comm), err),
 		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.state = s->state < PM_PROFILE_STATE__NR ? s->state : PM_PROFILE_STATE_ON_CPU,
 	};
 	if (*err)
 		return NONE;
@@ -578,7 +580,7 @@ static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
 		     const struct pm_profile_sample *s)
 {
 	return c->event == s->event && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu &&
-	       s->comm && !strcmp(s->comm, str_at(p, c->comm));
+	       c->state == s->state && s->comm && !strcmp(s->comm, str_at(p, c->comm));
 }
 
 /* n samples of ctx's stack ending at node, of this summed period, from time first to last. */
@@ -712,7 +714,7 @@ int pm_profile__node(const struct pm_profile *p, uint32_t id, struct pm_profile_
 
 		*ctx = c ? (struct pm_profile_ctx){
 			.event = c->event, .comm = str_at(p, c->comm),
-			.pid = c->pid, .tid = c->tid, .cpu = c->cpu,
+			.pid = c->pid, .tid = c->tid, .cpu = c->cpu, .state = c->state,
 		} : (struct pm_profile_ctx){ .cpu = -1 };
 	}
 	return 0;
@@ -743,7 +745,19 @@ static const char *const key_names[PM_PROFILE_KEY__NR] = {
 	[PM_PROFILE_KEY_DSO] = "dso",
 	[PM_PROFILE_KEY_SYM] = "sym",
 	[PM_PROFILE_KEY_SRCLINE] = "srcline",
+	[PM_PROFILE_KEY_STATE] = "state",
 };
+
+static const char *const state_names[PM_PROFILE_STATE__NR] = {
+	[PM_PROFILE_STATE_ON_CPU] = "on-cpu",
+	[PM_PROFILE_STATE_BLOCKED] = "blocked",
+	[PM_PROFILE_STATE_RUNNABLE] = "runnable",
+};
+
+const char *pm_profile_state__name(enum pm_profile_state state)
+{
+	return (unsigned)state < PM_PROFILE_STATE__NR ? state_names[state] : "?";
+}
 
 int pm_profile_key__parse(const char *name, enum pm_profile_key *key)
 {
@@ -773,6 +787,7 @@ enum { CTX_SKIP, CTX_HIDDEN, CTX_SHOWN };
 struct rowkey {
 	uint32_t comm, dso, sym, kernel, srcline;
 	int32_t pid, tid, cpu;
+	uint32_t state;
 	uint64_t addr;
 };
 
@@ -794,7 +809,7 @@ static uint64_t rowkey_hash(const struct pm_hashtab *t, const struct rowkey *k)
 	return hash_words(t, ((uint64_t)k->comm << 32 | k->dso) ^ k->addr,
 			  hash_words(t, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid,
 				     ((uint64_t)k->sym << 32 | (uint32_t)k->cpu) ^ k->kernel ^
-				     (uint64_t)k->srcline << 1));
+				     (uint64_t)k->srcline << 1 ^ (uint64_t)k->state << 33));
 }
 
 static uint64_t row_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
@@ -856,7 +871,7 @@ static int ctx_classify(struct qstate *qs)
 		const struct ctx *x = &p->ctxs[c];
 		const struct pm_profile_ctx pc = {
 			.event = x->event, .comm = str_at(p, x->comm),
-			.pid = x->pid, .tid = x->tid, .cpu = x->cpu,
+			.pid = x->pid, .tid = x->tid, .cpu = x->cpu, .state = x->state,
 		};
 		bool shown;
 
@@ -893,7 +908,7 @@ static uint32_t row_find(struct qstate *qs, const struct rowkey *k, uint32_t nod
 	r->nr_rows++;
 	r->rows[id] = (struct pm_profile_row){
 		.comm = str_at(p, c->comm), .pid = c->pid, .tid = c->tid, .cpu = c->cpu,
-		.frame = &frame_at(p, p->nodes[node].frame)->f,
+		.state = c->state, .frame = &frame_at(p, p->nodes[node].frame)->f,
 		.first_node = node,
 	};
 	return id;
@@ -924,6 +939,7 @@ static int rows_assign(struct qstate *qs)
 		k.pid = qs->has[PM_PROFILE_KEY_PID] ? c->pid : 0;
 		k.tid = qs->has[PM_PROFILE_KEY_TID] ? c->tid : 0;
 		k.cpu = qs->has[PM_PROFILE_KEY_CPU] ? c->cpu : 0;
+		k.state = qs->has[PM_PROFILE_KEY_STATE] ? c->state : 0;
 		f = frame_at(p, x->frame);
 		if (qs->has[PM_PROFILE_KEY_SYM] || qs->has[PM_PROFILE_KEY_DSO])
 			k.dso = f->dso;
@@ -1105,6 +1121,9 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 			break;
 		case PM_PROFILE_KEY_CPU:
 			c = CMP(a->cpu, b->cpu);
+			break;
+		case PM_PROFILE_KEY_STATE:
+			c = CMP(a->state, b->state);
 			break;
 		case PM_PROFILE_KEY_DSO:
 			c = cmp_str(a->frame->dso, b->frame->dso);

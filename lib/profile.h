@@ -77,11 +77,23 @@ struct pm_profile_frame {
 /* perf's srcline of an address without one. */
 #define PM_SRCLINE_UNKNOWN "??:0"
 
+/* Why a sample's thread was where it was: on a CPU, or off it (offcpu.h). */
+enum pm_profile_state {
+	PM_PROFILE_STATE_ON_CPU,	/* every sampled event */
+	PM_PROFILE_STATE_BLOCKED,	/* off CPU, not runnable */
+	PM_PROFILE_STATE_RUNNABLE,	/* off CPU, waiting for one */
+	PM_PROFILE_STATE__NR,
+};
+
+/* "on-cpu", "blocked", "runnable". */
+const char *pm_profile_state__name(enum pm_profile_state state);
+
 struct pm_profile_sample {
 	uint32_t event;		/* from pm_profile__add_event() */
 	const char *comm;	/* NULL: shown as ":<tid>", as perf does */
 	int32_t pid, tid;
 	int32_t cpu;		/* -1: not recorded */
+	enum pm_profile_state state;
 	uint64_t time;
 	uint64_t period;
 	/*
@@ -172,6 +184,7 @@ struct pm_profile_ctx {
 	uint32_t event;
 	const char *comm;
 	int32_t pid, tid, cpu;
+	enum pm_profile_state state;
 };
 
 /* Fills *n for node id; ctx (may be NULL) gets the node's context.  -ENOENT past the end. */
@@ -191,10 +204,11 @@ enum pm_profile_key {
 	PM_PROFILE_KEY_DSO,
 	PM_PROFILE_KEY_SYM,
 	PM_PROFILE_KEY_SRCLINE,
+	PM_PROFILE_KEY_STATE,
 	PM_PROFILE_KEY__NR,
 };
 
-/* "comm", "pid", "tid", "cpu", "dso", "sym" (perf's "symbol" too), "srcline": 0 or -EINVAL. */
+/* "comm", "pid", "tid", "cpu", "dso", "sym" (perf's "symbol" too), "srcline", "state": 0 or -EINVAL. */
 int pm_profile_key__parse(const char *name, enum pm_profile_key *key);
 const char *pm_profile_key__name(enum pm_profile_key key);
 
@@ -278,6 +292,7 @@ struct pm_profile_row {
 	/* The row's key values (meaningful for the query's keys only). */
 	const char *comm;
 	int32_t pid, tid, cpu;
+	enum pm_profile_state state;
 	const struct pm_profile_frame *frame;	/* dso, sym, addr, kernel */
 	uint64_t self_period, self_samples;
 	uint64_t children_period, children_samples;	/* with children only */

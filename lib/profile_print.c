@@ -141,6 +141,8 @@ static size_t key_width(const struct pm_profile_row *row, enum pm_profile_key k)
 		return digits(row->tid);
 	case PM_PROFILE_KEY_CPU:
 		return digits(row->cpu) + (row->cpu < 0);
+	case PM_PROFILE_KEY_STATE:
+		return strlen(pm_profile_state__name(row->state));
 	case PM_PROFILE_KEY_DSO:
 		return row->frame->dso ? strlen(row->frame->dso) : strlen("[unknown]");
 	case PM_PROFILE_KEY_SRCLINE:
@@ -158,6 +160,7 @@ static const char *const key_headers[PM_PROFILE_KEY__NR] = {
 	[PM_PROFILE_KEY_DSO] = "Shared Object",
 	[PM_PROFILE_KEY_SYM] = "Symbol",
 	[PM_PROFILE_KEY_SRCLINE] = "Source:Line",
+	[PM_PROFILE_KEY_STATE] = "State",
 };
 
 static size_t cols_setup(const struct pm_profile_result *r, const struct pm_profile_print_opts *po,
@@ -236,6 +239,9 @@ static void cell(struct out *o, const struct pm_profile_result *r, const struct 
 		case PM_PROFILE_KEY_CPU:
 			/* perf's "%*.*d": zero-padded to the width. */
 			put(o, "%*.*d", (int)c->width, (int)c->width, row->cpu);
+			break;
+		case PM_PROFILE_KEY_STATE:
+			put_name(o, pm_profile_state__name(row->state), c->width);
 			break;
 		case PM_PROFILE_KEY_DSO:
 			put_name(o, row->frame->dso ? row->frame->dso : "[unknown]", c->width);
@@ -539,6 +545,9 @@ static void json_row(struct out *o, const struct pm_profile_result *r,
 			break;
 		case PM_PROFILE_KEY_CPU:
 			put(o, "\"cpu\":%d", row->cpu);
+			break;
+		case PM_PROFILE_KEY_STATE:
+			put(o, "\"state\":\"%s\"", pm_profile_state__name(row->state));
 			break;
 		case PM_PROFILE_KEY_DSO:
 			str(o, "\"dso\":");

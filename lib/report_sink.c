@@ -490,6 +490,39 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	return err;
 }
 
+int pm_report_sink__stack(struct pm_report_sink *k, const struct pm_record *rec,
+			  const struct pm_sample *s, const uint32_t **ids, size_t *nr)
+{
+	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct pm_named_frame *nf;
+	size_t n, i;
+	int err = pm_namer__chain(k->namer, cpumode, s, &nf, &n);
+
+	if (err)
+		return err;
+	if (n > PM_PROFILE_MAX_FRAMES)
+		n = PM_PROFILE_MAX_FRAMES;
+	err = sink__reserve(k, n + 1);
+	for (i = 0; i < n && !err; i++)
+		err = sink__frame_id(k, (int32_t)s->pid, &nf[i], &k->ids[i]);
+	if (!err && !n) {
+		err = pm_profile__frame_id(k->profile, &(struct pm_profile_frame){ 0 }, &k->ids[0]);
+		n = 1;
+	}
+	*ids = k->ids;
+	*nr = n;
+	return err;
+}
+
+int pm_report_sink__redirect(struct pm_report_sink *k, int idx, uint32_t ev)
+{
+	int err = sink__events(k, k->r);
+
+	if (!err && idx >= 0 && (size_t)idx < k->nr_events)
+		k->event_of[idx] = ev;
+	return err;
+}
+
 int pm_report_sink__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)
 {
 	struct pm_report_sink *k = arg;

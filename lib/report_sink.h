@@ -119,6 +119,20 @@ void pm_report_sink__exit(struct pm_report_sink *k);
  */
 int pm_report_sink__finish(struct pm_report_sink *k);
 
+/*
+ * The profile's frame ids of sample s's call chain (at least one: an
+ * [unknown] frame for none), named now, waiting for the kernel's symbols
+ * if need be: for samples the sink does not add itself (off-CPU spans).
+ * *ids is valid until the next call into the sink.  0 or a negative errno.
+ */
+int pm_report_sink__stack(struct pm_report_sink *k, const struct pm_record *rec,
+			  const struct pm_sample *s, const uint32_t **ids, size_t *nr);
+/*
+ * Counts the samples of evsel idx in profile event ev instead of their own
+ * (report's wall-clock view: clock samples as time).  0 or -ENOMEM.
+ */
+int pm_report_sink__redirect(struct pm_report_sink *k, int idx, uint32_t ev);
+
 /* A pm_consume_fn: arg is the sink.  0, -EINVAL or -ENOMEM. */
 int pm_report_sink__record(void *arg, const struct pm_record *rec,
 			   const struct pm_rec_info *in);

@@ -75,7 +75,7 @@ test_expect_success 'a recording without samples: an empty table that says so' '
 test_expect_success 'unknown sort keys and bad filters: exit 64 with the valid ones' '
 	"$GEN" -o g.data &&
 	test_expect_code 64 "$PMREC" report --sort comm,foo g.data 2>err &&
-	test_grep "unknown sort key .foo. \(valid: comm, pid, tid, cpu, dso, sym, srcline\)" err &&
+	test_grep "unknown sort key .foo. \(valid: comm, pid, tid, cpu, dso, sym, srcline, state\)" err &&
 	test_expect_code 64 "$PMREC" report --sort comm,comm g.data 2>err &&
 	test_expect_code 64 "$PMREC" report --pid x g.data 2>err &&
 	test_grep "bad pid list" err &&

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmrec report's off-CPU options and notes: the analysis is in
+ * lib/offcpu.c (pairing) and lib/offcpu_sink.c (profile samples).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "report-offcpu.h"
+
+enum {
+	OPT_WALL = 0x1100,
+};
+
+static const struct argp_option offcpu_options[] = {
+	{ .name = "wall", .key = OPT_WALL,
+	  .doc = "The wall-clock view: the event wall-time, on-CPU samples of cpu-clock or "
+		 "task-clock as their nanoseconds plus the off-CPU time of a recording made "
+		 "with record --off-cpu, so a thread's total is its life (shown unless "
+		 "--event names another)" },
+	{ 0 },
+};
+
+static error_t offcpu_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	bool *wall = state->input;
+
+	(void)arg;
+	switch (key) {
+	case OPT_WALL:
+		*wall = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp report_offcpu_argp = {
+	.options = offcpu_options,
+	.parser = offcpu_parse_opt,
+};
+
+int report_offcpu__init(struct report_offcpu *o, bool wall, struct pm_report_sink *k,
+			struct pm_reader *r, struct pm_consumer *c)
+{
+	size_t i;
+	int err;
+
+	*c = (struct pm_consumer){ 0 };
+	o->wall = wall;
+	o->on = pm_offcpu__wanted(r);
+	for (i = 0; i < pm_reader__nr_evsels(r); i++)
+		o->switch_records |= pm_reader__evsel(r, i)->attr.context_switch;
+	if (!o->on && !o->wall)
+		return 0;
+	err = pm_offcpu_sink__init(&o->sink, k, o->wall);
+	if (!err)
+		*c = (struct pm_consumer){ .record = pm_offcpu_sink__record, .ctx = &o->sink };
+	return err;
+}
+
+int report_offcpu__finish(struct report_offcpu *o)
+{
+	return o->sink.k ? pm_offcpu_sink__finish(&o->sink) : 0;
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+void report_offcpu__notes(const struct report_offcpu *o, const char *cmd, const char *name)
+{
+	const struct pm_offcpu_stats *st = &o->sink.pair.stats;
+	size_t i;
+
+	if (o->wall && !o->on)
+		fprintf(stderr, "%s: %s: warning: no off-CPU time in the wall-clock view: the "
+			"recording has no sched:sched_switch sampled on every switch "
+			"(record --off-cpu)\n", cmd, name);
+	if (o->wall && !o->sink.clock_seen)
+		fprintf(stderr, "%s: %s: warning: no on-CPU time in the wall-clock view: the "
+			"recording has no cpu-clock or task-clock samples\n", cmd, name);
+	if (!o->on)
+		return;
+	/*
+	 * A recording of whole CPUs misses a few at its edges (the CPUs' events
+	 * start and stop one after another); one of tasks without SWITCH
+	 * records sees only the switch-ins from one recorded thread to another.
+	 */
+	if (st->missed_ins * 4 > st->switch_outs && !o->switch_records)
+		fprintf(stderr, "%s: %s: warning: %" PRIu64 " of %" PRIu64 " switch-outs have no "
+			"switch-in: the recording has no SWITCH records, which a recording of "
+			"tasks needs (record --off-cpu adds them; -a needs none)\n",
+			cmd, name, st->missed_ins, st->switch_outs);
+	if (st->at_end_threads) {
+		fprintf(stderr, "%s: %s: %" PRIu64 " threads were off CPU when the recording "
+			"ended: %.3f ms charged until its end (tid", cmd, name, st->at_end_threads,
+			ms(st->at_end_ns));
+		for (i = 0; i < o->sink.nr_at_end; i++)
+			fprintf(stderr, "%s %d", i ? "," : "", o->sink.at_end[i]);
+		fputs(st->at_end_threads > o->sink.nr_at_end ? ", ...)\n" : ")\n", stderr);
+	}
+	if (st->unattributed_spans)
+		fprintf(stderr, "%s: %s: %.3f ms off CPU (%" PRIu64 " spans) not attributed: "
+			"the switch that ended them may be lost (%" PRIu64 " LOST records) or "
+			"was not recorded (%" PRIu64 " missing)\n", cmd, name,
+			ms(st->unattributed_ns), st->unattributed_spans, st->lost_records,
+			st->missed_ins);
+}
+
+void report_offcpu__exit(struct report_offcpu *o)
+{
+	if (o->sink.k)
+		pm_offcpu_sink__exit(&o->sink);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_REPORT_OFFCPU_H
+#define PMREC_REPORT_OFFCPU_H
+
+/*
+ * pmrec report's off-CPU analysis (lib/offcpu_sink.c): on when the
+ * recording has sched:sched_switch sampled on every switch (record
+ * --off-cpu), and --wall, the wall-clock view (an argp child of report's).
+ */
+#include <argp.h>
+#include <stdbool.h>
+
+#include "offcpu_sink.h"
+#include "pipeline.h"
+#include "reader.h"
+#include "report_sink.h"
+
+struct report_offcpu {
+	bool wall;
+	bool on;			/* the recording has the switches */
+	bool switch_records;		/* an event has attr.context_switch */
+	struct pm_offcpu_sink sink;
+};
+
+/* Parses --wall into the bool that is the child's input. */
+extern const struct argp report_offcpu_argp;
+
+/*
+ * After the report sink's init: the analysis, if the recording has what it
+ * needs (*c its consumer, to go before the sink's; else *c is zero).  0 or
+ * -ENOMEM.
+ */
+int report_offcpu__init(struct report_offcpu *o, bool wall, struct pm_report_sink *k,
+			struct pm_reader *r, struct pm_consumer *c);
+/* After the last record: the threads still off CPU.  0 or a negative errno. */
+int report_offcpu__finish(struct report_offcpu *o);
+/* Tells on stderr what the analysis could not charge, or why it did not run. */
+void report_offcpu__notes(const struct report_offcpu *o, const char *cmd, const char *name);
+void report_offcpu__exit(struct report_offcpu *o);
+
+#endif
