@@ -29,6 +29,7 @@
 #include "profile_print.h"
 #include "report-flame.h"
 #include "report-pprof.h"
+#include "report-speedscope.h"
 #include "report_sink.h"
 #include "stats.h"
 
@@ -64,6 +65,7 @@ struct report_opts {
 	struct report_flame_opts flame;
 	struct pm_namer_opts naming;
 	struct report_pprof pprof;	/* with --pprof */
+	struct report_speedscope_opts speedscope;
 };
 
 struct report {
@@ -73,6 +75,7 @@ struct report {
 	struct pm_pipeline pipe;
 	struct pm_consumer consumers[2];	/* the stats, then the sink */
 	struct pm_report_sink sink;
+	struct pm_speedscope *speedscope;	/* with --speedscope: the sink's stand-in */
 	const char *name;
 	/* The input, open while the report lasts: features are read on demand. */
 	int fd;
@@ -307,11 +310,12 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->flame;
 		state->child_inputs[1] = &o->naming;
+		state->child_inputs[2] = &o->speedscope;
 		break;
 	case ARGP_KEY_END:
-		if (!!o->flame.file + !!o->json + !!o->pprof.path > 1)
-			argp_error(state, "--json, --flamegraph and --pprof are outputs of their own: "
-				   "give one");
+		if (!!o->flame.file + !!o->json + !!o->pprof.path + !!o->speedscope.file > 1)
+			argp_error(state, "--json, --flamegraph, --pprof and --speedscope are outputs "
+				   "of their own: give one");
 		report_flame__check(&o->flame, o->width, state);
 		break;
 	case 'i':
@@ -393,6 +397,7 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp_child report_children[] = {
 	{ .argp = &report_flame_argp, .header = "Flame graphs:" },
 	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
+	{ .argp = &report_speedscope_argp, .header = "Timelines:" },
 	{ 0 },
 };
 
@@ -683,8 +688,9 @@ static int report__read(struct report *rep)
 
 	rep->consumers[0] = (struct pm_consumer){ .record = pm_stats__consume,
 						  .ctx = &rep->stats };
-	rep->consumers[1] = (struct pm_consumer){ .record = pm_report_sink__record,
-						  .ctx = &rep->sink };
+	if (!rep->speedscope)
+		rep->consumers[1] = (struct pm_consumer){ .record = pm_report_sink__record,
+							  .ctx = &rep->sink };
 	*p = (struct pm_pipeline){
 		.r = rep->r,
 		.names = true,
@@ -703,6 +709,8 @@ static int report__read(struct report *rep)
 	if (err)
 		return err;
 	rep->sink.namer = p->namer;
+	if (rep->speedscope)
+		pm_speedscope__set_namer(rep->speedscope, p->namer);
 	rep->sink.addrs = rep->opts.pprof.path != NULL;
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;
@@ -733,6 +741,7 @@ static void report__exit(struct report *rep)
 	pm_pipeline__exit(&rep->pipe);
 	pm_stats__exit(&rep->stats);
 	pm_report_sink__exit(&rep->sink);
+	pm_speedscope__delete(rep->speedscope);
 	pm_profile__delete(rep->profile);
 	pm_reader__delete(rep->r);
 	free(rep->pids);
@@ -790,8 +799,23 @@ static int report__flame(struct report *rep)
 static int report__run(struct report *rep)
 {
 	const char *path = rep->opts.input ? rep->opts.input : report__default_input();
-	int err = report__load(rep, path);
+	struct report_opts *o = &rep->opts;
+	struct pm_profile_filter f;
+	struct pm_profile_query q;
+	int err;
 
+	if (o->speedscope.file) {
+		report__query_base(rep, &q, &f);
+		rep->speedscope = report_speedscope__new(&(struct report_speedscope_input){
+			.r = rep->r, .event = o->event, .filter = &f,
+			.time = o->time_set ? o->time : NULL }, &rep->consumers[1]);
+		if (!rep->speedscope)
+			return PM_EXIT_FAILURE;
+	}
+	err = report__load(rep, path);
+	if (!err && rep->speedscope)
+		return report_speedscope__run(&o->speedscope, rep->speedscope, rep->r, rep->name,
+					      o->event);
 	if (!err && rep->opts.flame.file)
 		return report__flame(rep);
 	if (!err) {
