@@ -1,0 +1,102 @@
+#!/bin/sh
+# report --speedscope: the file validates against speedscope's own schema
+# (ajv, both installed from npm by the test, cached); its events nest and
+# keep time order; each thread's total is report's to the nanosecond; in
+# time order the hot function of a two-thread program that alternates it
+# every 500 ms falls in the right windows; report's filters and --event.
+. "$(dirname "$0")/test-lib.sh"
+. "$SRC_DIR/tests/lib-speedscope.sh"
+
+test_require_perf_event
+command -v node >/dev/null 2>&1 || test_skip_all "no node (apt-get install nodejs)"
+speedscope_tools
+
+CHECK="python3 $SRC_DIR/tests/helpers/speedscope-check.py"
+D=$TMP_ROOT/alt.data
+
+# totals.py: report --json -s tid (stdin) as "TID PERIOD" lines, sorted.
+cat >"$TMP_ROOT/totals.py" <<'PY'
+import json, sys
+for ev in json.load(sys.stdin)['events']:
+    for r in sorted(ev['rows'], key=lambda r: r['tid']):
+        print(r['tid'], r['self_period'])
+PY
+# Profile totals (speedscope-check.py's "NAME<TAB>TOTAL") as "TID TOTAL", sorted.
+by_tid() {
+	sed 's/^.* \([0-9]*\)\t/\1 /' | sort -n
+}
+
+test_expect_success 'record two threads alternating alt_hot every 500 ms (2 s, -g)' '
+	"$PMREC" record -q -g -o "$D" -- "$HELPERS/alternate" 2 >"$TMP_ROOT/tids" &&
+	test_equal 2 "$(wc -l <"$TMP_ROOT/tids")" "threads"
+'
+
+test_expect_success '--speedscope=FILE validates against speedscope file-format-schema.json' '
+	"$PMREC" report --speedscope="$TMP_ROOT/alt.json" "$D" 2>err &&
+	test_grep "wrote .*alt.json.*profiles, [0-9]* frames, [0-9]* samples" err &&
+	ss_validate "$TMP_ROOT/alt.json" >out 2>&1 &&
+	test_grep "alt.json valid" out
+'
+
+test_expect_success 'events nest and keep time order; one profile per thread, named "comm tid"' '
+	$CHECK "$TMP_ROOT/alt.json" >"$TMP_ROOT/totals" &&
+	cat "$TMP_ROOT/totals" &&
+	while read -r name tid; do
+		test_grep "^$name $tid	[1-9]" "$TMP_ROOT/totals" || return 1
+	done <"$TMP_ROOT/tids"
+'
+
+test_expect_success 'each thread total equals report --json exactly' '
+	"$PMREC" report --json --no-children -g none -s tid "$D" | python3 "$TMP_ROOT/totals.py" >want &&
+	$CHECK "$TMP_ROOT/alt.json" | by_tid >got &&
+	test_cmp want got
+'
+
+test_expect_success 'in time order alt_hot runs in its thread windows: even 0 and 2, odd 1 and 3' '
+	even="alt-even $(sed -n "s/^alt-even //p" "$TMP_ROOT/tids")" &&
+	odd="alt-odd $(sed -n "s/^alt-odd //p" "$TMP_ROOT/tids")" &&
+	$CHECK --windows "$TMP_ROOT/alt.json" 500000000 alt_hot "$even" "$odd" >hot &&
+	$CHECK --windows "$TMP_ROOT/alt.json" 500000000 alt_cool "$even" "$odd" >cool &&
+	cat hot cool &&
+	cut -d" " -f-3 hot | sort -u >got &&
+	printf "%s\n" "$even 0" "$even 2" "$odd 1" "$odd 3" | sort >want &&
+	test_cmp want got &&
+	cut -d" " -f-3 cool | sort -u >got &&
+	printf "%s\n" "$even 1" "$even 3" "$odd 0" "$odd 2" | sort >want &&
+	test_cmp want got
+'
+
+test_expect_success '--tid keeps that thread alone; --speedscope=- writes the same to stdout' '
+	tid=$(sed -n "s/^alt-odd //p" "$TMP_ROOT/tids") &&
+	"$PMREC" report --tid="$tid" --speedscope=- "$D" >one.json &&
+	$CHECK one.json >got &&
+	grep "^alt-odd $tid	" "$TMP_ROOT/totals" >want &&
+	test_cmp want got
+'
+
+test_expect_success '--time: totals equal report --time for the same range' '
+	first=$("$PMREC" dump -t sample "$D" | head -n 1 | cut -d" " -f2) &&
+	mid=$(awk -v t="$first" "BEGIN { printf \"%.6f\", t + 1 }") &&
+	"$PMREC" report --time=",$mid" --speedscope=half.json "$D" 2>/dev/null &&
+	"$PMREC" report --time=",$mid" --json --no-children -g none -s tid "$D" |
+		python3 "$TMP_ROOT/totals.py" >want &&
+	$CHECK half.json | by_tid >got &&
+	test_cmp want got
+'
+
+test_expect_success '--event: an unknown event is a usage error naming the events' '
+	test_expect_code 64 "$PMREC" report --event=nope --speedscope=x.json "$D" 2>err &&
+	test_grep "no event .nope.; the file has: .cpu-clock." err &&
+	test ! -e x.json &&
+	"$PMREC" report --event=cpu-clock --speedscope=x.json "$D" 2>/dev/null &&
+	cmp x.json "$TMP_ROOT/alt.json"
+'
+
+test_expect_success '--speedscope with --json or --flamegraph is a usage error' '
+	test_expect_code 64 "$PMREC" report --json --speedscope=x.json "$D" 2>err &&
+	test_grep "outputs of their own" err &&
+	test_expect_code 64 "$PMREC" report --flamegraph=f.svg --speedscope=x.json "$D" 2>err &&
+	test_grep "outputs of their own" err
+'
+
+test_done
