@@ -362,9 +362,16 @@ static int ss__place(struct pm_speedscope *s, struct ss_thread *t, const struct 
 	uint64_t start = t->end;
 	int err;
 
+	/*
+	 * Timer jitter leaves gaps of a fraction of a period between the
+	 * samples of a running thread: not time it spent elsewhere, and
+	 * each gap would cut a run in two around an empty sample.  Under half a
+	 * period, the sample starts where the previous one ended, at most
+	 * half a period early: the next gap absorbs that.
+	 */
 	if (ev->timed) {
 		start = time > period ? time - period : 0;
-		if (t->node && start < t->end)
+		if (t->node && start < t->end + period / 2)
 			start = t->end;
 	}
 	t->samples++;
@@ -460,80 +467,70 @@ int pm_speedscope__record(void *ctx, const struct pm_record *rec, const struct p
 struct ss_writer {
 	struct pm_speedscope *s;
 	struct pm_out *o;
-	uint64_t base;			/* the "at" of 0 */
-	bool first;			/* no event written yet in the list */
+	uint64_t base, end;		/* the event's span */
+	bool first;			/* no item written yet in the list */
 };
 
-static void ss__event_json(struct ss_writer *w, char type, uint32_t node, uint64_t at)
+static void ss__item(struct ss_writer *w)
 {
-	struct pm_out *o = w->o;
-
 	if (!w->first)
-		pm_out__ch(o, ',');
+		pm_out__ch(w->o, ',');
 	w->first = false;
-	pm_out__str(o, type == 'O' ? "{\"type\":\"O\",\"frame\":" : "{\"type\":\"C\",\"frame\":");
-	pm_out__u64(o, w->s->nodes[node].frame);
-	pm_out__str(o, ",\"at\":");
-	pm_out__u64(o, at - w->base);
-	pm_out__ch(o, '}');
 }
 
-/* Closes the frames of stack from, innermost first, down to its caller stack to. */
-static void ss__close(struct ss_writer *w, uint32_t from, uint32_t to, uint64_t at)
-{
-	for (; from != to; from = w->s->nodes[from].parent)
-		ss__event_json(w, 'C', from, at);
-}
-
-/* Opens the frames of stack node, outermost first, above its caller stack from. */
-static void ss__open(struct ss_writer *w, uint32_t from, uint32_t node, uint64_t at)
+/* A stack as frame ids, outermost first; node 0 (not sampled) is []. */
+static void ss__stack(struct ss_writer *w, uint32_t node, uint64_t weight)
 {
 	struct pm_speedscope *s = w->s;
 	size_t n = 0;
 
-	for (; node != from; node = s->nodes[node].parent)
-		s->path[n++] = node;
-	while (n)
-		ss__event_json(w, 'O', s->path[--n], at);
-}
-
-static uint32_t ss__common(const struct pm_speedscope *s, uint32_t a, uint32_t b)
-{
-	while (s->nodes[a].depth > s->nodes[b].depth)
-		a = s->nodes[a].parent;
-	while (s->nodes[b].depth > s->nodes[a].depth)
-		b = s->nodes[b].parent;
-	while (a != b) {
-		a = s->nodes[a].parent;
-		b = s->nodes[b].parent;
+	(void)weight;
+	for (; node; node = s->nodes[node].parent)
+		s->path[n++] = s->nodes[node].frame;
+	ss__item(w);
+	pm_out__ch(w->o, '[');
+	while (n) {
+		pm_out__u64(w->o, s->path[--n]);
+		if (n)
+			pm_out__ch(w->o, ',');
 	}
-	return a;
+	pm_out__ch(w->o, ']');
 }
 
-/* A thread's runs as open and close events: only the frames that change. */
-static void ss__events(struct ss_writer *w, const struct ss_thread *t)
+static void ss__weight(struct ss_writer *w, uint32_t node, uint64_t weight)
+{
+	(void)node;
+	ss__item(w);
+	pm_out__u64(w->o, weight);
+}
+
+/*
+ * Each of a thread's runs as a sample of its stack weighing its length,
+ * after an empty sample for the time before it in which the thread was not
+ * sampled; the last up to the event's end, so that every thread of the
+ * event spans the same time.
+ */
+static void ss__runs(struct ss_writer *w, const struct ss_thread *t,
+		     void (*put)(struct ss_writer *w, uint32_t node, uint64_t weight))
 {
 	const unsigned char *p = t->runs.data, *end = p + t->runs.len;
-	uint64_t prev = 0, start;
-	uint32_t cur = 0, node, common;
+	uint64_t at = 0, prev = w->base, start, len;
+	uint32_t node;
 
 	w->first = true;
 	while (p < end) {
 		node = (uint32_t)runs__get(&p, end);
-		start = prev + runs__get(&p, end);
-		if (start != prev) {
-			ss__close(w, cur, 0, prev);
-			cur = 0;
-		}
-		common = ss__common(w->s, cur, node);
-		ss__close(w, cur, common, start);
-		ss__open(w, common, node, start);
-		cur = node;
-		prev = start + runs__get(&p, end);
+		start = at + runs__get(&p, end);
+		len = runs__get(&p, end);
+		at = start + len;
+		if (start > prev)
+			put(w, 0, start - prev);
+		put(w, node, len);
+		prev = at;
 	}
-	ss__close(w, cur, 0, prev);
+	if (w->end > prev)
+		put(w, 0, w->end - prev);
 }
-
 /* "comm tid", the idle task's CPU, and the event when several are exported. */
 static int ss__name(struct pm_speedscope *s, const struct ss_thread *t, bool events)
 {
@@ -565,14 +562,18 @@ static int ss__profile(struct ss_writer *w, const struct ss_thread *t, bool even
 
 	if (err)
 		return err;
-	w->base = ev->timed ? ev->first : 0;
-	pm_out__str(o, "{\"type\":\"evented\",\"name\":");
+	/* Counts have no time to line up on: no sample for the end of the others'. */
+	w->base = ev->first;
+	w->end = ev->timed ? ev->last : 0;
+	pm_out__str(o, "{\"type\":\"sampled\",\"name\":");
 	pm_out__json_str(o, (const char *)w->s->key.data, w->s->key.len);
 	pm_out__str(o, ev->timed ? ",\"unit\":\"nanoseconds\"" : ",\"unit\":\"none\"");
 	pm_out__str(o, ",\"startValue\":0,\"endValue\":");
-	pm_out__u64(o, ev->last - w->base);
-	pm_out__str(o, ",\"events\":[");
-	ss__events(w, t);
+	pm_out__u64(o, ev->last - ev->first);
+	pm_out__str(o, ",\n\"samples\":[");
+	ss__runs(w, t, ss__stack);
+	pm_out__str(o, "],\n\"weights\":[");
+	ss__runs(w, t, ss__weight);
 	pm_out__str(o, "]}");
 	return 0;
 }

@@ -4,26 +4,31 @@
 
 /*
  * A recording's samples in speedscope's file format (the JSON that its
- * file-format-schema.json describes): one evented profile per thread and
+ * file-format-schema.json describes): one sampled profile per thread and
  * event, named "comm tid", frames shared by every profile (name, and the
- * mapped file where known), and each thread's stacks in time order at the
- * times they ran, so that speedscope's Time Order view shows when each
- * stack ran and where the thread was not sampled.
+ * mapped file where known), and each thread's stacks in time order with
+ * the time between them, so that speedscope's Time Order view shows when
+ * each stack ran and where the thread was not sampled.
  *
  * Placement.  A sample of a time event (cpu-clock, task-clock: a period in
- * nanoseconds) stands for the period that ended at its time; a sample that
- * would start before its thread's previous one ended starts at that end
- * instead, so every sample lasts exactly its period and a thread's total
- * is report's total for it.  Samples of other events (a count, not a time)
- * follow each other in time order, each as long as its period (unit
- * "none"): speedscope then shows their order and weight, not their times.
- * Every profile of an event has the same start, so threads line up.
+ * nanoseconds) stands for the period that ended at its time; one that would
+ * start before its thread's previous one ended, or less than half a period
+ * after (timer jitter), starts at that end instead, so every sample lasts
+ * exactly its period (a thread's total is report's total for it) and lies
+ * within half a period of its time.  The time between two samples is an
+ * empty sample (speedscope draws nothing there and counts it in no frame),
+ * and so is the time before a thread's first sample and after its last,
+ * from and to the event's first and last: every profile of an event spans
+ * the same time, and threads line up.  Samples of other events (a count,
+ * not a time) follow each other in time order, each weighing its period
+ * (unit "none"): speedscope then shows their order, not their times.
  *
  * Memory.  Consecutive samples of one thread with the same stack and no
- * gap are one run; a run is kept as three varints (stack, gap, length) in
- * its thread's buffer until the end, when the profiles are written one
- * after the other.  Stacks are nodes of a tree of (caller, frame); frames
- * are kept once by name and file.
+ * gap are one run: one sample of the file, weighing their periods.  A run
+ * is kept as three varints (stack, gap, length) in its thread's buffer
+ * until the end, when the profiles are written one after the other.
+ * Stacks are nodes of a tree of (caller, frame); frames are kept once by
+ * name and file.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-# Sourced by the speedscope tests (t0760, t0765) after test-lib.sh.
+# Sourced by the speedscope tests (t0770, t0775) after test-lib.sh.
 #
 # speedscope_tools: sets SS_TOOLS to a directory whose node_modules holds
 # speedscope (its viewer and file-format-schema.json) and ajv-cli, test-only

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Opens speedscope's viewer on a profile in Debian's chromium, as a person
- * would, for t0765-speedscope-browser.sh:
+ * would, for t0775-speedscope-browser.sh:
  *
  *	node speedscope.js URL PNG
  *

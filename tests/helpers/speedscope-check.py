@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""Reads a speedscope JSON file of evented profiles and checks what the
-schema cannot: events in time order, every close matches the open frame on
-top, every frame id resolves, nothing stays open, no "at" past endValue.
+"""Reads a speedscope JSON file of sampled profiles and checks what the
+schema cannot: as many weights as samples, every weight positive, every
+frame id resolves, the weights fit between startValue and endValue.
+Empty samples are time in which the thread was not sampled.
 
-speedscope-check.py FILE               prints "NAME<TAB>TOTAL" per profile: the time
-                                       some stack was open (its samples' periods)
-speedscope-check.py --folded FILE      prints "NAME;outer;...;inner DURATION" per
-                                       stack and profile, summed
+speedscope-check.py FILE               prints "NAME<TAB>TOTAL" per profile: the
+                                       weight of its non-empty samples
 speedscope-check.py --windows FILE WINDOW FUNC NAME...
-                                       for each profile NAME, from the earliest open
-                                       of those profiles, prints "NAME WINDOW-INDEX
-                                       DURATION" for the time FUNC was on the stack in
-                                       each window of WINDOW units, leaving out what
-                                       lies within WINDOW/10 of a boundary
+                                       for each profile NAME, from the earliest
+                                       non-empty sample of those profiles, prints
+                                       "NAME WINDOW-INDEX WEIGHT" for the samples with
+                                       FUNC on their stack in each window of WINDOW
+                                       units, leaving out those whose middle lies
+                                       within WINDOW/10 of a boundary
 Exits 1 with the reason when a check fails."""
 import json
 import sys
@@ -23,28 +23,25 @@ def fail(msg):
 
 
 def intervals(doc, prof):
-    """The profile's runs: (start, end, stack of frame names), checked."""
+    """The profile's non-empty samples: (start, end, stack of frame names), checked."""
     frames = doc['shared']['frames']
-    stack, last, opened, out = [], prof['startValue'], None, []
-    for ev in prof['events']:
-        at, fr = ev['at'], ev['frame']
-        if not 0 <= fr < len(frames):
-            fail('%s: frame %d out of range' % (prof['name'], fr))
-        if at < last:
-            fail('%s: event at %d before %d' % (prof['name'], at, last))
-        if at > prof['endValue']:
-            fail('%s: event at %d past endValue' % (prof['name'], at))
-        if stack and at > opened:
-            out.append((opened, at, [frames[f]['name'] for f in stack]))
-        if ev['type'] == 'O':
-            stack.append(fr)
-        elif not stack or stack[-1] != fr:
-            fail('%s: close of frame %d not on top' % (prof['name'], fr))
-        else:
-            stack.pop()
-        opened = last = at
-    if stack:
-        fail('%s: frames left open' % prof['name'])
+    name, samples, weights = prof['name'], prof['samples'], prof['weights']
+    if prof['type'] != 'sampled':
+        fail('%s: not a sampled profile' % name)
+    if len(samples) != len(weights):
+        fail('%s: %d samples, %d weights' % (name, len(samples), len(weights)))
+    at, out = prof['startValue'], []
+    for st, w in zip(samples, weights):
+        if w <= 0:
+            fail('%s: weight %d' % (name, w))
+        for f in st:
+            if not 0 <= f < len(frames):
+                fail('%s: frame %d out of range' % (name, f))
+        if st:
+            out.append((at, at + w, [frames[f]['name'] for f in st]))
+        at += w
+    if at > prof['endValue']:
+        fail('%s: weights end at %d, past endValue %d' % (name, at, prof['endValue']))
     return out
 
 
@@ -52,20 +49,11 @@ def main(argv):
     if len(argv) < 2:
         fail('usage: see the top of this file')
     mode = argv[1] if argv[1].startswith('--') else None
-    path = argv[2] if mode else argv[1]
-    doc = json.load(open(path, encoding='utf-8'))
+    doc = json.load(open(argv[2] if mode else argv[1], encoding='utf-8'))
     profs = {p['name']: p for p in doc['profiles']}
     if mode is None:
         for p in doc['profiles']:
             print('%s\t%d' % (p['name'], sum(e - s for s, e, _ in intervals(doc, p))))
-    elif mode == '--folded':
-        for p in doc['profiles']:
-            sums = {}
-            for s, e, st in intervals(doc, p):
-                key = ';'.join([p['name']] + st)
-                sums[key] = sums.get(key, 0) + e - s
-            for k in sorted(sums):
-                print(k, sums[k])
     elif mode == '--windows':
         window, func, names = int(argv[3]), argv[4], argv[5:]
         runs = {n: intervals(doc, profs[n]) for n in names}
@@ -76,8 +64,7 @@ def main(argv):
             for s, e, st in runs[n]:
                 if func not in st:
                     continue
-                mid = (s + e) // 2 - t0
-                w, off = divmod(mid, window)
+                w, off = divmod((s + e) // 2 - t0, window)
                 if margin <= off <= window - margin:
                     per[w] = per.get(w, 0) + e - s
             for w in sorted(per):

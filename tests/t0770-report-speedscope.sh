@@ -1,7 +1,7 @@
 #!/bin/sh
 # report --speedscope: the file validates against speedscope's own schema
-# (ajv, both installed from npm by the test, cached); its events nest and
-# keep time order; each thread's total is report's to the nanosecond; in
+# (ajv, both installed from npm by the test, cached); its samples and
+# weights agree; each thread's total is report's to the nanosecond; in
 # time order the hot function of a two-thread program that alternates it
 # every 500 ms falls in the right windows; report's filters and --event.
 . "$(dirname "$0")/test-lib.sh"
@@ -38,7 +38,7 @@ test_expect_success '--speedscope=FILE validates against speedscope file-format-
 	test_grep "alt.json valid" out
 '
 
-test_expect_success 'events nest and keep time order; one profile per thread, named "comm tid"' '
+test_expect_success 'samples and weights agree; one profile per thread, named "comm tid"' '
 	$CHECK "$TMP_ROOT/alt.json" >"$TMP_ROOT/totals" &&
 	cat "$TMP_ROOT/totals" &&
 	while read -r name tid; do
