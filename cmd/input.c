@@ -49,6 +49,33 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 			"that record is left out, as perf leaves it out",
 			(unsigned long long)w->size, (unsigned long long)w->offset);
 		break;
+	case PM_WARN_JIT_MAP_REFUSED:
+		fprintf(stderr, "perf map '%s' is not read: %s", w->dso,
+			w->err == ELOOP ? "it is a symbolic link" :
+			w->err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
+			w->err == EINVAL ? "not a regular file" : strerror(w->err));
+		break;
+	case PM_WARN_JIT_MAP_MALFORMED:
+		fprintf(stderr, "perf map '%s': %llu malformed lines skipped (not START SIZE NAME)",
+			w->dso, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JIT_MAP_TRUNCATED:
+		fprintf(stderr, "perf map '%s' is larger than pmrec reads: its first %llu names are used",
+			w->dso, (unsigned long long)w->size);
+		break;
+	case PM_WARN_JIT_COPY_BAD:
+		fprintf(stderr, "the recording's copy of the JIT names cannot be read in full: %s",
+			w->err == EBADMSG ? "malformed" : w->err == EPROTO ? "another format version" :
+			w->err == E2BIG ? "more names than pmrec keeps" : strerror(w->err));
+		break;
+	case PM_WARN_JIT_NAMES:
+		if (w->dso)
+			fprintf(stderr, "JIT code names: %llu from '%s'", (unsigned long long)w->size,
+				w->dso);
+		else
+			fprintf(stderr, "JIT code names: %llu from the recording (the perf maps pmrec "
+				"record copied)", (unsigned long long)w->size);
+		break;
 	}
 	fputc('\n', stderr);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "clock.h"
 #include "record.h"
 #include "smallfile.h"
 #include "units.h"
@@ -68,6 +69,10 @@ static const struct argp_option record_options[] = {
 	  .doc = "record the sample CPU: accepted for perf; pmrec always does" },
 	{ .name = "timestamp", .key = 'T',
 	  .doc = "record the sample times: accepted for perf; pmrec always does" },
+	{ .name = "clockid", .key = 'k', .arg = "CLOCK",
+	  .doc = "time samples by CLOCK instead of the perf clock, and record its wall-clock "
+		 "reference: monotonic (mono), monotonic_raw (raw), realtime (real), boottime "
+		 "(boot), tai, or a clock number; jitdump files need mono" },
 	{ .name = "switch-events", .key = OPT_SWITCH_EVENTS,
 	  .doc = "record context switches (SWITCH records, SWITCH_CPU_WIDE with -a or -C)" },
 	{ .doc = "Output:", .group = 3 },
@@ -323,6 +328,12 @@ static error_t parse_perf_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SWITCH_EVENTS:
 		o->switch_events = true;
+		break;
+	case 'k':
+		if (pm_clock__parse(arg, &o->clockid))
+			argp_error(state, "unknown clock '%s' (monotonic, monotonic_raw, realtime, "
+				   "boottime, tai, or a clock number)", arg);
+		o->use_clockid = true;
 		break;
 	case OPT_MAX_SIZE:
 		if (parse_max_size(arg, &o->max_size))

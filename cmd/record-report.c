@@ -122,6 +122,18 @@ static void hint_mlock(void)
 		"(%llu) and RLIMIT_MEMLOCK; use a smaller -m or raise them", (unsigned long long)kb);
 }
 
+static void report_clockid_error(const struct record *rec, const struct pm_event *ev)
+{
+	const char *name = pm_clock__name(rec->opts->clockid);
+
+	if (name)
+		pr_error("the kernel refuses clock '%s' (-k) for '%s'", name, ev->name);
+	else
+		pr_error("the kernel refuses clock %d (-k) for '%s'", rec->opts->clockid, ev->name);
+	pr_hint("perf events take monotonic and monotonic_raw, and realtime, boottime and tai "
+		"for software events and tracepoints only (Linux 4.1 and later)");
+}
+
 /* Words what pm_evset__open could not do. */
 void record__report_evset_error(const struct record *rec, const struct pm_evset_error *e)
 {
@@ -131,6 +143,9 @@ void record__report_evset_error(const struct record *rec, const struct pm_evset_
 	switch (e->stage) {
 	case PM_EVSET_OPEN:
 		report_open_error(rec, ev, e->cpu, e->tid, e->err);
+		break;
+	case PM_EVSET_CLOCKID:
+		report_clockid_error(rec, ev);
 		break;
 	case PM_EVSET_ID:
 		pr_error("cannot read the sample id of '%s': %s", ev->name, strerror(e->err));

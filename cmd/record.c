@@ -531,6 +531,22 @@ static int record__set_realtime(const struct record_opts *o)
 	return PM_EXIT_FAILURE;
 }
 
+/* -k: the wall-clock reference of the clock the kernel took for the events. */
+static int record__init_clock(struct record *rec)
+{
+	int err;
+
+	if (!rec->opts->use_clockid)
+		return 0;
+	err = pm_clock__reference(rec->opts->clockid, &rec->clock);
+	if (err) {
+		pr_error("cannot read clock %d: %s", rec->opts->clockid, strerror(-err));
+		return err;
+	}
+	rec->rf.clock = &rec->clock;
+	return 0;
+}
+
 /* The events and rings, enabled unless the workload's exec enables them. */
 static int record__prepare_events(struct record *rec)
 {
@@ -552,13 +568,15 @@ static int record__prepare_events(struct record *rec)
 		.sample_addr = o->sample_addr,
 		.context_switch = o->switch_events,
 		.mode = o->mode,
+		.use_clockid = o->use_clockid,
+		.clockid = o->clockid,
 	};
 
 	if (!o->no_buildid && record__init_build_ids(rec))
 		return PM_EXIT_FAILURE;
 	rec->rf.build_ids = rec->build_ids;
 	record__raise_nofile(rec);
-	if (record__open_events(rec, &cfg))
+	if (record__open_events(rec, &cfg) || record__init_clock(rec))
 		return PM_EXIT_FAILURE;
 	if (!cfg.enable_on_exec && !o->delay_ms)
 		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);

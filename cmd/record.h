@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "buildid.h"
+#include "clock.h"
 #include "control.h"
 #include "cpumap.h"
 #include "drain.h"
@@ -56,6 +57,8 @@ struct record_opts {
 	enum pm_event_mode mode;	/* --all-user, --all-kernel */
 	bool sample_addr;		/* -d */
 	bool switch_events;
+	bool use_clockid;		/* -k */
+	int32_t clockid;
 	int realtime;
 	bool overwrite;
 	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_kind;
@@ -78,6 +81,7 @@ struct record {
 	struct pm_target targets;
 	struct pm_drain *drain;		/* the rings, their fds and what they carried */
 	struct pm_recfile rf;		/* the output file */
+	struct pm_clock_ref clock;	/* -k: the clock's wall-clock reference */
 	int sigfd;
 	sigset_t oldmask;
 	struct pm_workload work;

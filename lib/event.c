@@ -296,6 +296,8 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 		a->exclude_guest = 1;
 		a->write_backward = cfg->overwrite;
 		a->watermark = cfg->watermark ? 1 : 0;
+		a->use_clockid = cfg->use_clockid;
+		a->clockid = cfg->use_clockid ? cfg->clockid : 0;
 		a->wakeup_watermark = cfg->watermark;
 		/* As perf: the other exclude bits (hv, a :k or :u's) stay as named. */
 		if (cfg->mode == PM_EVENT_MODE_USER)

@@ -49,6 +49,8 @@ struct pm_event_config {
 	bool sample_addr;		/* -d: PERF_SAMPLE_ADDR, and data mappings */
 	bool context_switch;		/* --switch-events: SWITCH(_CPU_WIDE) records */
 	enum pm_event_mode mode;
+	bool use_clockid;		/* -k: samples timed by clockid, not the perf clock */
+	int32_t clockid;
 	uint32_t watermark;		/* wake-up every this many bytes */
 };
 

@@ -40,6 +40,27 @@ static int evset__open_fd(struct pm_evset *s, size_t ev_idx, pid_t tid, int cpu)
 	return fd;
 }
 
+/*
+ * EINVAL with attr.use_clockid: the clock is refused (an unknown clock,
+ * one that is not NMI-safe for a hardware event, or a kernel before 4.1)
+ * if the event opens without it.  That probe fd is closed at once.
+ */
+static bool evset__clockid_refused(struct pm_evset *s, size_t ev_idx, pid_t tid, int cpu)
+{
+	const struct pm_perf_ops *ops = s->drain->ops;
+	struct perf_event_attr attr = s->evlist->events[ev_idx].attr;
+	int fd;
+
+	attr.use_clockid = 0;
+	attr.clockid = 0;
+	fd = ops->open(ops->arg, &attr, s->cgroup ? s->cgroup_fd : tid, cpu,
+		       s->cgroup ? PERF_FLAG_PID_CGROUP : 0);
+	if (fd < 0)
+		return false;
+	ops->close(ops->arg, fd);
+	return true;
+}
+
 static int evset__fail(struct pm_evset_error *e, enum pm_evset_stage stage, int err)
 {
 	e->stage = stage;
@@ -64,6 +85,9 @@ static int evset__open_one(struct pm_evset *s, size_t ev_idx, pid_t tid, size_t 
 	fd = evset__open_fd(s, ev_idx, tid, e->cpu);
 	if (fd == -ESRCH && s->skip_gone && tid > 0)
 		return 1;
+	if (fd == -EINVAL && ev->attr.use_clockid &&
+	    evset__clockid_refused(s, ev_idx, tid, e->cpu))
+		return evset__fail(e, PM_EVSET_CLOCKID, fd);
 	if (fd < 0)
 		return evset__fail(e, PM_EVSET_OPEN, fd);
 	if (!pm_drain__add_fd(d, ring, fd, ev_idx)) {

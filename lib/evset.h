@@ -14,6 +14,8 @@
  *     is then counted from LOST records only;
  *   - a ring over the locked-memory limit (EPERM at mmap): every ring is
  *     halved and everything reopened, down to PM_EVSET_MIN_PAGES;
+ *   - attr.use_clockid refused (EINVAL): the event is tried without it,
+ *     only to tell a refused clock (PM_EVSET_CLOCKID) from another fault;
  *   - with skip_gone, a thread that exited since it was listed (ESRCH):
  *     left out, as long as each CPU's ring still has a writer.
  *
@@ -32,6 +34,7 @@
 
 enum pm_evset_stage {
 	PM_EVSET_OPEN,			/* perf_event_open */
+	PM_EVSET_CLOCKID,		/* the event opens, but not with attr.clockid */
 	PM_EVSET_ID,			/* PERF_EVENT_IOC_ID, or no memory for the id */
 	PM_EVSET_FILTER,		/* PERF_EVENT_IOC_SET_FILTER */
 	PM_EVSET_MMAP,			/* mapping the CPU's ring */

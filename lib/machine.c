@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "hashtab.h"
+#include "jitsym.h"
 #include "machine.h"
 #include "perf_data.h"
 #include "record_body.h"
@@ -72,6 +73,8 @@ struct pm_machine {
 	struct {
 		uint64_t start, end, pgoff;
 	} ktext;
+	/* Names of JIT code (not owned): see pm_machine__set_jitsyms. */
+	struct pm_jitsyms *jit;
 	/* Bytes moved for mappings, against what the input paid for. */
 	uint64_t work, allowance;
 	bool overloaded;
@@ -182,6 +185,18 @@ static const struct pm_expect *machine__expected(struct pm_machine *m, const cha
 		m->expects_sorted = true;
 	}
 	return bsearch(&key, m->expects, m->nr_expects, sizeof(key), expect__cmp);
+}
+
+void pm_machine__set_jitsyms(struct pm_machine *m, struct pm_jitsyms *jit)
+{
+	m->gen++;
+	m->jit = jit;
+}
+
+/* A name may change with the mappings or with the JIT names: both only grow. */
+static uint64_t machine__gen(const struct pm_machine *m)
+{
+	return m->gen + (m->jit ? pm_jitsyms__generation(m->jit) : 0);
 }
 
 static bool machine__charge(struct pm_machine *m, uint64_t bytes)
@@ -432,7 +447,7 @@ bool pm_machine__overloaded(const struct pm_machine *m)
 
 uint64_t pm_machine__generation(const struct pm_machine *m)
 {
-	return m->gen;
+	return machine__gen(m);
 }
 
 static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char *why,
@@ -515,15 +530,52 @@ void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, ui
 	uint64_t k = (ip * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(uint32_t)pid << 32) ^ cpumode;
 	struct pm_resolved *e = &m->resolved[(k * 0xff51afd7ed558ccdULL) >> (64 - RESOLVE_BITS)];
 
-	if (e->gen == m->gen && e->ip == ip && e->pid == pid && e->cpumode == cpumode) {
+	if (e->gen == machine__gen(m) && e->ip == ip && e->pid == pid && e->cpumode == cpumode) {
 		*f = e->f;
 		return;
 	}
 	machine__resolve(m, pid, cpumode, ip, f);
-	/* After the naming: a refusal starts a generation, and this entry is of the new one. */
-	*e = (struct pm_resolved){ .ip = ip, .gen = m->gen, .pid = pid, .cpumode = cpumode, .f = *f };
+	/*
+	 * After the naming: a refusal or JIT names loaded start a generation,
+	 * and this entry is of the new one.
+	 */
+	*e = (struct pm_resolved){ .ip = ip, .gen = machine__gen(m), .pid = pid,
+				   .cpumode = cpumode, .f = *f };
 	/* A refusal is said once. */
 	e->f.refused_now = false;
+}
+
+/*
+ * Memory that no file backs, where JIT compilers put their code: the names
+ * perf gives such mappings (its map__new: anonymous memory, /dev/zero,
+ * huge pages, the stack, the heap, SysV shared memory) and named
+ * anonymous memory ("[anon:NAME]", prctl PR_SET_VMA_ANON_NAME).
+ */
+static bool map__is_anon(const struct pm_map *map)
+{
+	static const char *const prefix[] = { "//anon", "/dev/zero", "/anon_hugepage", "[stack",
+					      "/SYSV", "[heap]", "[anon:" };
+	const char *path = pm_dso__path(map->dso);
+	size_t i;
+
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(path, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
+/* Names ip from the JIT names of pid, if any covers it. */
+static bool machine__jit_name(struct pm_machine *m, int32_t pid, uint64_t ip,
+			      const struct pm_map *map, struct pm_frame *f)
+{
+	struct pm_jitsym js;
+
+	if (!m->jit || pm_jitsyms__find(m->jit, pid, ip, &js))
+		return false;
+	f->sym = js.name;
+	f->off = ip - js.start;
+	f->dso = js.dso ? js.dso : map ? pm_dso__path(map->dso) : NULL;
+	return true;
 }
 
 static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
@@ -541,6 +593,9 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 		return;
 	}
 	map = cpumode == PERF_RECORD_MISC_USER ? machine__map_at(m, pid, ip) : NULL;
+	if (cpumode == PERF_RECORD_MISC_USER && (!map || map__is_anon(map)) &&
+	    machine__jit_name(m, pid, ip, map, f))
+		return;
 	if (!map)
 		return;
 	f->dso = pm_dso__path(map->dso);

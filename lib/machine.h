@@ -30,6 +30,12 @@ void pm_machine__delete(struct pm_machine *m);
 
 /* Kernel symbols (owned by m from now on); without them kernel addresses stay unnamed. */
 void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks);
+struct pm_jitsyms;
+/*
+ * Names of JIT code (lib/jitsym.h; not owned, NULL: none): user addresses
+ * in anonymous memory, or in no mapping, are named from it first.
+ */
+void pm_machine__set_jitsyms(struct pm_machine *m, struct pm_jitsyms *jit);
 /* The build id the recording saw for the file at path (a BUILD_ID entry). */
 int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
 				const unsigned char *id, size_t len);

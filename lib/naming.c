@@ -5,19 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "demangle.h"
 #include "elf.h"
 #include "file.h"
 #include "kallsyms.h"
 #include "folded.h"
+#include "jitsym.h"
 #include "naming.h"
 #include "perf_data.h"
+#include "perfmap.h"
 #include "unwind.h"
 
 struct pm_namer {
 	struct pm_reader *r;
 	struct pm_machine *machine;
+	struct pm_jitsyms *jit;		/* names of JIT code, filled by the loaders */
+	bool jit_copy_read;		/* the recording's copy of the perf maps taken in */
 	pm_warn_fn *warn;
 	void *warn_arg;
 	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
@@ -42,6 +47,75 @@ struct pm_namer {
 	} prefetch;
 };
 
+static void namer__warn(struct pm_namer *n, struct pm_warning w)
+{
+	if (n->warn)
+		n->warn(n->warn_arg, &w);
+}
+
+/* The copies of the perf maps that the recording carries (pmrec record). */
+static void namer__read_jit_copy(struct pm_namer *n)
+{
+	size_t before = pm_jitsyms__count(n->jit);
+	struct pm_cursor c;
+	const void *p;
+	size_t len;
+	int err;
+
+	n->jit_copy_read = true;
+	if (pm_reader__feature(n->r, HEADER_PMREC_JIT_SYMBOLS, &c))
+		return;
+	len = pm_cursor__left(&c);
+	err = pm_cursor__bytes(&c, len, &p);
+	if (!err)
+		err = pm_jitsyms__decode(n->jit, p, len);
+	if (err)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
+	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES,
+					    .size = pm_jitsyms__count(n->jit) - before });
+}
+
+/*
+ * Names for the JIT code of a process met for the first time: the
+ * recording's copy of its perf map, else /tmp/perf-PID.map as it is now
+ * (perf's rule: owned by root or by whoever reads it).
+ */
+static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
+{
+	struct pm_perfmap_stats st;
+	struct pm_namer *n = arg;
+	char path[64];
+	int fd, err;
+
+	if (!n->jit_copy_read) {
+		namer__read_jit_copy(n);
+		if (pm_jitsyms__has_pid(t, pid))
+			return;
+	}
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pid);
+	fd = pm_perfmap__open(path, geteuid());
+	if (fd == -ENOENT)
+		return;
+	if (fd < 0) {
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,
+						    .err = -fd });
+		return;
+	}
+	err = pm_perfmap__read(fd, t, pid, path, &st);
+	close(fd);
+	if (err)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,
+						    .err = -err });
+	if (st.malformed)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_MALFORMED, .dso = path,
+						    .size = st.malformed });
+	if (st.truncated)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_TRUNCATED, .dso = path,
+						    .size = st.added });
+	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
+					    .size = st.added });
+}
+
 struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn_arg)
 {
 	struct pm_namer *n = calloc(1, sizeof(*n));
@@ -54,10 +128,13 @@ struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn
 		return NULL;
 	}
 	n->dm = pm_demangler__new();
-	if (!n->dm) {
+	n->jit = pm_jitsyms__new();
+	if (!n->dm || !n->jit) {
 		pm_namer__delete(n);
 		return NULL;
 	}
+	pm_machine__set_jitsyms(n->machine, n->jit);
+	pm_jitsyms__set_loader(n->jit, namer__load_jit, n);
 	n->r = r;
 	n->warn = warn;
 	n->warn_arg = warn_arg;
@@ -109,16 +186,11 @@ void pm_namer__delete(struct pm_namer *n)
 	pm_unwinder__delete(n->uw);
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
+	pm_jitsyms__delete(n->jit);
 	pm_buf__exit(&n->stack);
 	pm_buf__exit(&n->label);
 	free(n->chain);
 	free(n);
-}
-
-static void namer__warn(struct pm_namer *n, struct pm_warning w)
-{
-	if (n->warn)
-		n->warn(n->warn_arg, &w);
 }
 
 /* A BUILD_ID entry: what a binary was when it was recorded. */
@@ -287,6 +359,11 @@ int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_
 	memcpy(out->build_id, n->kernel_id, n->kernel_id_len);
 	out->build_id_len = n->kernel_id_len;
 	return 0;
+}
+
+struct pm_jitsyms *pm_namer__jitsyms(struct pm_namer *n)
+{
+	return n->jit;
 }
 
 bool pm_namer__overloaded(const struct pm_namer *n)

@@ -80,6 +80,13 @@ int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm
  */
 int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
 		      const struct pm_frame *f, struct pm_mapping *out);
+/*
+ * The names of the recording's JIT code (lib/jitsym.h), for loaders that
+ * add to it (perf maps are loaded by the namer itself: the recording's
+ * copy, else /tmp/perf-PID.map, on the first address of a process that
+ * no file names).
+ */
+struct pm_jitsyms *pm_namer__jitsyms(struct pm_namer *n);
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
 /*

@@ -93,6 +93,12 @@ enum {
 	HEADER_HYBRID_TOPOLOGY = 30,
 	HEADER_PMU_CAPS = 31,
 	HEADER_LAST_FEATURE = 32,
+	/*
+	 * pmrec's own features, from the top of the bitmap down (perf skips
+	 * bits it does not know in a file): the names of JIT code, copied
+	 * from the recorded processes' perf maps (lib/jitsym.h's format).
+	 */
+	HEADER_PMREC_JIT_SYMBOLS = 240,
 	HEADER_FEAT_BITS = 256,
 };
 

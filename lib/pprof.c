@@ -6,9 +6,7 @@
 
 #include "naming.h"
 #include "pbuf.h"
-#include "perf_data.h"
 #include "pprof.h"
-#include "reader_cursor.h"
 #include "utf8.h"
 
 /* profile.proto field numbers. */
@@ -537,23 +535,11 @@ int pm_pprof__write(const struct pm_profile *p, const struct pm_pprof_opts *o,
 	return err;
 }
 
-/* perf's HEADER_CLOCK_DATA: u32 version, u32 clockid, u64 wall_clock_ns, u64 clockid_time_ns. */
-static int clock_ref(struct pm_reader *r, uint64_t *wall, uint64_t *clk)
-{
-	struct pm_cursor c;
-	uint32_t version, clockid;
-
-	if (pm_reader__feature(r, HEADER_CLOCK_DATA, &c) || pm_cursor__u32(&c, &version) ||
-	    version != 1 || pm_cursor__u32(&c, &clockid) || pm_cursor__u64(&c, wall) ||
-	    pm_cursor__u64(&c, clk))
-		return -ENOENT;
-	return 0;
-}
-
 int pm_pprof_opts__from_input(struct pm_pprof_opts *o, struct pm_reader *r,
 			      const struct pm_profile *p, uint32_t event)
 {
-	uint64_t first = 0, last = 0, wall, clk, samples;
+	uint64_t first = 0, last = 0, samples;
+	struct pm_clock_ref clock;
 	const struct perf_event_attr *a;
 	struct pm_evsel *e;
 
@@ -574,8 +560,8 @@ int pm_pprof_opts__from_input(struct pm_pprof_opts *o, struct pm_reader *r,
 		o->period = samples ? pm_profile__period(p, event) / samples : 0;
 	if (!pm_profile__time_range(p, event, &first, &last)) {
 		o->duration_nanos = (int64_t)(last - first);
-		if (!clock_ref(r, &wall, &clk))
-			o->time_nanos = (int64_t)(wall + (first - clk));
+		if (!pm_reader__clock_data(r, &clock))
+			o->time_nanos = (int64_t)(clock.wall_ns + (first - clock.clock_ns));
 	}
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+#include "clock.h"
 #include "perf_data.h"
 #include "reader_cursor.h"
 #include "tpformat.h"
@@ -147,6 +148,14 @@ struct pm_evsel *pm_reader__evsel_by_id(const struct pm_reader *r, uint64_t id);
  * with the offset it was read from.  -ENOENT when absent.
  */
 int pm_reader__feature(struct pm_reader *r, int feat, struct pm_cursor *c);
+
+/*
+ * The sample clock's reference (record -k): CLOCK_DATA's clockid and
+ * wall-clock pair, and CLOCKID's resolution (0 without it), so a sample
+ * time t is at wall-clock ref->wall_ns + (t - ref->clock_ns).  -ENOENT
+ * without CLOCK_DATA, -EBADMSG for a version other than 1 or a short one.
+ */
+int pm_reader__clock_data(struct pm_reader *r, struct pm_clock_ref *ref);
 
 /* Event formats from the tracing data, or NULL if there were none. */
 const struct pm_tp_data *pm_reader__tracing(const struct pm_reader *r);

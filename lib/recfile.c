@@ -134,6 +134,16 @@ static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 	return err;
 }
 
+/* -k: the clock's resolution (when known, as perf) and its wall-clock reference. */
+static int recfile__clock_features(const struct pm_clock_ref *clock, struct pm_features *feat)
+{
+	int err = 0;
+
+	if (clock->res_ns)
+		err = pm_clock__clockid_feature(clock, pm_features__add(feat, HEADER_CLOCKID));
+	return err ?: pm_clock__data_feature(clock, pm_features__add(feat, HEADER_CLOCK_DATA));
+}
+
 /* Header features; SAMPLE_TIME only at the end, when times are known. */
 static int recfile__features(const struct pm_recfile *f, struct pm_features *feat, bool final)
 {
@@ -149,6 +159,8 @@ static int recfile__features(const struct pm_recfile *f, struct pm_features *fea
 		err = recfile__tracing_blob(f, pm_features__add(feat, HEADER_TRACING_DATA));
 	if (!err && f->zsink)
 		err = pm_zsink__feature(f->zsink, pm_features__add(feat, HEADER_COMPRESSED));
+	if (!err && f->clock)
+		err = recfile__clock_features(f->clock, feat);
 	if (!err && final)
 		err = final_features(f, feat);
 	return err;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "drain.h"
 #include "event.h"
 #include "output.h"
@@ -51,6 +52,7 @@ struct pm_recfile {
 	enum pm_recfile_synth synth;
 	struct pm_build_ids *build_ids;	/* BUILD_ID feature; NULL for none */
 	struct pm_drain_stats *stats;	/* first/last sample time (SAMPLE_TIME) */
+	const struct pm_clock_ref *clock; /* -k: CLOCKID and CLOCK_DATA; NULL for none */
 	int argc;			/* pmrec's command line, for CMDLINE */
 	char **argv;
 	bool sync;			/* fdatasync at most once a second */

@@ -16,6 +16,12 @@ enum pm_warning_kind {
 	PM_WARN_OVERLOADED,	/* too many mappings: later addresses unnamed */
 	PM_WARN_QUEUE_FULL,	/* over size bytes between two rounds, at offset */
 	PM_WARN_UNFLUSHED,	/* the compressed data ended inside a record: size bytes at offset */
+	PM_WARN_JIT_MAP_REFUSED,	/* perf map dso not read: err (ELOOP, EPERM, EINVAL...) */
+	PM_WARN_JIT_MAP_MALFORMED,	/* size lines of perf map dso skipped */
+	PM_WARN_JIT_MAP_TRUNCATED,	/* perf map dso read up to a bound: size entries kept */
+	PM_WARN_JIT_COPY_BAD,		/* the recording's JIT names unreadable: err, at offset */
+	/* Information (--verbose): size JIT names taken from dso, or from the recording if NULL. */
+	PM_WARN_JIT_NAMES,
 };
 
 struct pm_warning {

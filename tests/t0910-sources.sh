@@ -20,7 +20,7 @@ test_expect_success 'no ../ document reference in lib/ and cmd/' '
 
 # The recording engine: events, rings, drain, output file, synthesis.
 record_side="ring drain drain_int evset event perf_ops stage snapshot recfile pmdata output
-synth target workload zsink control tracing cpumap hostinfo buildid"
+synth target workload zsink control tracing cpumap hostinfo buildid clock"
 
 test_expect_success 'record-side lib files include no reader header' '
 	bad=

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "perf_data.h"
 #include "print_int.h"
@@ -146,6 +147,43 @@ static void h_sample_time(struct pm_emit *e, struct pm_reader *r)
 	pm_out__str(&e->out, "\n# time of last sample : ");
 	pm_out__time(&e->out, last);
 	pm_out__ch(&e->out, '\n');
+}
+
+/* -k: the sample clock and the instant it was read at with the wall clock. */
+static void h_clock_data(struct pm_emit *e, struct pm_reader *r)
+{
+	struct pm_clock_ref ref;
+	struct pm_cursor c;
+	const char *name;
+	char date[48];
+	struct tm tm;
+	int err = pm_reader__clock_data(r, &ref);
+
+	if (err == -ENOENT)
+		return;
+	if (err) {
+		pm_reader__feature(r, HEADER_CLOCK_DATA, &c);
+		h_bad(e, "clockid", &c);
+		return;
+	}
+	name = pm_clock__name(ref.clockid);
+	if (e->json) {
+		pm_emit__u64(e, "clockid", (uint32_t)ref.clockid);
+		if (name)
+			pm_emit__cstr(e, "clock", name);
+		pm_emit__u64(e, "clock_ref_wall_ns", ref.wall_ns);
+		pm_emit__u64(e, "clock_ref_clock_ns", ref.clock_ns);
+		return;
+	}
+	pm_out__printf(&e->out, "# clockid : %s (%d)\n", name ? name : "unknown", ref.clockid);
+	pm_out__str(&e->out, "# clock reference : ");
+	if (gmtime_r(&(time_t){ (time_t)(ref.wall_ns / 1000000000) }, &tm) &&
+	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC = ", &tm))
+		pm_out__str(&e->out, date);
+	pm_out__time(&e->out, ref.wall_ns);
+	pm_out__str(&e->out, " (wall clock) = ");
+	pm_out__time(&e->out, ref.clock_ns);
+	pm_out__printf(&e->out, " (%s)\n", name ? name : "clock");
 }
 
 static void h_cmdline(struct pm_emit *e, struct pm_reader *r)
@@ -376,6 +414,7 @@ void pm_header__print(struct pm_emit *e, struct pm_reader *r)
 		pm_emit__list_end(e);
 	h_sample_time(e, r);
 	h_u64_feature(e, r, HEADER_CLOCKID, "clockid frequency", " ns resolution");
+	h_clock_data(e, r);
 	h_cpu_topology(e, r);
 	h_pmu_mappings(e, r);
 	h_build_ids(e, r);

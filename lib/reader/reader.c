@@ -543,6 +543,25 @@ int pm_reader__feature(struct pm_reader *r, int feat, struct pm_cursor *c)
 	return 0;
 }
 
+int pm_reader__clock_data(struct pm_reader *r, struct pm_clock_ref *ref)
+{
+	struct pm_cursor c;
+	uint32_t version, clockid;
+	int err;
+
+	*ref = (struct pm_clock_ref){ 0 };
+	err = pm_reader__feature(r, HEADER_CLOCK_DATA, &c);
+	if (err)
+		return err;
+	if (pm_cursor__u32(&c, &version) || version != 1 || pm_cursor__u32(&c, &clockid) ||
+	    pm_cursor__u64(&c, &ref->wall_ns) || pm_cursor__u64(&c, &ref->clock_ns))
+		return -EBADMSG;
+	ref->clockid = (int32_t)clockid;
+	if (!pm_reader__feature(r, HEADER_CLOCKID, &c) && pm_cursor__u64(&c, &ref->res_ns))
+		ref->res_ns = 0;
+	return 0;
+}
+
 static void reader__store_feature(struct pm_reader *r, uint64_t feat, const void *p,
 				  size_t len, uint64_t offset)
 {

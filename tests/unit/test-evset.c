@@ -21,6 +21,7 @@ struct kernel {
 	bool reject_lost;		/* kernels before 6.0 */
 	size_t mlock_pages;		/* mmap fails with EPERM above this; 0: no limit */
 	bool reject_filter;
+	bool reject_clockid;		/* a clock the kernel does not take */
 	int fail_cpu;			/* perf_event_open fails there with ENOENT; -1: none */
 	pid_t gone[2];			/* threads that exited: ESRCH */
 	pid_t last_pid;			/* of the last open, and its flags */
@@ -42,7 +43,7 @@ static int f_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu,
 	K.last_flags = flags;
 	if (pid > 0 && (pid == K.gone[0] || pid == K.gone[1]))
 		return -ESRCH;
-	if ((K.reject_build_id && attr->build_id) ||
+	if ((K.reject_clockid && attr->use_clockid) || (K.reject_build_id && attr->build_id) ||
 	    (K.reject_lost && (attr->read_format & PERF_FORMAT_LOST)))
 		return -EINVAL;
 	if (cpu == K.fail_cpu)
@@ -116,6 +117,7 @@ struct fixture {
 static struct {
 	bool skip_gone;
 	bool cgroup;
+	bool use_clockid;
 } S;
 
 /* 2 CPUs x 2 tasks x 2 events, 128-page rings wanted. */
@@ -134,7 +136,8 @@ static int run(struct fixture *f)
 	f->set = (struct pm_evset){ .evlist = &f->evlist, .drain = f->drain, .tids = f->tids,
 				    .nr_tids = 2, .mmap_pages = 128, .skip_gone = S.skip_gone,
 				    .cgroup = S.cgroup, .cgroup_fd = 42 };
-	f->cfg = (struct pm_event_config){ .lost_format = true, .build_id = true };
+	f->cfg = (struct pm_event_config){ .lost_format = true, .build_id = true,
+					   .use_clockid = S.use_clockid, .clockid = 4 };
 	if (K.reject_filter)
 		f->evlist.events[1].filter = strdup("id == 110");
 	return pm_evset__open(&f->set, &f->cfg, &f->err);
@@ -313,6 +316,39 @@ static void test_cgroup(void)
 	done(&f);
 }
 
+static void test_clockid(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	S.use_clockid = true;
+	err = run(&f);
+	tap_ok(err == 0 && f.evlist.events[0].attr.use_clockid && f.evlist.events[0].attr.clockid == 4 &&
+	       f.evlist.events[1].attr.use_clockid && f.evlist.events[1].attr.clockid == 4,
+	       "-k: use_clockid and the clock on every event");
+	done(&f);
+
+	kernel();
+	S.use_clockid = true;
+	K.reject_clockid = true;
+	err = run(&f);
+	tap_ok(err == -EINVAL && f.err.stage == PM_EVSET_CLOCKID && f.err.event == 0 &&
+	       f.err.cpu == 0 && f.err.err == EINVAL,
+	       "a refused clock is told from other faults: the event opens without it");
+	done(&f);
+	tap_ok(K.open_fds == 0, "the probe's fd is closed too");
+
+	kernel();
+	S.use_clockid = true;
+	K.reject_clockid = true;
+	K.fail_cpu = 0;
+	err = run(&f);
+	tap_ok(err == -EINVAL && f.err.stage == PM_EVSET_OPEN,
+	       "when the event fails without the clock too, the open failed");
+	done(&f);
+}
+
 int main(void)
 {
 	test_plain();
@@ -322,5 +358,6 @@ int main(void)
 	test_errors_as_data();
 	test_gone_threads();
 	test_cgroup();
+	test_clockid();
 	return tap_done();
 }

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "perfmap.h"
+#include "symname.h"
+
+/* The longest line kept whole: two 64-bit numbers in hex, and a name that symname.h cuts. */
+#define LINE_KEEP (PM_SYM_NAME_MAX + 64)
+#define READ_CHUNK (64u << 10)
+
+/* A hexadecimal number of at most 64 bits, "0x" allowed; advances *p. */
+static int parse_hex(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	int digits = 0;
+
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	*v = 0;
+	for (; s < end; s++, digits++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			break;
+		if (digits == 16)
+			return -EINVAL;
+		*v = *v << 4 | (uint64_t)d;
+	}
+	if (!digits)
+		return -EINVAL;
+	*p = s;
+	return 0;
+}
+
+int pm_perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64_t *size,
+			   const char **name, size_t *name_len)
+{
+	const char *p = line, *end = line + len;
+
+	if (parse_hex(&p, end, start) || p == end || *p++ != ' ' ||
+	    parse_hex(&p, end, size) || p == end || *p++ != ' ' || p == end)
+		return -EINVAL;
+	/* A NUL ends the name as it would end perf's. */
+	*name = p;
+	*name_len = strnlen(p, (size_t)(end - p));
+	if (!*name_len || !*size || *start + *size < *start)
+		return -EINVAL;
+	return 0;
+}
+
+int pm_perfmap__open(const char *path, uid_t uid)
+{
+	struct stat st;
+	int fd = pm_file__open(path, O_RDONLY, 0, 0, &st);
+
+	if (fd < 0)
+		return fd;
+	/* Anyone can write in /tmp: only root's or the process's own map names its code. */
+	if (st.st_uid && st.st_uid != uid) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+struct map_reader {
+	struct pm_jitsyms *t;
+	int32_t pid;
+	const char *dso;
+	struct pm_perfmap_stats *st;
+	char line[LINE_KEEP + 1];
+	size_t len;			/* bytes of the current line kept */
+};
+
+/* One whole line; -E2BIG when the table is full. */
+static int map_reader__line(struct map_reader *m)
+{
+	struct pm_jitsym_add a = { .pid = m->pid, .dso = m->dso };
+	int err;
+
+	m->st->lines++;
+	if (pm_perfmap__parse_line(m->line, m->len, &a.start, &a.size, &a.name, &a.name_len)) {
+		m->st->malformed++;
+		return 0;
+	}
+	/*
+	 * A line longer than kept has a name longer than PM_SYM_NAME_MAX
+	 * (the numbers take at most 40 bytes): the table cuts it, marked.
+	 */
+	err = pm_jitsyms__add(m->t, &a);
+	if (err == -EINVAL) {
+		m->st->malformed++;
+		return 0;
+	}
+	if (!err)
+		m->st->added++;
+	return err;
+}
+
+/* Feeds n bytes of the file; a line ends at '\n'.  0, 1 at a bound, or -errno. */
+static int map_reader__feed(struct map_reader *m, const char *p, size_t n)
+{
+	while (n) {
+		const char *nl = memchr(p, '\n', n);
+		size_t take = nl ? (size_t)(nl - p) : n, room = LINE_KEEP - m->len;
+		int err;
+
+		memcpy(m->line + m->len, p, take < room ? take : room);
+		m->len += take < room ? take : room;
+		if (!nl)
+			return 0;
+		p += take + 1;
+		n -= take + 1;
+		m->line[m->len] = '\0';
+		err = map_reader__line(m);
+		m->len = 0;
+		if (err)
+			return err == -E2BIG ? 1 : err;
+		if (m->st->lines >= PM_PERFMAP_MAX_LINES)
+			return 1;
+	}
+	return 0;
+}
+
+int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
+		     struct pm_perfmap_stats *st)
+{
+	struct map_reader *m = malloc(sizeof(*m));
+	uint64_t total = 0;
+	char *buf = malloc(READ_CHUNK);
+	int err = 0;
+
+	*st = (struct pm_perfmap_stats){ 0 };
+	if (!m || !buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	*m = (struct map_reader){ .t = t, .pid = pid, .dso = dso, .st = st };
+	for (;;) {
+		ssize_t n = read(fd, buf, READ_CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		/*
+		 * The end of the file as it is now: a runtime may be appending,
+		 * and its last line may be unfinished (that one is left out).
+		 */
+		if (!n)
+			break;
+		err = map_reader__feed(m, buf, (size_t)n);
+		total += (uint64_t)n;
+		if (err == 1 || (!err && total >= PM_PERFMAP_MAX_BYTES)) {
+			st->truncated = true;
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+	}
+out:
+	free(buf);
+	free(m);
+	return err;
+}
