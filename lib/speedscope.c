@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "emit.h"
 #include "hashtab.h"
 #include "perf_data.h"
@@ -650,6 +652,40 @@ static void ss__frames(struct pm_speedscope *s, struct pm_out *o)
 	}
 }
 
+/*
+ * The document's name: the input's, and where the recording has a clock
+ * reference (CLOCK_DATA), the wall-clock time its timelines start at:
+ * speedscope shows times from the start only.
+ */
+static int ss__doc_name(struct pm_speedscope *s)
+{
+	uint64_t first = UINT64_MAX, wall;
+	struct pm_clock_ref ref;
+	char when[80];
+	struct tm tm;
+	time_t sec;
+	size_t i, n;
+
+	s->key.len = 0;
+	for (i = 0; i < s->nr_events; i++)
+		if (s->events[i].timed && s->events[i].spanned && s->events[i].first < first)
+			first = s->events[i].first;
+	if (pm_buf__append(&s->key, s->o.name, strlen(s->o.name)))
+		return -ENOMEM;
+	if (first == UINT64_MAX || pm_reader__clock_data(s->r, &ref))
+		return 0;
+	wall = ref.wall_ns + (first - ref.clock_ns);	/* modular: first may precede clock_ns */
+	sec = (time_t)(wall / 1000000000);
+	if (!gmtime_r(&sec, &tm))
+		return 0;
+	n = strftime(when, sizeof(when), ", from %Y-%m-%d %H:%M:%S", &tm);
+	if (!n)
+		return 0;
+	n += (size_t)snprintf(when + n, sizeof(when) - n, ".%06u UTC",
+			      (unsigned int)(wall % 1000000000 / 1000));
+	return pm_buf__append(&s->key, when, n);
+}
+
 int pm_speedscope__write(struct pm_speedscope *s, pm_write_fn *write, void *arg,
 			 struct pm_speedscope_stats *st)
 {
@@ -673,9 +709,10 @@ int pm_speedscope__write(struct pm_speedscope *s, pm_write_fn *write, void *arg,
 	for (i = 1; i < s->nr_threads; i++)
 		if (order[i]->samples > order[active]->samples)
 			active = i;
+	err = ss__doc_name(s);
 	pm_out__str(&o, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 			"\"exporter\":\"pmrec report --speedscope\",\"name\":");
-	pm_out__json_str(&o, s->o.name, strlen(s->o.name));
+	pm_out__json_str(&o, (const char *)s->key.data, s->key.len);
 	pm_out__str(&o, ",\"activeProfileIndex\":");
 	pm_out__u64(&o, active);
 	pm_out__str(&o, ",\n\"profiles\":[");

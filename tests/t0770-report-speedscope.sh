@@ -26,8 +26,10 @@ by_tid() {
 	sed 's/^.* \([0-9]*\)\t/\1 /' | sort -n
 }
 
-test_expect_success 'record two threads alternating alt_hot every 500 ms (2 s, -g)' '
-	"$PMREC" record -q -g -o "$D" -- "$HELPERS/alternate" 2 >"$TMP_ROOT/tids" &&
+test_expect_success 'record two threads alternating alt_hot every 500 ms (2 s, -g -k monotonic)' '
+	date +%s >"$TMP_ROOT/before" &&
+	"$PMREC" record -q -g -k monotonic -o "$D" -- "$HELPERS/alternate" 2 >"$TMP_ROOT/tids" &&
+	date +%s >"$TMP_ROOT/after" &&
 	test_equal 2 "$(wc -l <"$TMP_ROOT/tids")" "threads"
 '
 
@@ -36,6 +38,18 @@ test_expect_success '--speedscope=FILE validates against speedscope file-format-
 	test_grep "wrote .*alt.json.*profiles, [0-9]* frames, [0-9]* samples" err &&
 	ss_validate "$TMP_ROOT/alt.json" >out 2>&1 &&
 	test_grep "alt.json valid" out
+'
+
+test_expect_success 'with the clock reference (-k), the name has the wall-clock start' '
+	python3 - "$TMP_ROOT/alt.json" "$(cat "$TMP_ROOT/before")" "$(cat "$TMP_ROOT/after")" <<-\PY
+	import calendar, json, re, sys, time
+	name = json.load(open(sys.argv[1]))["name"]
+	m = re.fullmatch(r".*alt\.data, from (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.\d{6} UTC", name)
+	assert m, name
+	t = calendar.timegm(time.strptime(m.group(1), "%Y-%m-%d %H:%M:%S"))
+	assert int(sys.argv[2]) <= t <= int(sys.argv[3]), (name, sys.argv[2:])
+	print(name)
+	PY
 '
 
 test_expect_success 'samples and weights agree; one profile per thread, named "comm tid"' '
