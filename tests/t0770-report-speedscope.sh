@@ -106,6 +106,22 @@ test_expect_success '--event: an unknown event is a usage error naming the event
 	cmp x.json "$TMP_ROOT/alt.json"
 '
 
+test_expect_success 'two events: a profile per thread and event; a count event has unit none' '
+	"$PMREC" record -q -e cpu-clock -e page-faults -o two.data -- "$HELPERS/alternate" 0.3 >/dev/null &&
+	"$PMREC" report --speedscope=two.json two.data 2>/dev/null &&
+	ss_validate two.json >/dev/null &&
+	$CHECK two.json >names &&
+	test_grep "^alt-even [0-9]* cpu-clock	" names &&
+	test_grep "^alternate [0-9]* page-faults	" names &&
+	python3 -c "import json, sys; print(sorted({p[\"unit\"] for p in json.load(open(sys.argv[1]))[\"profiles\"] if p[\"name\"].endswith(\"page-faults\")}))" two.json >units &&
+	test_grep "^\[.none.\]$" units &&
+	"$PMREC" report --event=page-faults --speedscope=pf.json two.data 2>/dev/null &&
+	"$PMREC" report --event=page-faults --json --no-children -g none -s tid two.data |
+		python3 "$TMP_ROOT/totals.py" >want &&
+	$CHECK pf.json | by_tid >got &&
+	test_cmp want got
+'
+
 test_expect_success '--speedscope with --json or --flamegraph is a usage error' '
 	test_expect_code 64 "$PMREC" report --json --speedscope=x.json "$D" 2>err &&
 	test_grep "outputs of their own" err &&
