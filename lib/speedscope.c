@@ -533,15 +533,20 @@ static void ss__runs(struct ss_writer *w, const struct ss_thread *t,
 	if (w->end > prev)
 		put(w, 0, w->end - prev);
 }
-/* "comm tid", the idle task's CPU, and the event when several are exported. */
+
+/*
+ * "comm tid", the idle task's CPU, and the event when several are
+ * exported.  The idle task has no COMM record: perf calls it swapper.
+ */
 static int ss__name(struct pm_speedscope *s, const struct ss_thread *t, bool events)
 {
+	const char *comm = t->comm ? t->comm : t->tid == SS_IDLE_TID ? "swapper" : NULL;
 	char num[64];
 	int n;
 
 	s->key.len = 0;
-	if (t->comm && (pm_buf__append(&s->key, t->comm, strlen(t->comm)) ||
-			pm_buf__append(&s->key, " ", 1)))
+	if (comm && (pm_buf__append(&s->key, comm, strlen(comm)) ||
+		     pm_buf__append(&s->key, " ", 1)))
 		return -ENOMEM;
 	n = t->cpu >= 0 ? snprintf(num, sizeof(num), "%d (CPU %d)", t->tid, t->cpu) :
 			  snprintf(num, sizeof(num), "%d", t->tid);
