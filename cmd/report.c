@@ -30,6 +30,7 @@
 #include "report-flame.h"
 #include "report-offcpu.h"
 #include "report-pprof.h"
+#include "report-speedscope.h"
 #include "report_sink.h"
 #include "stats.h"
 
@@ -67,6 +68,7 @@ struct report_opts {
 	struct pm_namer_opts naming;
 	struct report_pprof pprof;	/* with --pprof */
 	bool wall;		/* --wall */
+	struct report_speedscope_opts speedscope;
 };
 
 struct report {
@@ -77,6 +79,8 @@ struct report {
 	struct pm_consumer consumers[3];	/* the stats, off-CPU if on, the sink */
 	struct pm_report_sink sink;
 	struct report_offcpu offcpu;
+	struct pm_speedscope *speedscope;	/* with --speedscope: the sink's stand-in */
+	struct pm_consumer speedscope_consumer;
 	const char *name;
 	/* The input, open while the report lasts: features are read on demand. */
 	int fd;
@@ -313,13 +317,14 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->flame;
 		state->child_inputs[1] = &o->naming;
 		state->child_inputs[2] = &o->wall;
+		state->child_inputs[3] = &o->speedscope;
 		break;
 	case ARGP_KEY_END:
 		if (o->wall && !o->event)
 			o->event = "wall-time";
-		if (!!o->flame.file + !!o->json + !!o->pprof.path > 1)
-			argp_error(state, "--json, --flamegraph and --pprof are outputs of their own: "
-				   "give one");
+		if (!!o->flame.file + !!o->json + !!o->pprof.path + !!o->speedscope.file > 1)
+			argp_error(state, "--json, --flamegraph, --pprof and --speedscope are outputs "
+				   "of their own: give one");
 		report_flame__check(&o->flame, o->width, state);
 		break;
 	case 'i':
@@ -405,6 +410,7 @@ static const struct argp_child report_children[] = {
 	{ .argp = &report_flame_argp, .header = "Flame graphs:" },
 	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
 	{ .argp = &report_offcpu_argp, .header = "Off-CPU time:" },
+	{ .argp = &report_speedscope_argp, .header = "Timelines:" },
 	{ 0 },
 };
 
@@ -715,7 +721,8 @@ static int report__read(struct report *rep)
 	if (err)
 		return err;
 	n += rep->consumers[1].record != NULL;
-	rep->consumers[n++] = (struct pm_consumer){ .record = pm_report_sink__record,
+	rep->consumers[n++] = rep->speedscope ? rep->speedscope_consumer :
+			      (struct pm_consumer){ .record = pm_report_sink__record,
 						    .ctx = &rep->sink };
 	*p = (struct pm_pipeline){
 		.r = rep->r,
@@ -735,6 +742,8 @@ static int report__read(struct report *rep)
 	rep->sink.namer = p->namer;
 	if (report__wants_lines(rep) && !(rep->sink.srclines = pm_srclines__new()))
 		return -ENOMEM;
+	if (rep->speedscope)
+		pm_speedscope__set_namer(rep->speedscope, p->namer);
 	rep->sink.addrs = rep->opts.pprof.path != NULL;
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;
@@ -768,6 +777,7 @@ static void report__exit(struct report *rep)
 	pm_stats__exit(&rep->stats);
 	report_offcpu__exit(&rep->offcpu);
 	pm_report_sink__exit(&rep->sink);
+	pm_speedscope__delete(rep->speedscope);
 	pm_profile__delete(rep->profile);
 	pm_reader__delete(rep->r);
 	free(rep->pids);
@@ -825,8 +835,23 @@ static int report__flame(struct report *rep)
 static int report__run(struct report *rep)
 {
 	const char *path = rep->opts.input ? rep->opts.input : report__default_input();
-	int err = report__load(rep, path);
+	struct report_opts *o = &rep->opts;
+	struct pm_profile_filter f;
+	struct pm_profile_query q;
+	int err;
 
+	if (o->speedscope.file) {
+		report__query_base(rep, &q, &f);
+		rep->speedscope = report_speedscope__new(&(struct report_speedscope_input){
+			.r = rep->r, .event = o->event, .filter = &f,
+			.time = o->time_set ? o->time : NULL }, &rep->speedscope_consumer);
+		if (!rep->speedscope)
+			return PM_EXIT_FAILURE;
+	}
+	err = report__load(rep, path);
+	if (!err && rep->speedscope)
+		return report_speedscope__run(&o->speedscope, rep->speedscope, rep->r, rep->name,
+					      o->event);
 	if (!err && rep->opts.flame.file)
 		return report__flame(rep);
 	if (!err) {
