@@ -47,9 +47,16 @@ DW_LIBS := -ldw
 endif
 IBERTY_LIBS ?= -liberty
 
+# pmrec top's interactive view (ncurses); only the pmrec binary links it.
+CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncurses 2>/dev/null)
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncurses 2>/dev/null)
+ifeq ($(strip $(CURSES_LIBS)),)
+CURSES_LIBS := -lncurses
+endif
+
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
-	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) -MMD -MP
+	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
 PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
@@ -93,7 +100,7 @@ $(LIBPM): $(LIB_OBJ)
 	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(PMREC): $(CMD_OBJ) $(LIBPM)
-	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIBPM) $(PM_LIBS) $(LDLIBS)
+	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIBPM) $(PM_LIBS) $(CURSES_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIBPM)
 	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBPM) $(PM_LIBS) $(LDLIBS)

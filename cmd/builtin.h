@@ -22,6 +22,7 @@ enum {
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 /*
  * Input of the commands that read a recording (cmd/input.c).  cmd is the

@@ -24,6 +24,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "print the records of a perf.data file or stream" },
 	{ .name = "report", .argv0 = "pmrec report", .fn = cmd_report,
 	  .summary = "show the profile: hottest functions and call graphs" },
+	{ .name = "top", .argv0 = "pmrec top", .fn = cmd_top,
+	  .summary = "the hottest functions now, refreshed live (no file)" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
