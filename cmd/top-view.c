@@ -7,6 +7,8 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -113,6 +115,20 @@ static int view__table(struct top_view *v, struct pm_profile_result *res)
 	return err;
 }
 
+/* A line at y, cut to the screen's width: a longer one would wrap onto the next. */
+__attribute__((format(printf, 2, 3)))
+static void view__line(int y, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* The last column of the last line would scroll the screen. */
+	mvaddnstr(y, 0, line, y == LINES - 1 ? COLS - 1 : COLS);
+}
+
 static void view__header(struct top_view *v)
 {
 	const struct top *t = v->t;
@@ -127,19 +143,20 @@ static void view__header(struct top_view *v)
 		strcat(sort, pm_profile_key__name(keys[i]));
 	}
 	attron(A_BOLD);
-	mvprintw(0, 0, "pmrec top: %.0f samples/s, %llu lost, %llu unprocessed, %zu CPUs, event %s",
+	view__line(0, "pmrec top: interval %llu, %.0f samples/s, %llu lost, %llu unprocessed, "
+		 "%zu CPUs, event %s", (unsigned long long)iv->number,
 		 iv->seconds > 0 ? (double)iv->counts.samples / iv->seconds : 0.0,
 		 (unsigned long long)iv->counts.lost, (unsigned long long)iv->counts.unprocessed,
 		 t->rec.cpus.nr, t->o->rec.evlist.events[0].name);
 	attroff(A_BOLD);
-	mvprintw(1, 0, "sort %s%s%s%s%s%s%s", sort,
+	view__line(1, "sort %s%s%s%s%s%s%s", sort,
 		 v->mode == VIEW_KERNEL ? ", kernel only" : v->mode == VIEW_USER ? ", user only" : "",
 		 v->filter[0] ? ", filter '" : "", v->filter, v->filter[0] ? "'" : "",
 		 t->frozen ? ", FROZEN" : "", t->o->decay ? ", decaying" : "");
 	if (v->typing)
-		mvprintw(LINES - 1, 0, "filter: %s", v->typed);
+		view__line(LINES - 1, "filter: %s", v->typed);
 	else
-		mvprintw(LINES - 1, 0, "q quit  s sort  k kernel  u user  / filter  f freeze  z zero%s",
+		view__line(LINES - 1, "q quit  s sort  k kernel  u user  / filter  f freeze  z zero%s",
 			 t->o->rec.callchain ? "  Enter call graph" : "");
 }
 
@@ -160,16 +177,16 @@ static void view__rows(struct top_view *v)
 
 		if (!strncmp(p, "# Overhead", 10)) {
 			attron(A_BOLD);
-			mvprintw(2, 0, "%.*s", len, p + 1);
+			view__line(2, "%.*s", len - 1, p + 1);
 			attroff(A_BOLD);
 		} else if (v->graph) {
 			if (len && p[0] != '#' && line++ >= v->scroll)
-				mvprintw(y++, 0, "%.*s", len, p);
+				view__line(y++, "%.*s", len, p);
 		} else if (len && p[0] != '#') {
 			if (row >= v->first) {
 				if (row == v->selected)
 					attron(A_REVERSE);
-				mvprintw(y++, 0, "%-*.*s", COLS, len, p);
+				view__line(y++, "%-*.*s", COLS, len, p);
 				attroff(A_REVERSE);
 			}
 			row++;
@@ -189,7 +206,7 @@ void top_view__draw(struct top_view *v)
 	erase();
 	view__header(v);
 	if (!t->profile) {
-		mvprintw(3, 0, "waiting for the first interval (%.2f s)", t->o->delay);
+		view__line(3, "waiting for the first interval (%.2f s)", t->o->delay);
 	} else {
 		view__keys(v, &keys, &nr);
 		err = top__query(t, keys, nr, v->graph && t->o->rec.callchain, &res);
@@ -198,7 +215,7 @@ void top_view__draw(struct top_view *v)
 		if (!err)
 			view__rows(v);
 		else
-			mvprintw(3, 0, "cannot build the table: %s", strerror(-err));
+			view__line(3, "cannot build the table: %s", strerror(-err));
 		pm_profile_result__delete(res);
 	}
 	refresh();
@@ -210,6 +227,8 @@ void top_view__resize(struct top_view *v)
 
 	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col)
 		resizeterm(ws.ws_row, ws.ws_col);
+	/* What the terminal kept of the old size is not what curses thinks it shows. */
+	clearok(curscr, TRUE);
 	top_view__draw(v);
 }
 

@@ -346,7 +346,8 @@ static int top__print(struct top *t, struct pm_out *out)
 	struct pm_profile_print_opts po = { .lost_samples = t->iv.counts.lost };
 	struct pm_profile_result *res = NULL;
 	struct pm_buf b = { 0 };
-	int err = top__query(t, t->o->keys, t->o->nr_keys, false, &res);
+	int err = top__query(t, t->o->keys, t->o->nr_keys, t->o->rec.callchain && !t->o->json,
+			     &res);
 
 	if (!err && t->o->json) {
 		pm_live__print_json(out, &t->iv, res);
