@@ -14,8 +14,8 @@
  * ids, the OS release) into a memory file and opens a reader on it; the
  * records of the rings never go through it: each pass is decoded in place,
  * straight from the mappings.  tests/t0910-sources.sh keeps the boundary:
- * no record-side file includes a reader header, and live.c is the only
- * lib/ file that includes both drain.h and one.
+ * no record-side file includes a reader header, and live.[ch] are the only
+ * lib/ files that include both drain.h and one.
  *
  * Memory is bounded by what one interval holds (its distinct names,
  * contexts and stacks), not by the time running: each interval starts a
