@@ -15,6 +15,9 @@
 #include "synth.h"
 #include "target.h"
 
+/* Exited processes the namer may keep before a new one is made. */
+#define LIVE_MAX_EXITS 4096
+
 struct pm_live {
 	struct pm_live_config cfg;
 	int memfd;			/* the events' description, for the reader */
@@ -25,6 +28,9 @@ struct pm_live {
 	struct pm_report_sink sink;	/* fills cur */
 	struct pm_live_counts counts;
 	uint64_t offset;		/* bytes taken in, as a record's offset */
+	pid_t *tids;			/* the targets' threads; NULL: every process */
+	size_t nr_tids;
+	uint64_t exits;			/* processes that exited since the namer was made */
 	unsigned char *scratch;		/* a record that a ring's wrap splits, made whole */
 	struct pm_profile_frame *frames;	/* a decayed stack, innermost first */
 };
@@ -173,6 +179,7 @@ void pm_live__delete(struct pm_live *l)
 		close(l->memfd);
 	free(l->scratch);
 	free(l->frames);
+	free(l->tids);
 	free(l);
 }
 
@@ -248,6 +255,10 @@ static void live__side_band(struct pm_live *l, const struct pm_record *rec)
 	if (h->type >= PERF_RECORD_USER_TYPE_START || pm_rec_info__decode(&in, l->r, rec, &e))
 		return;
 	pm_namer__track(l->namer, rec, in.body_len);
+	/* EXIT {pid, ppid, tid, ptid, time}: a process ends with its leader. */
+	if (h->type == PERF_RECORD_EXIT && in.body_len >= 12 &&
+	    ((const uint32_t *)(const void *)(h + 1))[0] == ((const uint32_t *)(const void *)(h + 1))[2])
+		l->exits++;
 }
 
 static void live__sample(struct pm_live *l, const struct pm_record *rec)
@@ -345,7 +356,8 @@ static int live__synth_targets(struct pm_buf *b, const pid_t *tids, size_t nr, s
 	return err == -ENOENT || err == -ESRCH ? 0 : err;
 }
 
-int pm_live__synthesize(struct pm_live *l, const pid_t *tids, size_t nr)
+/* The kernel's map, then the processes of the targets (all of them without). */
+static int live__synth(struct pm_live *l)
 {
 	size_t trailer = pm_evlist__trailer_size(l->cfg.evlist);
 	const struct pm_synth_sink sink = {
@@ -354,18 +366,50 @@ int pm_live__synthesize(struct pm_live *l, const pid_t *tids, size_t nr)
 	struct pm_buf b = { 0 };
 	int err;
 
-	if (!l->namer)
-		return -EINVAL;
 	/* Without the kernel's map, kernel frames are [unknown]: not a reason to stop. */
 	pm_synth__kernel_mmap(&b, trailer);
-	err = tids ? live__synth_targets(&b, tids, nr, trailer) :
-		     pm_synth__all_tasks(&b, trailer, true, &sink);
+	err = l->tids ? live__synth_targets(&b, l->tids, l->nr_tids, trailer) :
+			pm_synth__all_tasks(&b, trailer, true, &sink);
 	if (err == -ENOENT || err == -ESRCH)
 		err = 0;
 	if (!err)
 		live__flush_synth(&b, l);
 	pm_buf__exit(&b);
 	return err;
+}
+
+int pm_live__synthesize(struct pm_live *l, const pid_t *tids, size_t nr)
+{
+	if (!l->namer)
+		return -EINVAL;
+	free(l->tids);
+	l->tids = NULL;
+	l->nr_tids = 0;
+	if (tids) {
+		l->tids = malloc((nr ? nr : 1) * sizeof(*tids));
+		if (!l->tids)
+			return -ENOMEM;
+		memcpy(l->tids, tids, nr * sizeof(*tids));
+		l->nr_tids = nr;
+	}
+	return live__synth(l);
+}
+
+/* A namer of its own: the address spaces as they are now, read from /proc. */
+static void live__renew_namer(struct pm_live *l)
+{
+	struct pm_namer *n = pm_namer__new(l->r, l->cfg.warn, l->cfg.warn_arg);
+
+	/* No memory for a new one: the old one goes on, larger. */
+	if (!n)
+		return;
+	pm_namer__delete(l->namer);
+	l->namer = n;
+	pm_namer__set_opts(n, &l->cfg.naming);
+	pm_namer__prefetch_kallsyms(n);
+	l->exits = 0;
+	l->counts.renewals++;
+	live__synth(l);
 }
 
 int pm_live__interval(struct pm_live *l, struct pm_profile **p, struct pm_live_counts *c)
@@ -388,6 +432,13 @@ int pm_live__interval(struct pm_live *l, struct pm_profile **p, struct pm_live_c
 	*c = l->counts;
 	l->counts = (struct pm_live_counts){ 0 };
 	*p = l->last;
+	/*
+	 * The namer keeps every process it was told of, exited or not: past
+	 * so many exits, a new one from /proc keeps memory to the processes
+	 * alive (and the kallsyms read again, on its thread).
+	 */
+	if (l->exits >= (l->cfg.max_exits ? l->cfg.max_exits : LIVE_MAX_EXITS))
+		live__renew_namer(l);
 	if (!err)
 		err = live__start(l, l->last);
 	return err;

@@ -18,7 +18,8 @@
  * lib/ files that include both drain.h and one.
  *
  * Memory is bounded by what one interval holds (its distinct names,
- * contexts and stacks), not by the time running: each interval starts a
+ * contexts and stacks) and the processes alive, not by the time running:
+ * the namer is made anew after many processes exited; each interval starts a
  * new profile, empty or, with decay, holding the previous one's stacks
  * scaled by 7/8 (as perf top's histograms decay), those scaled below one
  * sample dropped.
@@ -41,6 +42,12 @@ struct pm_live_config {
 	bool callchain;			/* name whole stacks, not the ip alone */
 	bool decay;			/* each interval starts from the last, scaled by 7/8 */
 	struct pm_namer_opts naming;
+	/*
+	 * Exited processes the namer may remember before it is made anew
+	 * from /proc at the end of an interval (0: 4096), so that its memory
+	 * follows the processes alive, not all those ever seen.
+	 */
+	size_t max_exits;
 	pm_warn_fn *warn;		/* what naming has to say; may be NULL */
 	void *warn_arg;
 };
@@ -51,6 +58,7 @@ struct pm_live_counts {
 	uint64_t lost;			/* dropped by the kernel (its LOST records) */
 	uint64_t unprocessed;		/* read but not added: malformed, or no memory */
 	uint64_t first_time, last_time;	/* of the samples added (perf's clock); 0: none */
+	uint64_t renewals;		/* namers made anew at its start (see max_exits) */
 };
 
 /* cfg is copied; its evlist is read by pm_live__start.  NULL and errno on failure. */

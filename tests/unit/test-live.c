@@ -4,7 +4,8 @@
  * hands them: records whole or split by a ring's wrap across two spans,
  * the kernel's LOST records counted, a malformed sample counted as
  * unprocessed, intervals apart, a decayed interval holding 7/8 of the
- * last one, and zero emptying the interval under way.
+ * last one, zero emptying the interval under way, and the namer made anew
+ * once enough processes exited.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,7 +23,7 @@ struct fixture {
 	struct pm_drain_sink sink;
 };
 
-static int fixture__init(struct fixture *x, bool decay)
+static int fixture__init_exits(struct fixture *x, bool decay, size_t max_exits)
 {
 	struct pm_event_config cfg = { .period = 1000 };
 	char *bad = NULL;
@@ -32,11 +33,17 @@ static int fixture__init(struct fixture *x, bool decay)
 		return -1;
 	pm_evlist__config(&x->evlist, &cfg);
 	pm_evlist__add_id(&x->evlist, 0, ID);
-	x->live = pm_live__new(&(struct pm_live_config){ .evlist = &x->evlist, .decay = decay });
+	x->live = pm_live__new(&(struct pm_live_config){ .evlist = &x->evlist, .decay = decay,
+							  .max_exits = max_exits });
 	if (!x->live || pm_live__start(x->live))
 		return -1;
 	x->sink = pm_live__sink(x->live);
 	return 0;
+}
+
+static int fixture__init(struct fixture *x, bool decay)
+{
+	return fixture__init_exits(x, decay, 0);
 }
 
 static void fixture__exit(struct fixture *x)
@@ -154,9 +161,48 @@ static void test_decay(void)
 	fixture__exit(&x);
 }
 
+/* An EXIT of thread tid of process pid, with its sample_id trailer (zero). */
+static void exit_record(struct fixture *x, uint32_t pid, uint32_t tid)
+{
+	_Alignas(8) unsigned char buf[256] = { 0 };
+	size_t size = sizeof(struct perf_event_header) + 24 + pm_evlist__trailer_size(&x->evlist);
+	struct perf_event_header h = { .type = PERF_RECORD_EXIT, .size = (uint16_t)size };
+	uint32_t body[4] = { pid, 1, tid, 1 };
+	struct iovec iov = { buf, size };
+
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), body, sizeof(body));
+	x->sink.writev(x->sink.arg, &iov, 1);
+}
+
+static void test_renewal(void)
+{
+	struct fixture x;
+	struct pm_live_counts c;
+	struct pm_profile *p;
+
+	if (!tap_ok(!fixture__init_exits(&x, false, 2), "live profile with max_exits 2"))
+		return;
+	exit_record(&x, 100, 101);
+	exit_record(&x, 100, 100);
+	pm_live__interval(x.live, &p, &c);
+	pm_live__interval(x.live, &p, &c);
+	tap_ok(c.renewals == 0, "one process exited: the namer stays");
+	exit_record(&x, 200, 200);
+	pass(&x, 1, 0x1000, 100);
+	pm_live__interval(x.live, &p, &c);
+	tap_ok(c.samples == 1 && c.renewals == 0, "a second one: renewed at the next start");
+	pass(&x, 2, 0x1000, 200);
+	pm_live__interval(x.live, &p, &c);
+	tap_ok(c.renewals == 1, "renewed once (%llu)", (unsigned long long)c.renewals);
+	tap_ok(c.samples == 2 && pm_profile__samples(p, 0) == 2, "samples taken after it");
+	fixture__exit(&x);
+}
+
 int main(void)
 {
 	test_split_and_lost();
 	test_decay();
+	test_renewal();
 	return tap_done();
 }
