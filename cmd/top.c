@@ -415,9 +415,24 @@ static int top__loop(struct top *t)
 		}
 		if (t->quit || t->stop_signal)
 			break;
+		/* Back from the loop only because every task is gone: nothing to show. */
+		if (t->frozen)
+			continue;
 		err = top__interval(t, &out);
 		if (err || (t->o->iterations && t->iv.number >= t->o->iterations))
 			break;
+		/*
+		 * -p/-t: every task is gone, nothing more will come.  The view
+		 * keeps the last table, frozen, until q.
+		 */
+		if (pm_drain__all_retired(t->rec.drain) && !t->view) {
+			top__error("every task watched has exited");
+			break;
+		}
+		if (pm_drain__all_retired(t->rec.drain) && !t->frozen) {
+			t->frozen = true;
+			top_view__draw(t->view);
+		}
 	}
 	pm_out__exit(&out);
 	if (t->stop_signal)

@@ -173,6 +173,14 @@ for name, decayed in ((\"d.jsonl\", True), (\"n.jsonl\", False)):
 "
 '
 
+test_expect_success 'batch -p: ends after the last interval once the task has exited' '
+	"$HELPERS/tophot" 0.4 >/dev/null &
+	short=$! &&
+	"$PMREC" top --batch -d 0.2 -p $short -s sym >out 2>err &&
+	test_grep "^pmrec top: every task watched has exited" err &&
+	grep -q "^# interval [0-9]*: .* [1-9][0-9]* samples" out
+'
+
 test_expect_success 'bad values exit 64 with a message' '
 	for args in "--delay=0" "--delay=x" "-d 0.01" "--iterations=0" "-n -1" "--sort=nope" \
 		    "--sort=sym,sym" "-F 0" "-c x" "--call-graph=lbr" "-p 1 -t 1" "extra"; do
