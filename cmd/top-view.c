@@ -69,10 +69,22 @@ static void view__keys(const struct top_view *v, const enum pm_profile_key **key
 	}
 }
 
-static bool view__keeps(const struct top_view *v, const struct pm_profile_row *row)
+/*
+ * Whether the view shows row.  A row's frame means something only when a
+ * key names it (dso or sym): without one, k, u and the symbol filter
+ * cannot tell, and keep the row.
+ */
+static bool view__keeps(const struct top_view *v, const struct pm_profile_result *res,
+			const struct pm_profile_row *row)
 {
 	const struct pm_profile_frame *f = row->frame;
+	bool framed = false;
+	size_t i;
 
+	for (i = 0; i < res->nr_keys; i++)
+		framed |= res->keys[i] == PM_PROFILE_KEY_DSO || res->keys[i] == PM_PROFILE_KEY_SYM;
+	if (!framed)
+		f = NULL;
 	if (v->mode != VIEW_ALL && f && f->kernel != (v->mode == VIEW_KERNEL))
 		return false;
 	if (!v->filter[0])
@@ -98,7 +110,7 @@ static int view__table(struct top_view *v, struct pm_profile_result *res)
 	if (!rows)
 		return -ENOMEM;
 	for (i = 0; i < res->nr_shown; i++)
-		if (view__keeps(v, &res->rows[i]))
+		if (view__keeps(v, res, &res->rows[i]))
 			rows[n++] = res->rows[i];
 	v->nr_rows = n;
 	if (v->selected >= n)
