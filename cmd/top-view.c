@@ -70,26 +70,31 @@ static void view__keys(const struct top_view *v, const enum pm_profile_key **key
 }
 
 /*
- * Whether the view shows row.  A row's frame means something only when a
- * key names it (dso or sym): without one, k, u and the symbol filter
- * cannot tell, and keep the row.
+ * Whether the view shows row.  A row's frame and command mean something
+ * only when a key names them (dso or sym, comm): k and u keep rows
+ * without a frame, the filter looks at what the keys name.
  */
 static bool view__keeps(const struct top_view *v, const struct pm_profile_result *res,
 			const struct pm_profile_row *row)
 {
 	const struct pm_profile_frame *f = row->frame;
-	bool framed = false;
+	const char *comm = row->comm;
+	bool framed = false, named = false;
 	size_t i;
 
-	for (i = 0; i < res->nr_keys; i++)
+	for (i = 0; i < res->nr_keys; i++) {
 		framed |= res->keys[i] == PM_PROFILE_KEY_DSO || res->keys[i] == PM_PROFILE_KEY_SYM;
+		named |= res->keys[i] == PM_PROFILE_KEY_COMM;
+	}
 	if (!framed)
 		f = NULL;
+	if (!named)
+		comm = NULL;
 	if (v->mode != VIEW_ALL && f && f->kernel != (v->mode == VIEW_KERNEL))
 		return false;
 	if (!v->filter[0])
 		return true;
-	return (row->comm && strstr(row->comm, v->filter)) ||
+	return (comm && strstr(comm, v->filter)) ||
 	       (f && f->sym && strstr(f->sym, v->filter));
 }
 
