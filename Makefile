@@ -54,10 +54,17 @@ ifeq ($(strip $(CAPSTONE_LIBS)),)
 CAPSTONE_LIBS := -lcapstone
 endif
 
+# pmrec top's interactive view (ncurses); only the pmrec binary links it.
+CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncurses 2>/dev/null)
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncurses 2>/dev/null)
+ifeq ($(strip $(CURSES_LIBS)),)
+CURSES_LIBS := -lncurses
+endif
+
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
 	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) \
-	$(CAPSTONE_CFLAGS) -MMD -MP
+	$(CAPSTONE_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
 PM_LIBS := $(CAPSTONE_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
@@ -102,7 +109,7 @@ $(LIBPM): $(LIB_OBJ)
 	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(PMREC): $(CMD_OBJ) $(LIBPM)
-	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIBPM) $(PM_LIBS) $(LDLIBS)
+	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIBPM) $(PM_LIBS) $(CURSES_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIBPM)
 	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBPM) $(PM_LIBS) $(LDLIBS)
@@ -171,7 +178,7 @@ TESTS := $(sort $(wildcard tests/t[0-9]*.sh))
 SLOW_TESTS := $(addprefix tests/,t0160-record-zstd.sh t0200-record-task.sh t0700-report.sh \
 	t0590-dump-dwarf.sh t0140-record-killed.sh t0720-report-flamegraph.sh t0610-valgrind.sh \
 	t0520-dump-malformed.sh t0400-record-flight.sh t0740-report-pprof.sh \
-	t0760-annotate.sh t0761-report-jitdump-node.sh t0760-report-offcpu.sh)
+	t0760-annotate.sh t0761-report-jitdump-node.sh t0760-report-offcpu.sh t0780-top.sh)
 
 # The build inside check uses every CPU unless make was given -j already.
 BUILD_JOBS := $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))

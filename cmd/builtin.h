@@ -23,6 +23,7 @@ int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 /*
  * Input of the commands that read a recording (cmd/input.c).  cmd is the

@@ -26,6 +26,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "show the profile: hottest functions and call graphs" },
 	{ .name = "annotate", .argv0 = "pmrec annotate", .fn = cmd_annotate,
 	  .summary = "show where in a function the samples are: instructions, lines" },
+	{ .name = "top", .argv0 = "pmrec top", .fn = cmd_top,
+	  .summary = "the hottest functions now, refreshed live (no file)" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

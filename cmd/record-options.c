@@ -317,12 +317,8 @@ static void check_opts(const struct record_opts *o, struct argp_state *state)
 {
 	if ((o->pid_list || o->tid_list) && o->workload)
 		argp_error(state, "-p/-t and a workload command exclude each other");
-	if (o->pid_list && o->tid_list)
-		argp_error(state, "use either -p or -t");
 	if ((o->pid_list || o->tid_list) && o->system_wide)
 		argp_error(state, "-a and -p/-t exclude each other");
-	if (o->period && o->freq)
-		argp_error(state, "-c and -F exclude each other");
 	if (o->no_buildid && o->buildid_mmap)
 		argp_error(state, "--no-buildid and --buildid-mmap exclude each other");
 	if ((o->overwrite || o->switch_kind || o->timestamp_filename) &&
@@ -491,14 +487,15 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static error_t record_parse(int key, char *arg, struct argp_state *state)
+/*
+ * What record and top share: the targets, the events and how they are
+ * sampled.  Either command's input is a struct record_opts.
+ */
+static error_t record_parse_sampling(int key, char *arg, struct argp_state *state)
 {
 	struct record_opts *o = state->input;
 
 	switch (key) {
-	case 'a':
-		o->system_wide = true;
-		break;
 	case 'C':
 		o->cpu_list = arg;
 		break;
@@ -508,15 +505,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case 't':
 		o->tid_list = arg;
 		break;
-	case 'i':
-		o->no_inherit = true;
-		break;
 	case 'e':
 		parse_event(o, arg, state);
-		break;
-	case OPT_FILTER:
-		if (pm_evlist__set_filter(&o->evlist, arg))
-			argp_error(state, "--filter must follow a tracepoint event (-e SUBSYS:NAME)");
 		break;
 	case 'F':
 		if (!strcmp(arg, "max")) {
@@ -538,6 +528,33 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad call graph '%s' (fp, dwarf or dwarf,SIZE with SIZE <= 65528)",
 				   arg);
 		break;
+	case ARGP_KEY_END:
+		if (o->pid_list && o->tid_list)
+			argp_error(state, "use either -p or -t");
+		if (o->period && o->freq)
+			argp_error(state, "-c and -F exclude each other");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t record_parse(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+
+	switch (key) {
+	case 'a':
+		o->system_wide = true;
+		break;
+	case 'i':
+		o->no_inherit = true;
+		break;
+	case OPT_FILTER:
+		if (pm_evlist__set_filter(&o->evlist, arg))
+			argp_error(state, "--filter must follow a tracepoint event (-e SUBSYS:NAME)");
+		break;
 	case 'q':
 		o->quiet = true;
 		break;
@@ -551,13 +568,41 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
+		record_parse_sampling(key, arg, state);
 		check_opts(o, state);
 		break;
 	default:
+		if (record_parse_sampling(key, arg, state) != ARGP_ERR_UNKNOWN)
+			return 0;
 		return parse_output_opt(key, arg, state);
 	}
 	return 0;
 }
+
+/* The same options in top's words (pmrec top shows, it does not record). */
+static const struct argp_option sampling_options[] = {
+	{ .doc = "Targets (default: every CPU, system-wide):", .group = 1 },
+	{ .name = "cpu", .key = 'C', .arg = "LIST", .doc = "only these CPUs, e.g. 0,2-3" },
+	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
+	  .doc = "only these running processes (all their threads)" },
+	{ .name = "tid", .key = 't', .arg = "TID[,TID...]", .doc = "only these running threads" },
+	{ .doc = "Events:", .group = 2 },
+	{ .name = "event", .key = 'e', .arg = "EVENT",
+	  .doc = "event to sample (repeatable, comma-separated), as pmrec record -e "
+		 "(default cpu-clock)" },
+	{ .name = "freq", .key = 'F', .arg = "HZ|max", .doc = "sample at this rate (default 4000)" },
+	{ .name = "count", .key = 'c', .arg = "PERIOD", .doc = "sample every PERIOD events" },
+	{ .name = NULL, .key = 'g', .doc = "frame-pointer call chains (call graphs, Enter on a row)" },
+	{ .name = "call-graph", .key = OPT_CALL_GRAPH, .arg = "fp|dwarf[,SIZE]",
+	  .doc = "call chains from frame pointers, or user stack copies of SIZE bytes "
+		 "(default 8192) for DWARF unwinding" },
+	{ 0 }
+};
+
+const struct argp record_sampling_argp = {
+	.options = sampling_options,
+	.parser = record_parse_sampling,
+};
 
 const struct argp record_argp = {
 	.options = record_options,

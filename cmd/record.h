@@ -105,6 +105,11 @@ struct record {
 /* argv[0] as argp rewrote it: "pmrec record". */
 extern const char *record_prog;
 extern const struct argp record_argp;
+/*
+ * -C, -p, -t, -e, -F, -c, -g and --call-graph, parsed by the one parser
+ * record uses too, for pmrec top: its input is a struct record_opts.
+ */
+extern const struct argp record_sampling_argp;
 
 /* "pmrec record: " + the message, and an indented hint line under it. */
 __attribute__((format(printf, 1, 2)))

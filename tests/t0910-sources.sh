@@ -33,6 +33,21 @@ test_expect_success 'record-side lib files include no reader header' '
 	test_equal "" "$bad" "record-side files that include reader headers"
 '
 
+# pmrec top's live profile decodes the rings' records with the reader's
+# decoder and names them with the namer, which want a reader that knows
+# the events: lib/live.[ch] is the one bridge (lib/live.h says how), so the
+# engine and the reader meet in one file only.
+test_expect_success 'only lib/live.[ch] include both the drain engine and a reader header' '
+	cd "$SRC_DIR" &&
+	both= &&
+	for src in lib/*.[ch] lib/*/*.[ch]; do
+		grep -q -E "^#include \"(drain|evset|ring)\.h\"" "$src" &&
+		grep -q -E "^#include \"(reader[a-z_]*|rec_info|naming|report_sink)\.h\"" "$src" &&
+		both="$both $src"
+	done
+	test_equal " lib/live.c lib/live.h" "$both" "files that include the engine and the reader"
+'
+
 test_expect_success 'the record-side list names files that exist' '
 	for f in $record_side; do
 		test -f "$SRC_DIR/lib/$f.c" || test -f "$SRC_DIR/lib/$f.h" || {
