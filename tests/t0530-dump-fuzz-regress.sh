@@ -53,7 +53,7 @@ done
 # The replay driver links the tree's libpmrec.a: same compiler (from the
 # objects' .comment) and, for a sanitizer build, the same sanitizers.
 replay_build() {
-	obj=$BUILD/lib/reader.o
+	obj=$BUILD/lib/reader/reader.o
 	[ -f "$BUILD/libpmrec.a" ] && [ -f "$obj" ] || {
 		echo "no $BUILD/libpmrec.a"
 		return 1

@@ -198,13 +198,13 @@ test_expect_success 'CFI whose expression loops: the unwind stops there, nothing
 # is left out: O_DIRECTORY neither blocks on a FIFO nor opens a device.
 test_expect_success 'files are opened by the one opener, removed by the one output module' '
 	cd "$SRC_DIR" &&
-	grep -nE "(^|[^_[:alnum:]>.])(open|openat|fopen|freopen|creat)[[:space:]]*\(" lib/*.c cmd/*.c |
+	grep -nE "(^|[^_[:alnum:]>.])(open|openat|fopen|freopen|creat)[[:space:]]*\(" lib/*.c lib/*/*.c cmd/*.c |
 		grep -vE "^lib/(file|output)\.c:" |
 		grep -vE "(open|openat)\((\"|s->procfd, )" |
 		grep -vE ":[0-9]+:[[:space:]]*(/\*|\*)" >"$TMP_ROOT/opens" || true
 	cat "$TMP_ROOT/opens" &&
 	test_equal 0 "$(grep -c . "$TMP_ROOT/opens")" "opens outside the opener" &&
-	grep -nE "(^|[^_[:alnum:]])(unlink|unlinkat|remove|rmdir)[[:space:]]*\(" lib/*.c cmd/*.c |
+	grep -nE "(^|[^_[:alnum:]])(unlink|unlinkat|remove|rmdir)[[:space:]]*\(" lib/*.c lib/*/*.c cmd/*.c |
 		grep -v "^lib/output\.c:" | grep -v "classList" >"$TMP_ROOT/unlinks" || true
 	cat "$TMP_ROOT/unlinks" &&
 	test_equal 0 "$(grep -c . "$TMP_ROOT/unlinks")" "unlinks outside lib/output.c"

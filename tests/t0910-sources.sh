@@ -13,7 +13,7 @@ test_expect_success 'no reference to the shared documents directory anywhere' '
 '
 
 test_expect_success 'no ../ document reference in lib/ and cmd/' '
-	{ grep -l -E "\.\./[A-Za-z0-9_/.-]*\.(md|txt)" "$SRC_DIR"/lib/*.[ch] "$SRC_DIR"/cmd/*.[ch] \
+	{ grep -l -E "\.\./[A-Za-z0-9_/.-]*\.(md|txt)" "$SRC_DIR"/lib/*.[ch] "$SRC_DIR"/lib/*/*.[ch] "$SRC_DIR"/cmd/*.[ch] \
 		>refs || :; } &&
 	test_equal "" "$(cat refs)" "sources that cite a document by a relative path"
 '
@@ -27,7 +27,7 @@ test_expect_success 'record-side lib files include no reader header' '
 	for f in $record_side; do
 		for src in "$SRC_DIR/lib/$f.c" "$SRC_DIR/lib/$f.h"; do
 			test -f "$src" || continue
-			grep -q -E "^#include \"reader[a-z_]*\.h\"" "$src" && bad="$bad $f"
+			grep -q -E "^#include \"reader([a-z_]*\.h|/)" "$src" && bad="$bad $f"
 		done
 	done
 	test_equal "" "$bad" "record-side files that include reader headers"
@@ -40,16 +40,32 @@ test_expect_success 'the record-side list names files that exist' '
 	done
 '
 
+# A folder of lib/ is the files behind one internal header (lib/README.md).
+test_expect_success 'internal headers of lib/ folders are included from inside only' '
+	cd "$SRC_DIR" &&
+	bad= &&
+	for h in lib/*/*_int.h; do
+		dir=${h%/*} &&
+		for src in $(grep -rlE "^#include \"([a-z]+/)?${h##*/}\"" lib cmd tests/unit tests/fuzz); do
+			case $src in "$dir"/*) ;; *) bad="$bad $src:${h##*/}" ;; esac
+		done
+	done &&
+	test_equal "" "$bad" "files outside a folder that include its internal header" &&
+	for d in lib/*/; do
+		ls "$d"*_int.h >/dev/null 2>&1 || { echo "$d has no internal header"; exit 1; }
+	done
+'
+
 # One copy of each thing: a second definition would be found here first.
 test_expect_success 'one write_all, one base name, one frame label, one write callback type' '
 	cd "$SRC_DIR" &&
-	test_equal 1 "$(grep -cE "^int pm_write_all\(" lib/*.c | awk -F: "{ n += \$2 } END { print n }")" \
+	test_equal 1 "$(grep -cE "^int pm_write_all\(" lib/*.c lib/*/*.c | awk -F: "{ n += \$2 } END { print n }")" \
 		"definitions of pm_write_all" &&
-	test_equal 0 "$(grep -lE "(^|[^_[:alnum:]])write_all\(" lib/*.c cmd/*.c | grep -vc lib/file.c)" \
+	test_equal 0 "$(grep -lE "(^|[^_[:alnum:]])write_all\(" lib/*.c lib/*/*.c cmd/*.c | grep -vc lib/file.c)" \
 		"files with a write_all of their own" &&
-	test_equal 0 "$(grep -lE "base_name\(" lib/*.c cmd/*.c | wc -l)" "base_name copies" &&
-	test_equal 1 "$(grep -lE "^int pm_frame__label\(" lib/*.c | wc -l)" "frame label definitions" &&
-	test_equal 1 "$(grep -hcE "^typedef int pm_[a-z_]*write_fn\(" lib/*.h | awk "{ n += \$1 } END { print n }")" \
+	test_equal 0 "$(grep -lE "base_name\(" lib/*.c lib/*/*.c cmd/*.c | wc -l)" "base_name copies" &&
+	test_equal 1 "$(grep -lE "^int pm_frame__label\(" lib/*.c lib/*/*.c | wc -l)" "frame label definitions" &&
+	test_equal 1 "$(grep -hcE "^typedef int pm_[a-z_]*write_fn\(" lib/*.h lib/*/*.h | awk "{ n += \$1 } END { print n }")" \
 		"write callback types"
 '
 
@@ -57,7 +73,7 @@ test_expect_success 'one write_all, one base name, one frame label, one write ca
 # callback, not a second buffer of output.
 test_expect_success 'one buffered writer: only pm_out and gzip hold a write callback' '
 	cd "$SRC_DIR" &&
-	grep -lE "^[[:space:]]*pm_write_fn \*[a-z_]*;" lib/*.[ch] cmd/*.[ch] >holders &&
+	grep -lE "^[[:space:]]*pm_write_fn \*[a-z_]*;" lib/*.[ch] lib/*/*.[ch] cmd/*.[ch] >holders &&
 	test_equal "lib/emit.h lib/gzout.h" "$(sort holders | tr "\n" " " | sed "s/ $//")" \
 		"files with a struct holding a write callback" &&
 	test_grep "struct pm_out out;" lib/flamegraph.c

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz-elf: fuzz harness for the symbol loader (the DSO cache of lib/dso.c,
- * over lib/elf.c and lib/symtab.c), which reads the files that a
+ * fuzz-elf: fuzz harness for the symbol loader (the DSO cache of lib/symbols/dso.c,
+ * over elf.c and symtab.c there), which reads the files that a
  * perf.data's MMAP2 records name: a crafted file is as much an input of
  * `pmrec dump` as the perf.data itself.  One input is written to a
  * memfd and opened by its /proc/self/fd path, as dump opens a mapped file:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Golden strings for every record printer of `pmrec dump` (lib/print_*.c),
+ * Golden strings for every record printer of `pmrec dump` (lib/print/),
  * text and JSON: records are built here byte by byte, printed into memory
  * and compared with what pmrec-dump(1) promises.  Prints TAP.
  */

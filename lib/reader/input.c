@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reader_input.h"
+#include "input.h"
 
 struct pm_input_ahead {
 	pthread_t thread;

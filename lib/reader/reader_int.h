@@ -10,7 +10,7 @@
 #include "hashtab.h"
 #include "perf_data.h"
 #include "reader.h"
-#include "reader_input.h"
+#include "input.h"
 #include "tpformat.h"
 
 /* Largest record: header.size is a u16. */
@@ -95,7 +95,7 @@ int reader_error__set(struct pm_reader_error *e, uint64_t offset, int err, const
 void reader__defer(struct pm_reader *r, uint64_t offset, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* reader_evsel.c */
+/* evsel.c */
 void reader__init_ids(struct pm_reader *r);
 /*
  * Fails (as reader__fail, at offset) when one more event with nr_ids ids
@@ -115,7 +115,7 @@ int reader__set_name(struct pm_evsel *e, const char *name, size_t len);
 /* reader.c: what a record tells the reader (attrs, features, names). */
 int reader__process(struct pm_reader *r, const struct pm_record *rec);
 
-/* reader_zstd.c */
+/* zstd.c */
 /*
  * Most bytes one COMPRESSED record may give (with what the previous left):
  * more is taken for a decompression bomb.  perf's own records give at most
@@ -130,7 +130,7 @@ int reader__next_unpacked(struct pm_reader *r, struct pm_record *rec);
 int reader__unpack(struct pm_reader *r, const struct pm_record *rec);
 void reader__exit_unpack(struct pm_reader *r);
 
-/* reader_sample.c */
+/* sample.c */
 int reader__check_record(struct pm_reader *r, const struct pm_record *rec);
 
 #endif

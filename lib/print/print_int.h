@@ -2,7 +2,7 @@
 #ifndef PMREC_PRINT_INT_H
 #define PMREC_PRINT_INT_H
 
-/* Internal to the printers (lib/print_*.c): one function per part of a record. */
+/* Internal to the printers (lib/print/): one function per part of a record. */
 #include <linux/perf_event.h>
 
 #include "emit.h"
