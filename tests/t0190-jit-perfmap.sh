@@ -100,6 +100,16 @@ test_expect_success 'a map written only at exit (DumpPerfMapAtExit) is copied' '
 	test_grep "sym=jit_inner " out
 '
 
+# Its own pid and mount namespaces, a /tmp of its own: the map is
+# /tmp/perf-1.map there, which pmrec reads through the process's root.
+test_expect_success 'a process in other pid and mount namespaces: its own /tmp/perf-NSPID.map' '
+	"$PMREC" -q -o ns.data -- unshare -p -m --fork sh -c \
+		"mount -t tmpfs none /tmp && exec \"$JITGEN\" --perfmap 0.2" >/dev/null &&
+	! test -e /tmp/perf-1.map &&
+	"$PMREC" dump --type sample ns.data >out &&
+	test_grep "sym=jit_inner .*dso=/tmp/perf-[0-9]+\.map" out
+'
+
 test_expect_success 'a symlink at the map path: not read, warned once (record, report)' '
 	: >target && chmod 600 target &&
 	"$PMREC" -q -o s.data -- sh -c "ln -s $PWD/target /tmp/perf-\$\$.map; exec \"$JITGEN\" 0.2" \
