@@ -24,6 +24,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "print the records of a perf.data file or stream" },
 	{ .name = "report", .argv0 = "pmrec report", .fn = cmd_report,
 	  .summary = "show the profile: hottest functions and call graphs" },
+	{ .name = "archive", .argv0 = "pmrec archive", .fn = cmd_archive,
+	  .summary = "put the symbols of the sampled files and kernel into a recording" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
