@@ -28,12 +28,17 @@
 
 struct archive_opts {
 	const char *input;
-	bool quiet;
+	bool quiet, all;
 	struct pm_namer_opts naming;
 };
 
+enum { OPT_ALL = 256 };
+
 static const struct argp_option archive_options[] = {
 	{ .name = "quiet", .key = 'q', .doc = "Print no summary" },
+	{ .name = "all", .key = OPT_ALL,
+	  .doc = "Every mapped file and all of kallsyms, sampled or not: what recording "
+		 "them would take (larger; see pmrec-archive(1))" },
 	{ 0 },
 };
 
@@ -44,6 +49,9 @@ static error_t archive_parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'q':
 		o->quiet = true;
+		break;
+	case OPT_ALL:
+		o->all = true;
 		break;
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->naming;
@@ -124,6 +132,8 @@ static int archive__collect(struct archive *ar, struct pm_pipeline *p)
 	p->nr_consumers = 1;
 	err = pm_pipeline__records(p);
 	pm_pipeline__end(p);
+	if (!err && ar->opts.all)
+		err = pm_archive__add_all(ar->a);
 	return err;
 }
 
@@ -173,7 +183,7 @@ static void archive__summary(const struct archive *ar)
 		(unsigned long long)st->file_syms, (unsigned long long)st->kernel_syms,
 		(unsigned long long)st->bytes);
 	if (st->files_missed)
-		fprintf(stderr, "; %llu sampled files left out (see above)",
+		fprintf(stderr, "; %llu files left out (see above)",
 			(unsigned long long)st->files_missed);
 	fputc('\n', stderr);
 }

@@ -31,6 +31,7 @@ struct pm_archive {
 	size_t nr_files, cap_files;
 	struct pm_hashtab file_idx;	/* dso pointer -> index in files */
 	struct pm_hashtab kaddrs;	/* sampled kernel addresses (keys) */
+	bool all_kernel;		/* all of kallsyms, not the sampled functions */
 	struct pm_symarchive_sym *syms;	/* one table's, while it is written */
 	size_t cap_syms;
 };
@@ -60,14 +61,11 @@ void pm_archive__delete(struct pm_archive *a)
 	free(a);
 }
 
-static int archive__user(struct pm_archive *a, int32_t pid, uint64_t ip)
+static int archive__add_file(void *arg, struct pm_dso *dso, const unsigned char *id, size_t len)
 {
-	unsigned char id[PM_BUILD_ID_SIZE];
-	struct pm_dso *dso;
-	size_t len;
+	struct pm_archive *a = arg;
 
-	if (pm_namer__file_at(a->n, pid, ip, &dso, id, &len) ||
-	    pm_hashtab__find_int(&a->file_idx, (uint64_t)(uintptr_t)dso, NULL))
+	if (pm_hashtab__find_int(&a->file_idx, (uint64_t)(uintptr_t)dso, NULL))
 		return 0;
 	if (pm_array__grow((void **)&a->files, &a->cap_files, a->nr_files, sizeof(*a->files)) ||
 	    pm_hashtab__insert_int(&a->file_idx, (uint64_t)(uintptr_t)dso, a->nr_files))
@@ -75,6 +73,23 @@ static int archive__user(struct pm_archive *a, int32_t pid, uint64_t ip)
 	a->files[a->nr_files] = (struct ar_file){ .dso = dso, .id_len = len };
 	memcpy(a->files[a->nr_files++].id, id, len);
 	return 0;
+}
+
+static int archive__user(struct pm_archive *a, int32_t pid, uint64_t ip)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct pm_dso *dso;
+	size_t len;
+
+	if (pm_namer__file_at(a->n, pid, ip, &dso, id, &len))
+		return 0;
+	return archive__add_file(a, dso, id, len);
+}
+
+int pm_archive__add_all(struct pm_archive *a)
+{
+	a->all_kernel = true;
+	return pm_namer__for_each_file(a->n, archive__add_file, a);
 }
 
 int pm_archive__consume(void *ctx, const struct pm_record *rec, const struct pm_rec_info *in)
@@ -231,7 +246,7 @@ static int ksym__cmp(const void *x, const void *y)
 	return a->s.addr < b->s.addr ? -1 : a->s.addr > b->s.addr;
 }
 
-/* One table of the runs of ks[i..j) of one module, one entry per function. */
+/* One table of ks[0..nr), functions of one module, one entry per start. */
 static int archive__module(struct pm_archive *a, struct pm_buf *out, const struct ar_ksym *ks,
 			   size_t nr, struct pm_archive_stats *st)
 {
@@ -240,7 +255,7 @@ static int archive__module(struct pm_archive *a, struct pm_buf *out, const struc
 	int err;
 
 	for (i = 0; i < nr; i++)
-		if (!k || a->syms[k - 1].start != ks[i].s.addr)
+		if (ks[i].s.size && (!k || a->syms[k - 1].start != ks[i].s.addr))
 			a->syms[k++] = (struct pm_symarchive_sym){
 				.start = ks[i].s.addr, .size = ks[i].s.size, .name = ks[i].s.name };
 	snprintf(path, sizeof(path), ks->module ? "[%s]" : "[kernel.kallsyms]", ks->module);
@@ -261,19 +276,25 @@ static int archive__kernel(struct pm_archive *a, struct pm_buf *out,
 	uint64_t addr, val;
 	int err = 0;
 
-	if (!n)
+	if (!n && !a->all_kernel)
 		return 0;
 	kallsyms = pm_namer__kallsyms(a->n);
 	if (!kallsyms)
 		return 0;
+	if (a->all_kernel)
+		n = pm_kallsyms__nr(kallsyms);
 	ks = calloc(n, sizeof(*ks));
 	if (!ks || archive__reserve(a, n)) {
 		free(ks);
 		return -ENOMEM;
 	}
-	while (pm_hashtab__next(&a->kaddrs, &pos, &addr, &val))
-		if (!pm_kallsyms__lookup(kallsyms, addr, &ks[nr].s, &ks[nr].module))
-			nr++;
+	if (a->all_kernel)
+		for (nr = 0; nr < n; nr++)
+			pm_kallsyms__get(kallsyms, nr, &ks[nr].s, &ks[nr].module);
+	else
+		while (pm_hashtab__next(&a->kaddrs, &pos, &addr, &val))
+			if (!pm_kallsyms__lookup(kallsyms, addr, &ks[nr].s, &ks[nr].module))
+				nr++;
 	qsort(ks, nr, sizeof(*ks), ksym__cmp);
 	for (i = 0; i < nr && !err; i = j) {
 		for (j = i + 1; j < nr && !ksym__cmp_module(&ks[i], &ks[j]); j++)

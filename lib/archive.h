@@ -39,6 +39,12 @@ void pm_archive__delete(struct pm_archive *a);
 /* A pm_consume_fn: notes the files and kernel addresses of a sample's frames. */
 int pm_archive__consume(void *ctx, const struct pm_record *rec, const struct pm_rec_info *in);
 /*
+ * Takes every file mapped in the input so far, and all of the kernel's
+ * symbols, sampled or not: what a recorder that does not decode samples
+ * would have to embed.  0 or -ENOMEM.
+ */
+int pm_archive__add_all(struct pm_archive *a);
+/*
  * The HEADER_PMREC_SYMBOLS payload of what was collected, in an empty out:
  * each file from itself when its build id is the recorded one, else from
  * the symbols the input already carries; the kernel's from the kallsyms

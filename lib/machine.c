@@ -684,6 +684,26 @@ int pm_machine__file_at(struct pm_machine *m, int32_t pid, uint64_t addr, struct
 	return 0;
 }
 
+int pm_machine__for_each_file(struct pm_machine *m, pm_file_fn *fn, void *arg)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct pm_dso *dso;
+	size_t i, len;
+	uint32_t j;
+	int err;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		for (j = 0; j < m->procs[i].nr; j++) {
+			err = pm_machine__file_at(m, m->procs[i].pid, m->procs[i].maps[j].start,
+						  &dso, id, &len);
+			err = err ?: fn(arg, dso, id, len);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 const struct pm_kallsyms *pm_machine__kallsyms(const struct pm_machine *m)
 {
 	return m->ks;

@@ -111,6 +111,13 @@ int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uin
  */
 int pm_machine__file_at(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_dso **dso,
 			unsigned char id[PM_BUILD_ID_SIZE], size_t *len);
+/*
+ * Calls fn for each file mapping of every process so far, with the file's
+ * recorded build id as pm_machine__file_at gives it; stops at fn's first
+ * non-zero return, which it returns.
+ */
+typedef int pm_file_fn(void *arg, struct pm_dso *dso, const unsigned char *id, size_t len);
+int pm_machine__for_each_file(struct pm_machine *m, pm_file_fn *fn, void *arg);
 /* The kernel symbols set, or NULL. */
 const struct pm_kallsyms *pm_machine__kallsyms(const struct pm_machine *m);
 /* The recording's own symbols set, or NULL. */

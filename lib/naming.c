@@ -355,6 +355,11 @@ int pm_namer__file_at(struct pm_namer *n, int32_t pid, uint64_t ip, struct pm_ds
 	return pm_machine__file_at(n->machine, pid, ip, dso, id, len);
 }
 
+int pm_namer__for_each_file(struct pm_namer *n, pm_file_fn *fn, void *arg)
+{
+	return pm_machine__for_each_file(n->machine, fn, arg);
+}
+
 const struct pm_kallsyms *pm_namer__kallsyms(struct pm_namer *n)
 {
 	if (!n->kernel_syms)

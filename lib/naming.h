@@ -94,12 +94,14 @@ int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_
 		      const struct pm_frame *f, struct pm_mapping *out);
 /*
  * For pmrec archive: the file behind user address ip of process pid and
- * its recorded build id (see pm_machine__file_at); the kernel symbols that
+ * its recorded build id (see pm_machine__file_at); every file mapped so
+ * far (pm_machine__for_each_file); the kernel symbols that
  * name kernel addresses, read as pm_namer__resolve reads them (NULL:
  * none); the recording's own symbols (NULL: none).
  */
 int pm_namer__file_at(struct pm_namer *n, int32_t pid, uint64_t ip, struct pm_dso **dso,
 		      unsigned char id[PM_BUILD_ID_SIZE], size_t *len);
+int pm_namer__for_each_file(struct pm_namer *n, pm_file_fn *fn, void *arg);
 const struct pm_kallsyms *pm_namer__kallsyms(struct pm_namer *n);
 const struct pm_symarchive *pm_namer__archive(const struct pm_namer *n);
 /* True once the input had too many mappings to name everything. */
