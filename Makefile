@@ -165,10 +165,11 @@ check: deps-test
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
-# Fuzzes the perf.data reader, the symbol loader, the DWARF unwinder and
-# report's pipeline with its consumers' thread (tests/fuzz/run): FUZZ_TIME
-# seconds for each of the seven runs (file and pipe input x libFuzzer and
-# AFL++; ELF, unwinder and pipeline x libFuzzer), 42 minutes by default.
+# Fuzzes the perf.data reader, the symbol loader, the DWARF unwinder,
+# report's pipeline with its consumers' thread and the symbols a recording
+# carries (tests/fuzz/run): FUZZ_TIME seconds for each of the eight runs
+# (file and pipe input x libFuzzer and AFL++; ELF, unwinder, pipeline and
+# embedded symbols x libFuzzer), 48 minutes by default.
 FUZZ_TIME ?= 360
 FUZZ_ENGINE ?= both
 fuzz: deps-test $(PMREC) $(HELPER_BIN)

@@ -28,17 +28,19 @@
  *	  char path[path_len]	NUL-terminated, zero-padded to 8
  *	  nr_syms entries of	{ u64 start; u32 size; u32 name; }, start strictly
  *				increasing, size > 0, start + size not wrapping,
- *				name an offset into names
+ *				name an offset into names: where the previous
+ *				symbol's name ends (0 for the first)
  *	  char names[names_size] NUL-terminated names of at most
- *				PM_SYM_NAME_MAX bytes, zero-padded to 8
+ *				PM_SYM_NAME_MAX bytes, one per symbol in their
+ *				order, nothing after the last; zero-padded to 8
  *
  * A FILE table holds the function symbols of a mapped file, keyed by its
  * build id (never empty), at file offsets: a sample at ip in a mapping
  * that starts at start with page offset pgoff is at ip - start + pgoff.
  * path is the file's path when archived (for messages).  A KERNEL table
  * holds the kallsyms entries of the kernel image (path
- * "[kernel.kallsyms]", the kernel's build id) or of a module ("[name]"),
- * at kernel addresses.  The decoder checks every size and bound above and
+ * "[kernel.kallsyms]") or of a module ("[name]", a name of at most
+ * PM_SYMARCHIVE_MAX_MODULE bytes), at kernel addresses.  The decoder checks every size and bound above and
  * reports the first violation with its file offset.
  */
 #include <stdbool.h>
@@ -54,6 +56,8 @@
 #define PM_SYMARCHIVE_MAX_SYMS (4u << 20)
 #define PM_SYMARCHIVE_MAX_NAMES (256u << 20)
 #define PM_SYMARCHIVE_MAX_PATH 4096
+/* Linux's MODULE_NAME_LEN less its NUL: a module name is copied per symbol. */
+#define PM_SYMARCHIVE_MAX_MODULE 55
 /* What the reader loads of a feature: the payload stays below it. */
 #define PM_SYMARCHIVE_MAX_SIZE (64u << 20)
 

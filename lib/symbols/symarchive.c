@@ -39,7 +39,8 @@ static int table__check(const struct pm_symarchive_table *t, size_t *names_size)
 	if ((t->kind != PM_SYMARCHIVE_FILE && t->kind != PM_SYMARCHIVE_KERNEL) ||
 	    t->build_id_len > PM_BUILD_ID_SIZE || plen > PM_SYMARCHIVE_MAX_PATH ||
 	    t->nr_syms > PM_SYMARCHIVE_MAX_SYMS ||
-	    (t->kind == PM_SYMARCHIVE_FILE && !t->build_id_len))
+	    (t->kind == PM_SYMARCHIVE_FILE && !t->build_id_len) ||
+	    (t->kind == PM_SYMARCHIVE_KERNEL && plen - 1 > PM_SYMARCHIVE_MAX_MODULE + 2))
 		return -EINVAL;
 	for (i = 0; i < t->nr_syms; i++) {
 		const struct pm_symarchive_sym *s = &t->syms[i];
@@ -222,12 +223,16 @@ static int sa__table(struct sa_reader *rd, struct sa_table *t)
 	return 0;
 }
 
-/* Checks symbol i of t: 0 and its start, size and name, or a fault. */
+/*
+ * Checks symbol i of t: 0 and its start, size and name, or a fault.  Its
+ * name starts at *name_off, where the previous one ended: each name is
+ * used once, so what the decoder copies is bounded by the names' size.
+ */
 static int sa__sym(struct sa_reader *rd, const struct sa_table *t, uint32_t i, uint64_t prev,
-		   uint64_t *start, uint32_t *size, const char **name)
+		   size_t *name_off, uint64_t *start, uint32_t *size, const char **name)
 {
 	const unsigned char *s = t->syms + (size_t)i * SYM_SIZE;
-	size_t pos = t->syms_pos + (size_t)i * SYM_SIZE;
+	size_t pos = t->syms_pos + (size_t)i * SYM_SIZE, len;
 	uint32_t off;
 
 	*start = get_u64(s);
@@ -237,11 +242,22 @@ static int sa__sym(struct sa_reader *rd, const struct sa_table *t, uint32_t i, u
 		return sa__fail(rd, pos, "symbol with a bad size");
 	if (i && *start <= prev)
 		return sa__fail(rd, pos, "symbols out of address order");
-	if (off >= t->names_size)
-		return sa__fail(rd, pos + 12, "symbol name outside the names");
+	if (off != *name_off || off >= t->names_size)
+		return sa__fail(rd, pos + 12, "symbol name not where the previous one ends");
 	*name = t->names + off;
-	if (strlen(*name) > PM_SYM_NAME_MAX)
+	len = strlen(*name);
+	if (len > PM_SYM_NAME_MAX)
 		return sa__fail(rd, pos + 12, "symbol name too long");
+	*name_off += len + 1;
+	return 0;
+}
+
+/* The names must all be used: their size is where the last one ends. */
+static int sa__names_end(struct sa_reader *rd, const struct sa_table *t, size_t name_off)
+{
+	if (name_off != t->names_size)
+		return sa__fail(rd, t->syms_pos + (size_t)t->nr_syms * SYM_SIZE,
+				"names of the table not used by its symbols");
 	return 0;
 }
 
@@ -267,6 +283,7 @@ static int sa__kernel_sym(struct pm_symarchive *a, uint64_t start, uint32_t size
 static int sa__file(struct pm_symarchive *a, struct sa_reader *rd, const struct sa_table *t)
 {
 	struct sa_file *f;
+	size_t name_off = 0;
 	uint64_t start, prev = 0;
 	const char *name;
 	uint32_t i, size;
@@ -283,7 +300,7 @@ static int sa__file(struct pm_symarchive *a, struct sa_reader *rd, const struct 
 	}
 	memcpy(f->st.names, t->names, t->names_size);
 	for (i = 0; i < t->nr_syms; i++, prev = start) {
-		err = sa__sym(rd, t, i, prev, &start, &size, &name);
+		err = sa__sym(rd, t, i, prev, &name_off, &start, &size, &name);
 		if (err) {
 			symtab__exit(&f->st);
 			return err;
@@ -294,13 +311,14 @@ static int sa__file(struct pm_symarchive *a, struct sa_reader *rd, const struct 
 	}
 	f->st.nr = t->nr_syms;
 	a->nr_files++;
-	return 0;
+	return sa__names_end(rd, t, name_off);
 }
 
 /* A KERNEL table: "[kernel.kallsyms]" is the image, "[name]" a module. */
 static int sa__kernel(struct pm_symarchive *a, struct sa_reader *rd, const struct sa_table *t)
 {
-	char module[PM_SYMARCHIVE_MAX_PATH];
+	char module[PM_SYMARCHIVE_MAX_MODULE + 1];
+	size_t name_off = 0;
 	uint64_t start, prev = 0;
 	const char *name;
 	uint32_t i, size;
@@ -308,20 +326,22 @@ static int sa__kernel(struct pm_symarchive *a, struct sa_reader *rd, const struc
 
 	if (!strcmp(t->path, "[kernel.kallsyms]")) {
 		module[0] = '\0';
-	} else if (t->path_len >= 3 && t->path[0] == '[' && t->path[t->path_len - 2] == ']') {
+	} else if (t->path_len >= 3 && t->path_len - 3 <= PM_SYMARCHIVE_MAX_MODULE &&
+		   t->path[0] == '[' && t->path[t->path_len - 2] == ']') {
 		memcpy(module, t->path + 1, t->path_len - 3);
 		module[t->path_len - 3] = '\0';
 	} else {
-		return sa__fail(rd, t->syms_pos - align8(t->path_len), "kernel table of no module");
+		return sa__fail(rd, t->syms_pos - align8(t->path_len),
+				"kernel table of no module, or of a name too long");
 	}
 	for (i = 0; i < t->nr_syms; i++, prev = start) {
-		err = sa__sym(rd, t, i, prev, &start, &size, &name);
+		err = sa__sym(rd, t, i, prev, &name_off, &start, &size, &name);
 		if (!err)
 			err = sa__kernel_sym(a, start, size, name, module);
 		if (err)
 			return err;
 	}
-	return 0;
+	return sa__names_end(rd, t, name_off);
 }
 
 static int sa_file__cmp(const void *x, const void *y)

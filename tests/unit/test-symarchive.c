@@ -189,8 +189,10 @@ static void test_reader_refuses(void)
 		       refused_at(&b, syms, 8, UINT64_MAX - 4, syms, "wrapping") &&
 		       refused_at(&b, syms + 16, 8, 0x1000, syms + 16, "order") &&
 		       refused_at(&b, syms + 12, 4, 12, syms + 12, "name offset") &&
+		       refused_at(&b, syms + 28, 4, 0, syms + 28, "a name used twice") &&
+		       refused_at(&b, t + 8, 4, 16, syms + 32, "names not all used") &&
 		       refused_at(&b, names + 11, 1, 'x', syms + 32, "names end"),
-	       "symbols: sizes, order, name offsets and the names' end are checked");
+	       "symbols: sizes, order, names each used once and in order, the names' end");
 	for (cut = 0; cut < b.len && all; cut += 8)
 		if (pm_symarchive__decode(b.data, cut, 0, &e) || errno != EBADMSG)
 			all = false;
