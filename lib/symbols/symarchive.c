@@ -75,7 +75,8 @@ int pm_symarchive__add(struct pm_buf *b, const struct pm_symarchive_table *t)
 	memcpy(h + 8, &(uint32_t){ (uint32_t)names_size }, 4);
 	memcpy(h + 12, &(uint16_t){ (uint16_t)plen }, 2);
 	h[14] = (unsigned char)t->build_id_len;
-	memcpy(h + 16, t->build_id, t->build_id_len);
+	if (t->build_id_len)
+		memcpy(h + 16, t->build_id, t->build_id_len);
 	err = pm_buf__append(b, t->path, plen) ?: pm_buf__pad(b, 8);
 	for (i = 0; i < t->nr_syms && !err; i++) {
 		err = pm_buf__append_u64(b, t->syms[i].start) ?:
