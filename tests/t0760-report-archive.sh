@@ -91,11 +91,15 @@ test_expect_success 'archiving again replaces the section: one feature, same nam
 	test_cmp "$SHARED/before" after
 '
 
-test_expect_success 'archive --all embeds more and names the same' '
+test_expect_success 'archive --all: all of kallsyms, and what is gone is left out, said' '
 	cp "$SHARED/plain.data" all.data &&
 	"$PMREC" archive --all all.data 2>err &&
 	test "$(stat -c %s all.data)" -gt "$(stat -c %s "$SHARED/arch.data")" &&
-	test_grep "embedprog is not archived: no file here has the recorded build id" err
+	test_grep "embedprog is not archived: no file here has the recorded build id" err &&
+	rows --kallsyms="$SHARED/empty" all.data >after &&
+	grep "\[k\]" "$SHARED/before" >want &&
+	grep "\[k\]" after >got &&
+	test_cmp want got
 '
 
 test_expect_success 'a damaged section is not used, and the warning says where' '
