@@ -195,10 +195,11 @@ bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
 # Fuzzes the perf.data reader, the symbol loader, the DWARF unwinder,
-# report's pipeline with its consumers' thread and the jitdump parser
-# (tests/fuzz/run): FUZZ_TIME seconds for each of the eight runs (file and
-# pipe input x libFuzzer and AFL++; ELF, unwinder, pipeline and jitdump x
-# libFuzzer), 48 minutes by default.
+# report's pipeline with its consumers' thread, the jitdump parser and the
+# symbols a recording carries (tests/fuzz/run): FUZZ_TIME seconds for each
+# of the nine runs (file and pipe input x libFuzzer and AFL++; ELF,
+# unwinder, pipeline, jitdump and embedded symbols x libFuzzer), 54 minutes
+# by default.
 FUZZ_TIME ?= 360
 FUZZ_ENGINE ?= both
 fuzz: deps-test $(PMREC) $(HELPER_BIN)

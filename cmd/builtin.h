@@ -24,6 +24,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 
 /*
  * Input of the commands that read a recording (cmd/input.c).  cmd is the
@@ -41,7 +42,7 @@ int pm_cmd__open_input(const char *cmd, struct pm_reader *r, const char *path,
 /* The reason of a failure to read: the reader's error with its offset, or ENOMEM. */
 void pm_cmd__input_error(const char *cmd, const char *input, struct pm_reader *r, int err);
 /*
- * --no-demangle, --no-inline and --no-unwind, one copy for the commands
+ * --no-demangle, --no-inline, --no-unwind, --kallsyms and --verbose, one copy for the commands
  * that name frames: a child parser whose input is a struct pm_namer_opts.
  */
 extern const struct argp pm_cmd__naming_argp;

@@ -29,8 +29,10 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 		      "build id): kernel addresses are named from the running kernel", stderr);
 		break;
 	case PM_WARN_NO_KALLSYMS:
-		fprintf(stderr, "cannot read kernel symbols from /proc/kallsyms: %s%s",
-			strerror(w->err), w->err == EACCES ? " (addresses hidden by "
+		fprintf(stderr, "cannot read kernel symbols from '%s': %s%s",
+			w->dso ? w->dso : "/proc/kallsyms",
+			w->err == ENOENT ? "no text symbols in it" : strerror(w->err),
+			w->err == EACCES ? " (addresses hidden by "
 			"kernel.kptr_restrict; run as root or set it to 0)" : "");
 		break;
 	case PM_WARN_DSO_REFUSED:
@@ -45,6 +47,16 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 			"records (at offset %llu); printing the oldest early, so time order may "
 			"break (see --queue-size)", (unsigned long long)w->size,
 			(unsigned long long)w->offset);
+		break;
+	case PM_WARN_BAD_SYMBOLS:
+		fprintf(stderr, "offset 0x%llx: the symbols embedded in the recording are not "
+			"used: %s", (unsigned long long)w->offset, w->why);
+		break;
+	case PM_WARN_NOT_ARCHIVED:
+		fprintf(stderr, "%s is not archived: %s", w->dso, w->why);
+		break;
+	case PM_WARN_SYMBOL_SOURCE:
+		fprintf(stderr, "%s: %s", w->dso, w->why);
 		break;
 	case PM_WARN_UNFLUSHED:
 		fprintf(stderr, "the compressed data ends inside a record (%llu bytes, after the "
@@ -164,6 +176,7 @@ enum {
 	OPT_NO_DEMANGLE = 0x2000,	/* clear of report-flame.c's keys */
 	OPT_NO_INLINE,
 	OPT_NO_UNWIND,
+	OPT_KALLSYMS,
 };
 
 static const struct argp_option naming_options[] = {
@@ -173,6 +186,12 @@ static const struct argp_option naming_options[] = {
 	  .doc = "Do not show functions inlined at a frame as frames of their own" },
 	{ .name = "no-unwind", .key = OPT_NO_UNWIND,
 	  .doc = "Do not unwind --call-graph dwarf stack copies: use the call chain only" },
+	{ .name = "kallsyms", .key = OPT_KALLSYMS, .arg = "FILE",
+	  .doc = "Read the recorded kernel's symbols from FILE (a copy of its /proc/kallsyms) "
+		 "instead of /proc/kallsyms" },
+	{ .name = "verbose", .key = 'v',
+	  .doc = "Say where the names of each file and of the kernel come from: the file, "
+		 "kallsyms, or the symbols embedded in the recording (pmrec archive)" },
 	{ 0 },
 };
 
@@ -180,8 +199,13 @@ static error_t naming_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct pm_namer_opts *o = state->input;
 
-	(void)arg;
 	switch (key) {
+	case OPT_KALLSYMS:
+		o->kallsyms = arg;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
 	case OPT_NO_DEMANGLE:
 		o->no_demangle = true;
 		break;

@@ -28,6 +28,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "show where in a function the samples are: instructions, lines" },
 	{ .name = "top", .argv0 = "pmrec top", .fn = cmd_top,
 	  .summary = "the hottest functions now, refreshed live (no file)" },
+	{ .name = "archive", .argv0 = "pmrec archive", .fn = cmd_archive,
+	  .summary = "put the symbols of the sampled files and kernel into a recording" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

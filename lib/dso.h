@@ -52,6 +52,13 @@ int pm_dso__resolve(struct pm_dso *dso, uint64_t map_start, uint64_t map_pgoff,
 int pm_dso__offset_vaddr(struct pm_dso *dso, uint64_t off, uint64_t *vaddr);
 
 /*
+ * The file offset of virtual address vaddr of the file (its symbols'
+ * space), through its loadable segments.  0, -ENOENT when no segment holds
+ * it, or the error of reading the headers.
+ */
+int pm_dso__file_offset(struct pm_dso *dso, uint64_t vaddr, uint64_t *off);
+
+/*
  * Every file is read at most once per cache, however many mappings, paths
  * and processes refer to it.  The cache owns its DSOs.
  */

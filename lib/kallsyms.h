@@ -8,6 +8,8 @@
  */
 #include <stdint.h>
 
+#include "symtab.h"
+
 struct pm_kallsyms;
 
 /*
@@ -23,5 +25,15 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks);
  */
 int pm_kallsyms__find(const struct pm_kallsyms *ks, uint64_t addr,
 		      const char **name, const char **module, uint64_t *off);
+/*
+ * The same, the whole symbol: its start, size and name, and its module as
+ * above.  Returns 0 or -ENOENT.
+ */
+int pm_kallsyms__lookup(const struct pm_kallsyms *ks, uint64_t addr, struct pm_symbol *s,
+			const char **module);
+/* Every symbol, in address order: symbol i of ks, and its module as above. */
+size_t pm_kallsyms__nr(const struct pm_kallsyms *ks);
+void pm_kallsyms__get(const struct pm_kallsyms *ks, size_t i, struct pm_symbol *s,
+		      const char **module);
 
 #endif

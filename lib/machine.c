@@ -11,12 +11,15 @@
 #include "machine.h"
 #include "perf_data.h"
 #include "record_body.h"
+#include "symarchive.h"
 
-enum map_state { MAP_UNCHECKED, MAP_OK, MAP_REFUSED };
+/* MAP_EMBEDDED: named by the recording's own symbols of its build id (emb). */
+enum map_state { MAP_UNCHECKED, MAP_OK, MAP_REFUSED, MAP_EMBEDDED };
 
 struct pm_map {
 	uint64_t start, end, pgoff;
 	struct pm_dso *dso;
+	const struct pm_symtab *emb;
 	uint8_t state;
 	uint8_t id_len;			/* build id of the MMAP2 record, if any */
 	unsigned char id[PM_BUILD_ID_SIZE];
@@ -59,6 +62,8 @@ struct pm_machine {
 	bool expects_sorted;
 	struct pm_dso **reported;	/* refused files already named to the caller */
 	size_t nr_reported, cap_reported;
+	struct pm_symarchive *archive;	/* NULL: the recording carries no symbols */
+	struct pm_hashtab noted;	/* DSOs whose source was told (pointer keys) */
 	struct pm_module *modules;
 	size_t nr_modules, cap_modules;
 	/*
@@ -112,6 +117,7 @@ struct pm_machine *pm_machine__new(void)
 	}
 	pm_hashtab__init(&m->proc_idx, NULL, NULL);
 	pm_hashtab__init(&m->comm_idx, NULL, NULL);
+	pm_hashtab__init(&m->noted, NULL, NULL);
 	m->gen = 1;
 	m->allowance = WORK_BASE;
 	return m;
@@ -133,6 +139,8 @@ void pm_machine__delete(struct pm_machine *m)
 		free(m->expects[i].path);
 	free(m->expects);
 	free(m->reported);
+	pm_hashtab__exit(&m->noted);
+	pm_symarchive__delete(m->archive);
 	for (i = 0; i < m->nr_modules; i++)
 		free(m->modules[i].name);
 	free(m->modules);
@@ -147,6 +155,13 @@ void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks)
 	m->gen++;
 	pm_kallsyms__delete(m->ks);
 	m->ks = ks;
+}
+
+void pm_machine__set_archive(struct pm_machine *m, struct pm_symarchive *a)
+{
+	m->gen++;
+	pm_symarchive__delete(m->archive);
+	m->archive = a;
 }
 
 int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
@@ -467,11 +482,29 @@ static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char
 	f->refusal = why;
 }
 
-/* Is the file on disk the one recorded?  Files without any id are trusted by identity. */
+/* Where a file's names come from, said once per file. */
+static void machine__note(struct pm_machine *m, const struct pm_map *map, const char *source,
+			  struct pm_frame *f)
+{
+	uint64_t key = (uint64_t)(uintptr_t)map->dso;
+
+	if (pm_hashtab__find_int(&m->noted, key, NULL) ||
+	    pm_hashtab__insert_int(&m->noted, key, 0))
+		return;
+	f->source_now = true;
+	f->source = source;
+}
+
+/*
+ * Is the file on disk the one recorded?  Files without any id are trusted
+ * by identity.  One that is not (missing, replaced, another build id)
+ * gives way to the recording's own symbols of the recorded id.
+ */
 static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_frame *f)
 {
 	const unsigned char *want = map->id, *have;
 	size_t want_len = map->id_len, have_len;
+	const char *why;
 	int err;
 
 	if (!want_len) {
@@ -483,13 +516,30 @@ static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_f
 		}
 	}
 	map->state = MAP_OK;
-	if (!want_len)
+	if (!want_len) {
+		machine__note(m, map, "named from the file (no build id recorded)", f);
 		return;
+	}
 	err = pm_dso__build_id(map->dso, &have, &have_len);
-	if (err == -ESTALE)
-		machine__refuse(m, map, "the file was replaced since the recording", f);
-	else if (!err && (have_len != want_len || memcmp(have, want, want_len)))
-		machine__refuse(m, map, "its build id differs from the recorded one", f);
+	if (!err && have_len == want_len && !memcmp(have, want, want_len)) {
+		machine__note(m, map, "named from the file (build id matches)", f);
+		return;
+	}
+	why = err == -ESTALE ? "the file was replaced since the recording" :
+	      !err ? "its build id differs from the recorded one" : NULL;
+	map->emb = m->archive ? pm_symarchive__file(m->archive, want, want_len) : NULL;
+	if (map->emb) {
+		map->state = MAP_EMBEDDED;
+		machine__note(m, map, why ? "named from the symbols embedded in the recording "
+				       "(the file here is another one)" :
+				       "named from the symbols embedded in the recording (no file "
+				       "here has the recorded build id)", f);
+	} else if (why) {
+		machine__refuse(m, map, why, f);
+	} else {
+		machine__note(m, map, "not named: build id not found (no file here has the "
+			      "recorded build id, and the recording carries no symbols for it)", f);
+	}
 }
 
 static const char *machine__module(struct pm_machine *m, const char *module)
@@ -541,8 +591,9 @@ void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, ui
 	 */
 	*e = (struct pm_resolved){ .ip = ip, .gen = machine__gen(m), .pid = pid,
 				   .cpumode = cpumode, .f = *f };
-	/* A refusal is said once. */
+	/* A refusal, a source, is said once. */
 	e->f.refused_now = false;
+	e->f.source_now = false;
 }
 
 /* Names ip from the JIT names of pid, if any covers it. */
@@ -586,6 +637,11 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 		machine__check(m, map, f);
 	if (map->state == MAP_REFUSED)
 		return;
+	if (map->state == MAP_EMBEDDED) {
+		if (pm_symtab__find(map->emb, ip - map->start + map->pgoff, &f->sym, &f->off))
+			f->sym = NULL;
+		return;
+	}
 	err = pm_dso__resolve(map->dso, map->start, map->pgoff, ip, &f->sym, &f->off);
 	if (err == -ESTALE)
 		machine__refuse(m, map, "the file was replaced since the recording", f);
@@ -636,10 +692,62 @@ int pm_machine__map(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_
 
 	if (!map)
 		return -ENOENT;
-	/* An unchecked file is checked, and refused with a warning, when it is named. */
-	if (map->state == MAP_REFUSED)
+	/*
+	 * An unchecked file is checked, and refused with a warning, when it
+	 * is named; an embedded one has no file here to unwind with.
+	 */
+	if (map->state == MAP_REFUSED || map->state == MAP_EMBEDDED)
 		return -ENOENT;
 	*mi = (struct pm_map_info){ .start = map->start, .end = map->end, .pgoff = map->pgoff,
 				    .dso = map->dso, .path = pm_dso__path(map->dso) };
 	return 0;
+}
+
+int pm_machine__file_at(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_dso **dso,
+			unsigned char id[PM_BUILD_ID_SIZE], size_t *len)
+{
+	const struct pm_map *map = machine__map_at(m, pid, addr);
+	const struct pm_expect *e;
+
+	if (!map)
+		return -ENOENT;
+	*dso = map->dso;
+	*len = map->id_len;
+	memcpy(id, map->id, map->id_len);
+	e = map->id_len ? NULL : machine__expected(m, pm_dso__path(map->dso));
+	if (e) {
+		*len = e->len;
+		memcpy(id, e->id, e->len);
+	}
+	return 0;
+}
+
+int pm_machine__for_each_file(struct pm_machine *m, pm_file_fn *fn, void *arg)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct pm_dso *dso;
+	size_t i, len;
+	uint32_t j;
+	int err;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		for (j = 0; j < m->procs[i].nr; j++) {
+			err = pm_machine__file_at(m, m->procs[i].pid, m->procs[i].maps[j].start,
+						  &dso, id, &len);
+			err = err ?: fn(arg, dso, id, len);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+const struct pm_kallsyms *pm_machine__kallsyms(const struct pm_machine *m)
+{
+	return m->ks;
+}
+
+const struct pm_symarchive *pm_machine__archive(const struct pm_machine *m)
+{
+	return m->archive;
 }

@@ -10,7 +10,8 @@
  *
  * A file whose build id differs from the one the recording saw (an MMAP2
  * record's, or the BUILD_ID feature's) is not used: its names would be
- * wrong.  Work is bounded by the input: a hostile file with huge numbers of
+ * wrong.  The symbols embedded in the recording (symarchive.h) name it
+ * instead, when they have its build id, as they name a file that is gone.  Work is bounded by the input: a hostile file with huge numbers of
  * overlapping mappings or forks stops the symbolization, not the reader.
  */
 #include <stdbool.h>
@@ -36,6 +37,13 @@ struct pm_jitsyms;
  * in anonymous memory, or in no mapping, are named from it first.
  */
 void pm_machine__set_jitsyms(struct pm_machine *m, struct pm_jitsyms *jit);
+/*
+ * The symbols the recording carries (owned by m from now on): they name
+ * the mappings of a file whose recorded build id they have, when the file
+ * at the path is missing or is another one (build id, replaced).
+ */
+struct pm_symarchive;
+void pm_machine__set_archive(struct pm_machine *m, struct pm_symarchive *a);
 /* The build id the recording saw for the file at path (a BUILD_ID entry). */
 int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
 				const unsigned char *id, size_t len);
@@ -62,6 +70,12 @@ struct pm_frame {
 	 */
 	bool refused_now;
 	const char *refusal;
+	/*
+	 * Set once per file, when its mappings are first named: where its
+	 * names come from, or why it has none (for --verbose).
+	 */
+	bool source_now;
+	const char *source;
 };
 
 /*
@@ -100,6 +114,23 @@ struct pm_mapping {
 
 int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
 			struct pm_mapping *out);
+/*
+ * The file behind user address addr of process pid, whatever its state,
+ * and the build id the recording saw for it (*len 0: none).  0 or -ENOENT.
+ */
+int pm_machine__file_at(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_dso **dso,
+			unsigned char id[PM_BUILD_ID_SIZE], size_t *len);
+/*
+ * Calls fn for each file mapping of every process so far, with the file's
+ * recorded build id as pm_machine__file_at gives it; stops at fn's first
+ * non-zero return, which it returns.
+ */
+typedef int pm_file_fn(void *arg, struct pm_dso *dso, const unsigned char *id, size_t len);
+int pm_machine__for_each_file(struct pm_machine *m, pm_file_fn *fn, void *arg);
+/* The kernel symbols set, or NULL. */
+const struct pm_kallsyms *pm_machine__kallsyms(const struct pm_machine *m);
+/* The recording's own symbols set, or NULL. */
+const struct pm_symarchive *pm_machine__archive(const struct pm_machine *m);
 /* The last command name of thread tid, or NULL. */
 const char *pm_machine__comm(const struct pm_machine *m, int32_t tid);
 /* True once the input's mappings exceeded the work bound (symbols stopped). */

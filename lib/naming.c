@@ -20,6 +20,7 @@
 #include "naming.h"
 #include "perf_data.h"
 #include "perfmap.h"
+#include "symarchive.h"
 #include "unwind.h"
 
 struct pm_namer {
@@ -35,6 +36,8 @@ struct pm_namer {
 	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
 	unsigned char kernel_id[PM_BUILD_ID_SIZE];
 	size_t kernel_id_len;		/* the recorded kernel's, 0 if unknown */
+	struct pm_symarchive *archive;	/* the recording's symbols, until the machine takes them */
+	bool archive_kernel;		/* they include the kernel's */
 	struct pm_buf stack;		/* the folded stack being built */
 	struct pm_buf label;		/* one frame's label, before escaping */
 	struct pm_named_frame *chain;	/* the frames of the last sample asked for */
@@ -272,7 +275,7 @@ static struct pm_kallsyms *namer__take_kallsyms(struct pm_namer *n, int *err)
 	struct pm_kallsyms *ks;
 
 	if (!n->prefetch.started) {
-		ks = pm_kallsyms__load(NULL);
+		ks = pm_kallsyms__load(n->opts.kallsyms);
 		*err = ks ? 0 : errno;
 		return ks;
 	}
@@ -319,17 +322,39 @@ static int namer__expect(struct pm_namer *n, const struct pm_build_id_entry *e)
 	return pm_machine__expect_build_id(n->machine, e->filename, e->id, e->id_len);
 }
 
+/* The symbols the recording carries, handed to the machine. */
+static int namer__read_archive(struct pm_namer *n)
+{
+	struct pm_symarchive_error e = { 0 };
+	struct pm_symarchive *a;
+	struct pm_cursor c;
+
+	if (pm_reader__feature(n->r, HEADER_PMREC_SYMBOLS, &c))
+		return 0;
+	a = pm_symarchive__decode(c.p, c.len, c.base, &e);
+	if (!a && errno == ENOMEM)
+		return -ENOMEM;
+	if (!a) {
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_BAD_SYMBOLS, .why = e.reason,
+						    .offset = e.offset });
+		return 0;
+	}
+	n->archive_kernel = pm_symarchive__has_kernel(a);
+	n->archive = a;
+	pm_machine__set_archive(n->machine, a);
+	return 0;
+}
+
 int pm_namer__read_build_ids(struct pm_namer *n)
 {
 	struct pm_build_id_entry e;
 	struct pm_cursor c;
 	int err = 0;
 
-	if (pm_reader__feature(n->r, HEADER_BUILD_ID, &c))
-		return 0;
-	while (!err && pm_build_id_entry__next(&c, &e) > 0)
-		err = namer__expect(n, &e);
-	return err;
+	if (!pm_reader__feature(n->r, HEADER_BUILD_ID, &c))
+		while (!err && pm_build_id_entry__next(&c, &e) > 0)
+			err = namer__expect(n, &e);
+	return err ?: namer__read_archive(n);
 }
 
 int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body_len)
@@ -392,7 +417,7 @@ static void *namer__prefetch(void *arg)
 {
 	struct pm_namer *n = arg;
 
-	n->prefetch.ks = pm_kallsyms__load(NULL);
+	n->prefetch.ks = pm_kallsyms__load(n->opts.kallsyms);
 	n->prefetch.err = n->prefetch.ks ? 0 : errno;
 	__atomic_store_n(&n->prefetch.done, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -406,7 +431,7 @@ void pm_namer__prefetch_kallsyms(struct pm_namer *n)
 	for (i = 0; i < nr; i++)
 		kernel |= !pm_reader__evsel(n->r, i)->attr.exclude_kernel;
 	if (!kernel || n->kernel_syms || n->prefetch.started ||
-	    namer__same_kernel(n) == KERNEL_OTHER)
+	    (!n->opts.kallsyms && namer__same_kernel(n) == KERNEL_OTHER))
 		return;
 	n->prefetch.started = !pthread_create(&n->prefetch.thread, NULL, namer__prefetch, n);
 }
@@ -416,27 +441,60 @@ bool pm_namer__kernel_pending(const struct pm_namer *n)
 	return n->prefetch.started && !__atomic_load_n(&n->prefetch.done, __ATOMIC_ACQUIRE);
 }
 
+static void namer__source(struct pm_namer *n, const char *dso, const char *why)
+{
+	if (n->opts.verbose)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_SYMBOL_SOURCE, .dso = dso,
+						    .why = why });
+}
+
+/* The kernel's symbols from the recording itself, if it has them. */
+static bool namer__embedded_kallsyms(struct pm_namer *n, const char *why)
+{
+	struct pm_kallsyms *ks;
+
+	if (!n->archive_kernel)
+		return false;
+	ks = pm_symarchive__kallsyms(n->archive);
+	if (!ks)
+		return false;
+	pm_machine__set_kallsyms(n->machine, ks);
+	n->kernel_syms = 1;
+	namer__source(n, "[kernel.kallsyms]", why);
+	return true;
+}
+
+/*
+ * kallsyms of this kernel if it is the recorded one (or the file the user
+ * named), else the recording's own kernel symbols, else none.
+ */
 static void namer__load_kallsyms(struct pm_namer *n)
 {
+	enum kernel_match m = n->opts.kallsyms ? KERNEL_SAME : namer__same_kernel(n);
 	struct pm_kallsyms *ks;
 	int err;
 
-	enum kernel_match m = namer__same_kernel(n);
-
 	n->kernel_syms = -1;
 	if (m == KERNEL_OTHER) {
-		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_OTHER_KERNEL });
+		if (!namer__embedded_kallsyms(n, "named from the symbols embedded in the "
+					     "recording (recorded on another kernel)"))
+			namer__warn(n, (struct pm_warning){ .kind = PM_WARN_OTHER_KERNEL });
+		return;
+	}
+	ks = namer__take_kallsyms(n, &err);
+	if (!ks) {
+		if (!namer__embedded_kallsyms(n, "named from the symbols embedded in the "
+					     "recording (no kernel symbols readable here)"))
+			namer__warn(n, (struct pm_warning){ .kind = PM_WARN_NO_KALLSYMS, .err = err,
+							    .dso = n->opts.kallsyms });
 		return;
 	}
 	if (m == KERNEL_UNKNOWN)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_UNKNOWN_KERNEL });
-	ks = namer__take_kallsyms(n, &err);
-	if (!ks) {
-		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_NO_KALLSYMS, .err = err });
-		return;
-	}
 	pm_machine__set_kallsyms(n->machine, ks);
 	n->kernel_syms = 1;
+	namer__source(n, "[kernel.kallsyms]", n->opts.kallsyms ? "named from the file given with "
+		      "--kallsyms" : "named from /proc/kallsyms (the recorded kernel runs here)");
 }
 
 void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
@@ -451,6 +509,8 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 	if (f->refused_now)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_DSO_REFUSED, .dso = f->dso,
 						    .why = f->refusal });
+	if (f->source_now)
+		namer__source(n, f->dso, f->source);
 }
 
 int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_t ip,
@@ -477,6 +537,29 @@ int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_
 struct pm_jitsyms *pm_namer__jitsyms(struct pm_namer *n)
 {
 	return n->jit;
+}
+
+int pm_namer__file_at(struct pm_namer *n, int32_t pid, uint64_t ip, struct pm_dso **dso,
+		      unsigned char id[PM_BUILD_ID_SIZE], size_t *len)
+{
+	return pm_machine__file_at(n->machine, pid, ip, dso, id, len);
+}
+
+int pm_namer__for_each_file(struct pm_namer *n, pm_file_fn *fn, void *arg)
+{
+	return pm_machine__for_each_file(n->machine, fn, arg);
+}
+
+const struct pm_kallsyms *pm_namer__kallsyms(struct pm_namer *n)
+{
+	if (!n->kernel_syms)
+		namer__load_kallsyms(n);
+	return pm_machine__kallsyms(n->machine);
+}
+
+const struct pm_symarchive *pm_namer__archive(const struct pm_namer *n)
+{
+	return pm_machine__archive(n->machine);
 }
 
 bool pm_namer__overloaded(const struct pm_namer *n)

@@ -28,7 +28,11 @@ struct pm_namer;
 struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn_arg);
 void pm_namer__delete(struct pm_namer *n);
 
-/* Takes in the BUILD_ID feature of the input.  0 or -ENOMEM. */
+/*
+ * Takes in the BUILD_ID feature of the input, and the symbols it carries
+ * (HEADER_PMREC_SYMBOLS: a malformed section is a warning with its offset,
+ * and is not used).  0 or -ENOMEM.
+ */
 int pm_namer__read_build_ids(struct pm_namer *n);
 /*
  * Takes in a record that shapes the address spaces (MMAP, MMAP2, COMM,
@@ -60,10 +64,18 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 /*
  * How samples are named.  By default user stacks recorded with
  * --call-graph dwarf are unwound (lib/unwind), inlined functions are
- * frames, and C++ and Rust names are demangled.
+ * frames, and C++ and Rust names are demangled.  verbose: say where each
+ * file's names come from (PM_WARN_SYMBOL_SOURCE).  kallsyms: the kernel's
+ * symbols are read from this file, taken to be the recorded kernel's (as
+ * perf's --kallsyms), instead of /proc/kallsyms.
+ *
+ * Where names come from: a mapped file whose build id is the recorded one
+ * (else, if the recording carries symbols of that build id, those); the
+ * kernel's kallsyms if this is the recorded kernel (else the recording's).
  */
 struct pm_namer_opts {
-	bool no_unwind, no_inline, no_demangle;
+	bool no_unwind, no_inline, no_demangle, verbose;
+	const char *kallsyms;
 };
 void pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o);
 
@@ -93,6 +105,19 @@ int pm_namer__mapping(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64_
  * no file names).
  */
 struct pm_jitsyms *pm_namer__jitsyms(struct pm_namer *n);
+
+/*
+ * For pmrec archive: the file behind user address ip of process pid and
+ * its recorded build id (see pm_machine__file_at); every file mapped so
+ * far (pm_machine__for_each_file); the kernel symbols that
+ * name kernel addresses, read as pm_namer__resolve reads them (NULL:
+ * none); the recording's own symbols (NULL: none).
+ */
+int pm_namer__file_at(struct pm_namer *n, int32_t pid, uint64_t ip, struct pm_dso **dso,
+		      unsigned char id[PM_BUILD_ID_SIZE], size_t *len);
+int pm_namer__for_each_file(struct pm_namer *n, pm_file_fn *fn, void *arg);
+const struct pm_kallsyms *pm_namer__kallsyms(struct pm_namer *n);
+const struct pm_symarchive *pm_namer__archive(const struct pm_namer *n);
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);
 /*

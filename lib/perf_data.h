@@ -102,6 +102,15 @@ enum {
 	HEADER_FEAT_BITS = 256,
 };
 
+/*
+ * pmrec's own features, high in the bitmap where perf's numbering will not
+ * reach: perf skips the bits it does not know in a file.
+ */
+enum {
+	/* Symbols for other machines (lib/symarchive.h), written by `pmrec archive`. */
+	HEADER_PMREC_SYMBOLS = 241,
+};
+
 /* Record types perf itself synthesizes (never produced by the kernel). */
 enum {
 	PERF_RECORD_USER_TYPE_START = 64,

@@ -31,4 +31,14 @@ int pm_symtab__find(const struct pm_symtab *st, uint64_t addr,
 int pm_symtab__find_range(const struct pm_symtab *st, uint64_t addr, const char **name,
 			  uint64_t *start, uint64_t *size);
 
+/* One symbol of a table; name valid as long as the owner of the table. */
+struct pm_symbol {
+	uint64_t addr;
+	uint32_t size;
+	const char *name;
+};
+
+/* Symbol i of the table (i < pm_symtab__nr), in address order. */
+void pm_symtab__get(const struct pm_symtab *st, size_t i, struct pm_symbol *s);
+
 #endif

@@ -11,7 +11,7 @@
 enum pm_warning_kind {
 	PM_WARN_OTHER_KERNEL,	/* recorded on another kernel: kernel addresses unnamed */
 	PM_WARN_UNKNOWN_KERNEL,	/* the file does not say its kernel: this one's names used */
-	PM_WARN_NO_KALLSYMS,	/* err: errno of reading /proc/kallsyms */
+	PM_WARN_NO_KALLSYMS,	/* err: errno of reading dso (NULL: /proc/kallsyms) */
 	PM_WARN_DSO_REFUSED,	/* dso not used for symbols, because of why */
 	PM_WARN_OVERLOADED,	/* too many mappings: later addresses unnamed */
 	PM_WARN_QUEUE_FULL,	/* over size bytes between two rounds, at offset */
@@ -27,6 +27,9 @@ enum pm_warning_kind {
 	PM_WARN_JITDUMP_TRUNCATED,	/* jitdump dso over the loads' bound: size loads kept */
 	PM_WARN_JITDUMP_UNTIMED,	/* jitdump dso named by the last load: err 1 if arch times */
 	PM_WARN_JITDUMP_FULL,		/* the JIT names' bound reached: later code unnamed */
+	PM_WARN_BAD_SYMBOLS,	/* the embedded symbols are not used: why, at offset */
+	PM_WARN_SYMBOL_SOURCE,	/* verbose: where dso's names come from (why), once per file */
+	PM_WARN_NOT_ARCHIVED,	/* pmrec archive leaves dso out, because of why */
 };
 
 struct pm_warning {

@@ -249,6 +249,24 @@ int pm_dso__offset_vaddr(struct pm_dso *dso, uint64_t off, uint64_t *vaddr)
 	return -ENOENT;
 }
 
+int pm_dso__file_offset(struct pm_dso *dso, uint64_t vaddr, uint64_t *off)
+{
+	size_t i;
+
+	dso__load(dso, false);
+	if (dso->hdr_err)
+		return dso->hdr_err;
+	for (i = 0; i < dso->nr_segs; i++) {
+		const struct pm_seg *seg = &dso->segs[i];
+
+		if (vaddr - seg->vaddr < seg->filesz) {
+			*off = vaddr - seg->vaddr + seg->off;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static uint64_t hash_id(uint64_t dev, uint64_t ino)
 {
 	uint64_t h = ino ^ (dev * 0x9e3779b97f4a7c15ULL);

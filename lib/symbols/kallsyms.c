@@ -15,6 +15,8 @@ struct pm_kallsyms {
 	struct pm_symtab st;
 };
 
+static const char *kallsyms__module(const struct pm_kallsyms *ks, const struct pm_sym *s);
+
 #define KSYM_PAGE 4096
 
 static const char *sym__module(const struct pm_symtab *st,
@@ -232,7 +234,50 @@ int pm_kallsyms__find(const struct pm_kallsyms *ks, uint64_t addr,
 	if (!s)
 		return -ENOENT;
 	*name = sym__name(&ks->st, s);
-	*module = *sym__module(&ks->st, s) ? sym__module(&ks->st, s) : NULL;
+	*module = kallsyms__module(ks, s);
 	*off = addr - s->addr;
 	return 0;
+}
+
+static const char *kallsyms__module(const struct pm_kallsyms *ks, const struct pm_sym *s)
+{
+	const char *module = sym__module(&ks->st, s);
+
+	return *module ? module : NULL;
+}
+
+int pm_kallsyms__lookup(const struct pm_kallsyms *ks, uint64_t addr, struct pm_symbol *s,
+			const char **module)
+{
+	const struct pm_sym *sym = symtab__lookup(&ks->st, addr);
+
+	if (!sym)
+		return -ENOENT;
+	pm_symtab__get(&ks->st, (size_t)(sym - ks->st.syms), s);
+	*module = kallsyms__module(ks, sym);
+	return 0;
+}
+
+size_t pm_kallsyms__nr(const struct pm_kallsyms *ks)
+{
+	return ks->st.nr;
+}
+
+void pm_kallsyms__get(const struct pm_kallsyms *ks, size_t i, struct pm_symbol *s,
+		      const char **module)
+{
+	pm_symtab__get(&ks->st, i, s);
+	*module = kallsyms__module(ks, &ks->st.syms[i]);
+}
+
+struct pm_kallsyms *kallsyms__adopt(struct pm_symtab *st)
+{
+	struct pm_kallsyms *ks = calloc(1, sizeof(*ks));
+
+	if (!ks)
+		return NULL;
+	ks->st = *st;
+	memset(st, 0, sizeof(*st));
+	symtab__sort(&ks->st);
+	return ks;
 }

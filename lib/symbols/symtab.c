@@ -139,6 +139,12 @@ int pm_symtab__find_range(const struct pm_symtab *st, uint64_t addr, const char 
 	return 0;
 }
 
+void pm_symtab__get(const struct pm_symtab *st, size_t i, struct pm_symbol *s)
+{
+	*s = (struct pm_symbol){ .addr = st->syms[i].addr, .size = st->syms[i].size,
+				 .name = sym__name(st, &st->syms[i]) };
+}
+
 /* Functions, and untyped labels in code (_start in assembly), as in perf. */
 static bool elf_sym__is_function(Elf *elf, const GElf_Sym *sym)
 {

@@ -62,5 +62,11 @@ const struct pm_sym *symtab__lookup(const struct pm_symtab *st, uint64_t addr);
  * -ENOEXEC, -ENOMEM, or -EFBIG when the names would not fit pm_sym.name.
  */
 int symtab__load_elf(struct pm_symtab *st, Elf *elf);
+/*
+ * A kallsyms table made of st (names each followed by their module name,
+ * sizes set), which it takes over, leaving st empty: sorted as
+ * pm_kallsyms__load sorts.  NULL with errno ENOMEM.
+ */
+struct pm_kallsyms *kallsyms__adopt(struct pm_symtab *st);
 
 #endif
