@@ -88,8 +88,9 @@ test_expect_success 'one write_all, one base name, one frame label, one write ca
 # callback, not a second buffer of output.
 test_expect_success 'one buffered writer: only pm_out and gzip hold a write callback' '
 	cd "$SRC_DIR" &&
-	grep -lE "^[[:space:]]*pm_write_fn \*[a-z_]*;" lib/*.[ch] lib/*/*.[ch] cmd/*.[ch] >holders &&
-	test_equal "lib/emit.h lib/gzout.h" "$(sort holders | tr "\n" " " | sed "s/ $//")" \
+	holders=$(grep -lE "^[[:space:]]*pm_write_fn \*[a-z_]*;" lib/*.[ch] lib/*/*.[ch] cmd/*.[ch] |
+		sort | tr "\n" " ") &&
+	test_equal "lib/emit.h lib/gzout.h " "$holders" \
 		"files with a struct holding a write callback" &&
 	test_grep "struct pm_out out;" lib/flamegraph.c
 '
