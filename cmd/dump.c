@@ -185,9 +185,7 @@ static void dump__warn(void *arg, const struct pm_warning *w)
 {
 	const struct dump *d = arg;
 
-	/* Where JIT names come from is report's --verbose. */
-	if (w->kind != PM_WARN_JIT_NAMES)
-		pm_cmd__warn("pmrec dump", d->name, w);
+	pm_cmd__warn("pmrec dump", d->name, w);
 }
 
 static int dump__open(struct dump *d, int *fd)

@@ -51,7 +51,6 @@ struct report_opts {
 	bool percent_limit_set;
 	size_t max_rows;
 	bool show_samples;
-	bool verbose;
 	const char *event;
 	enum report_graph graph;
 	bool json;
@@ -158,7 +157,6 @@ static const struct argp_option report_options[] = {
 		 "instead of the table" },
 	{ .name = "pprof-labels", .key = OPT_PPROF_LABELS, .arg = "LIST",
 	  .doc = "Labels of --pprof samples besides pid, tid and comm: cpu" },
-	{ .name = "verbose", .key = 'v', .doc = "Say where names come from (JIT code)" },
 	{ 0 },
 };
 
@@ -351,9 +349,6 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'n':
 		o->show_samples = true;
-		break;
-	case 'v':
-		o->verbose = true;
 		break;
 	case OPT_EVENT:
 		o->event = arg;
@@ -682,8 +677,7 @@ static void report__warn(void *arg, const struct pm_warning *w)
 {
 	const struct report *rep = arg;
 
-	if (w->kind != PM_WARN_JIT_NAMES || rep->opts.verbose)
-		pm_cmd__warn(CMD, rep->name, w);
+	pm_cmd__warn(CMD, rep->name, w);
 }
 
 static const char *report__default_input(void)

@@ -63,6 +63,13 @@ static void namer__warn(struct pm_namer *n, struct pm_warning w)
 		n->warn(n->warn_arg, &w);
 }
 
+/* Where JIT names came from is said with --verbose only. */
+static void namer__jit_names(struct pm_namer *n, struct pm_warning w)
+{
+	if (n->opts.verbose)
+		namer__warn(n, w);
+}
+
 /* The copies of the perf maps that the recording carries (pmrec record). */
 static void namer__read_jit_copy(struct pm_namer *n)
 {
@@ -83,7 +90,7 @@ static void namer__read_jit_copy(struct pm_namer *n)
 	pm_reader__feature_drop(n->r, HEADER_PMREC_JIT_SYMBOLS);
 	if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
-	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES,
+	namer__jit_names(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES,
 					    .size = pm_jitsyms__count(n->jit) - before });
 }
 
@@ -126,7 +133,7 @@ static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 	if (st.truncated)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_TRUNCATED, .dso = path,
 						    .size = st.added });
-	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
+	namer__jit_names(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
 					    .size = st.added });
 }
 
@@ -169,7 +176,7 @@ static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed
 	if (!timed || st->arch_time)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_UNTIMED, .dso = path,
 						    .err = st->arch_time });
-	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
+	namer__jit_names(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
 					    .size = st->loads + st->moves });
 }
 
