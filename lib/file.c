@@ -108,7 +108,7 @@ int pm_file__read_all(int fd, size_t max, char **bufp, size_t *lenp)
 			}
 			cap += cap ? cap : 4096;
 			cap = cap < max ? cap : max;
-			p = realloc(buf, cap);
+			p = realloc(buf, cap + 1);
 			if (!p) {
 				free(buf);
 				return -ENOMEM;
@@ -126,6 +126,7 @@ int pm_file__read_all(int fd, size_t max, char **bufp, size_t *lenp)
 			break;
 		len += (size_t)n;
 	}
+	buf[len] = '\0';
 	*bufp = buf;
 	*lenp = len;
 	return 0;

@@ -45,7 +45,11 @@ int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_si
 int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned accept,
 			  uint64_t max_size, struct stat *st);
 
-/* Reads all of fd (procfs and sysfs files have no size) up to max bytes.  */
+/*
+ * Reads all of fd (procfs and sysfs files have no size) up to max bytes,
+ * followed by a NUL that len does not count, so text can be parsed as a
+ * string.
+ */
 int pm_file__read_all(int fd, size_t max, char **buf, size_t *len);
 
 /*

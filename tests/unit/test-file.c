@@ -81,10 +81,11 @@ static int slurp(const char *name, char *buf, size_t len)
 	close(fd);
 	if (err)
 		return err;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
+	/* The text comes NUL-terminated: a parser may treat it as a string. */
+	err = p[n] == '\0' ? 0 : -EILSEQ;
+	memcpy(buf, p, n + 1);
 	free(p);
-	return 0;
+	return err;
 }
 
 static int entries(void)
