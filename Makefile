@@ -150,7 +150,8 @@ TESTS := $(sort $(wildcard tests/t[0-9]*.sh))
 # three lanes end together instead of one long file ending alone.
 SLOW_TESTS := $(addprefix tests/,t0160-record-zstd.sh t0200-record-task.sh t0700-report.sh \
 	t0590-dump-dwarf.sh t0140-record-killed.sh t0720-report-flamegraph.sh t0610-valgrind.sh \
-	t0520-dump-malformed.sh t0400-record-flight.sh t0740-report-pprof.sh t0761-report-jitdump-node.sh)
+	t0520-dump-malformed.sh t0400-record-flight.sh t0740-report-pprof.sh t0190-jit-perfmap.sh \
+	t0761-report-jitdump-node.sh)
 
 # The build inside check uses every CPU unless make was given -j already.
 BUILD_JOBS := $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))

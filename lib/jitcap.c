@@ -123,15 +123,26 @@ static void proc__read_status(struct jc_proc *p)
 	close(fd);
 }
 
-/* A root other than pmrec's (a container, a chroot) is held open while the process lives. */
+/* Do the two paths name one file (one directory, one namespace)? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * A root other than pmrec's (a container, a chroot), or pmrec's root seen
+ * through other mounts (a private /tmp), is held open while the process
+ * lives: paths resolved from it cross the process's own mounts.
+ */
 static void jitcap__open_root(struct pm_jitcap *c, struct jc_proc *p)
 {
-	struct stat ours, theirs;
-	char path[64];
+	char path[64], ns[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/root", p->pid);
-	if (stat("/", &ours) || stat(path, &theirs) ||
-	    (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino) ||
+	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", p->pid);
+	if ((same_file("/", path) && same_file("/proc/self/ns/mnt", ns)) ||
 	    c->nr_root_fds == MAX_ROOT_FDS)
 		return;
 	p->root_fd = pm_file__open(path, O_RDONLY, PM_FILE_DIR | PM_FILE_FOLLOW, 0, NULL);

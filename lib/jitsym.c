@@ -272,6 +272,17 @@ static void proc__add_run(struct jit_proc *p, uint64_t start, uint64_t end, uint
 		p->runs[p->nr_runs++] = (struct jit_run){ .start = start, .end = end, .ent = ent };
 }
 
+/* True when no two of p's entries, in start order, overlap. */
+static bool proc__disjoint(const struct jit_proc *p, const struct order_key *order, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (p->ents[order[i - 1].ent].end > order[i].start)
+			return false;
+	return true;
+}
+
 /*
  * The disjoint runs of p's entries, the later entry winning each point: a
  * sweep over every start and end, the entries covering the current point
@@ -298,6 +309,17 @@ static int proc__sort(struct jit_proc *p)
 		pts[nr_pts++] = p->ents[i].end;
 	}
 	qsort(order, n, sizeof(*order), order__cmp);
+	if (proc__disjoint(p, order, n)) {
+		/* The usual map: no two ranges overlap, each one is a run. */
+		for (i = 0; i < n; i++)
+			p->runs[i] = (struct jit_run){ .start = p->ents[order[i].ent].start,
+						       .end = p->ents[order[i].ent].end,
+						       .ent = order[i].ent };
+		p->nr_runs = n;
+		p->sorted = true;
+		err = 0;
+		goto out;
+	}
 	qsort(pts, nr_pts, sizeof(*pts), u64__cmp);
 	for (k = 0; k < nr_pts; k++) {
 		uint64_t at = pts[k];

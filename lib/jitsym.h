@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PM_JITSYM_MAX_ENTRIES (1u << 19)
+#define PM_JITSYM_MAX_ENTRIES (1u << 18)
 #define PM_JITSYM_MAX_BYTES (16u << 20)
 
 struct pm_jitsyms;

@@ -557,6 +557,7 @@ static bool machine__jit_name(struct pm_machine *m, int32_t pid, uint64_t ip,
 	f->off = ip - js.start;
 	f->dso = js.dso ? js.dso : map ? pm_dso__path(map->dso) : NULL;
 	f->dso_short = js.dso_short;
+	f->jit = true;
 	return true;
 }
 

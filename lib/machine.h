@@ -53,6 +53,7 @@ struct pm_frame {
 	const char *dso;	/* file path, "[kernel.kallsyms]", "[module]"; NULL: no map */
 	/* JIT code: dso's short name in a report ("[JIT] tid 1234"); NULL: its base name. */
 	const char *dso_short;
+	bool jit;		/* named from JIT names (lib/jitsym.h) */
 	/* The symbol as the file spells it, before demangling (set by pm_namer). */
 	const char *linkage;
 	/*

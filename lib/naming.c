@@ -76,6 +76,8 @@ static void namer__read_jit_copy(struct pm_namer *n)
 	err = pm_cursor__bytes(&c, len, &p);
 	if (!err)
 		err = pm_jitsyms__decode(n->jit, p, len);
+	/* Tens of megabytes for a big JIT: the table holds what report needs. */
+	pm_reader__feature_drop(n->r, HEADER_PMREC_JIT_SYMBOLS);
 	if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
 	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES,

@@ -148,6 +148,12 @@ struct pm_evsel *pm_reader__evsel_by_id(const struct pm_reader *r, uint64_t id);
  * with the offset it was read from.  -ENOENT when absent.
  */
 int pm_reader__feature(struct pm_reader *r, int feat, struct pm_cursor *c);
+/*
+ * Frees a file's feature payload once its reader has taken it in (a large
+ * one: the JIT names); a later pm_reader__feature reads it again.  Streams
+ * keep theirs: it was their only copy.
+ */
+void pm_reader__feature_drop(struct pm_reader *r, int feat);
 
 /*
  * The sample clock's reference (record -k): CLOCK_DATA's clockid and
@@ -205,7 +211,7 @@ int pm_reader__parse_id(struct pm_reader *r, const struct pm_record *rec,
 const char *pm_record_type__name(uint32_t type);
 /* Type for a name (case-insensitive), or -1. */
 int pm_record_type__from_name(const char *name);
-/* perf's feature name ("HOSTNAME", ...), NULL if unknown. */
+/* perf's feature name ("HOSTNAME", ...), pmrec's for its own, NULL if unknown. */
 const char *pm_feature__name(int feat);
 
 /* EVENT_DESC/EVENT_UPDATE name, else one derived from type and config. */

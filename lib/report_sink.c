@@ -96,10 +96,11 @@ static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_fr
 	 * gives the absolute start only, which differs between processes
 	 * that map one library at different places (ASLR): for user code,
 	 * 0 (unknown) keeps them one row; kernel addresses are the same in
-	 * every process.
+	 * every process, and JIT code is its process's own (perf keeps two
+	 * versions of a JIT function, one name at two places, apart).
 	 */
 	if (nf->f.sym)
-		pf->addr = kernel ? nf->lookup - nf->f.off : 0;
+		pf->addr = kernel || nf->f.jit ? nf->lookup - nf->f.off : 0;
 }
 
 /* The per-address part of a frame (see pm_profile_frame), for pprof. */

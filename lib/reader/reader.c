@@ -562,6 +562,20 @@ int pm_reader__clock_data(struct pm_reader *r, struct pm_clock_ref *ref)
 	return 0;
 }
 
+void pm_reader__feature_drop(struct pm_reader *r, int feat)
+{
+	struct pm_feat_slot *f;
+
+	if (r->pipe || feat < 0 || feat >= HEADER_FEAT_BITS)
+		return;
+	f = &r->feat[feat];
+	if (!f->data)
+		return;
+	free(f->data);
+	f->data = NULL;
+	r->feat_bytes -= f->size;
+}
+
 static void reader__store_feature(struct pm_reader *r, uint64_t feat, const void *p,
 				  size_t len, uint64_t offset)
 {

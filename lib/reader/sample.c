@@ -110,6 +110,8 @@ static const char *const feature_names[HEADER_LAST_FEATURE] = {
 
 const char *pm_feature__name(int feat)
 {
+	if (feat == HEADER_PMREC_JIT_SYMBOLS)
+		return "PMREC_JIT_SYMBOLS";
 	return feat >= 0 && feat < HEADER_LAST_FEATURE ? feature_names[feat] : NULL;
 }
 

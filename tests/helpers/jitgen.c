@@ -86,7 +86,8 @@ static int write_perfmap(const unsigned char *code)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
-	f = fopen(path, "w");
+	/* Appended to, as runtimes do: what is already there stays (tests and benchmarks prepend). */
+	f = fopen(path, "a");
 	if (!f) {
 		perror(path);
 		return -1;
