@@ -77,8 +77,10 @@ int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned ac
 	struct stat st;
 	int fd, err;
 
-	if (accept & (PM_FILE_STREAM | PM_FILE_FOLLOW | PM_FILE_FIFO | PM_FILE_DIR))
+	if (accept & (PM_FILE_STREAM | PM_FILE_FOLLOW | PM_FILE_FIFO))
 		return -EINVAL;
+	if (accept & PM_FILE_DIR)
+		how.flags |= O_DIRECTORY;
 	fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
 	if (fd < 0)
 		return -errno;

@@ -38,7 +38,8 @@ int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_si
 /*
  * The same for a regular file at path under another root (root_fd: an
  * O_PATH or directory fd of /proc/PID/root, a container's): the path
- * resolves inside it, and no component may be a symlink.  accept: 0 only.
+ * resolves inside it, and no component may be a symlink.  accept: 0 or
+ * PM_FILE_DIR.
  * -ELOOP for a symlink, -ENOSYS before Linux 5.6 (openat2).
  */
 int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned accept,

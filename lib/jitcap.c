@@ -20,20 +20,20 @@
 
 /* Processes noted at most, and of those, roots other than ours held open. */
 #define MAX_PROCS 4096
-#define MAX_ROOT_FDS 256
+#define MAX_TMP_FDS 256
 #define STATUS_MAX (64u << 10)
 
 struct jc_proc {
 	int32_t pid, nspid;
 	uid_t ruid, euid;		/* (uid_t)-1: unknown, root's maps only */
-	int root_fd;			/* -1: pmrec's own root */
+	int tmp_fd;			/* its /tmp, when not pmrec's; else -1 */
 	bool read;			/* its map was read at its exit */
 };
 
 struct pm_jitcap {
 	struct pm_jitsyms *syms;
 	struct jc_proc *procs;
-	size_t nr_procs, cap_procs, nr_root_fds;
+	size_t nr_procs, cap_procs, nr_tmp_fds;
 	struct pm_hashtab idx;		/* pid -> index in procs */
 	struct pm_jitcap_stats stats;
 	pm_warn_fn *warn;
@@ -64,8 +64,8 @@ void pm_jitcap__delete(struct pm_jitcap *c)
 	if (!c)
 		return;
 	for (i = 0; i < c->nr_procs; i++)
-		if (c->procs[i].root_fd >= 0)
-			close(c->procs[i].root_fd);
+		if (c->procs[i].tmp_fd >= 0)
+			close(c->procs[i].tmp_fd);
 	free(c->procs);
 	pm_hashtab__exit(&c->idx);
 	pm_jitsyms__delete(c->syms);
@@ -133,20 +133,27 @@ static bool same_file(const char *a, const char *b)
 
 /*
  * A root other than pmrec's (a container, a chroot), or pmrec's root seen
- * through other mounts (a private /tmp), is held open while the process
- * lives: paths resolved from it cross the process's own mounts.
+ * through other mounts (a private /tmp): its /tmp is held open while the
+ * process lives.  Not its root: a mount namespace dies with its last
+ * process, before the EXIT record, and its /tmp mount with it, but an open
+ * directory keeps that file system readable.
  */
-static void jitcap__open_root(struct pm_jitcap *c, struct jc_proc *p)
+static void jitcap__open_tmp(struct pm_jitcap *c, struct jc_proc *p)
 {
 	char path[64], ns[64];
+	int root;
 
 	snprintf(path, sizeof(path), "/proc/%d/root", p->pid);
 	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", p->pid);
 	if ((same_file("/", path) && same_file("/proc/self/ns/mnt", ns)) ||
-	    c->nr_root_fds == MAX_ROOT_FDS)
+	    c->nr_tmp_fds == MAX_TMP_FDS)
 		return;
-	p->root_fd = pm_file__open(path, O_RDONLY, PM_FILE_DIR | PM_FILE_FOLLOW, 0, NULL);
-	c->nr_root_fds += p->root_fd >= 0;
+	root = pm_file__open(path, O_RDONLY, PM_FILE_DIR | PM_FILE_FOLLOW, 0, NULL);
+	if (root < 0)
+		return;
+	p->tmp_fd = pm_file__open_in_root(root, "tmp", O_RDONLY, PM_FILE_DIR, 0, NULL);
+	close(root);
+	c->nr_tmp_fds += p->tmp_fd >= 0;
 }
 
 static void jitcap__note(struct pm_jitcap *c, int32_t pid)
@@ -159,9 +166,9 @@ static void jitcap__note(struct pm_jitcap *c, int32_t pid)
 		/* Read at its exit: the pid is another process's now. */
 		if (!p->read)
 			return;
-		if (p->root_fd >= 0) {
-			close(p->root_fd);
-			c->nr_root_fds--;
+		if (p->tmp_fd >= 0) {
+			close(p->tmp_fd);
+			c->nr_tmp_fds--;
 		}
 	} else {
 		if (c->nr_procs == MAX_PROCS ||
@@ -172,27 +179,27 @@ static void jitcap__note(struct pm_jitcap *c, int32_t pid)
 		c->stats.processes++;
 	}
 	*p = (struct jc_proc){ .pid = pid, .nspid = pid, .ruid = (uid_t)-1, .euid = (uid_t)-1,
-			       .root_fd = -1 };
+			       .tmp_fd = -1 };
 	proc__read_status(p);
-	jitcap__open_root(c, p);
+	jitcap__open_tmp(c, p);
 }
 
 /* Reads the map of p into the table. */
 static void jitcap__read(struct pm_jitcap *c, struct jc_proc *p)
 {
-	char in_root[48], path[96], dso[48], dso_short[32];
+	char name[32], path[96], dso[48], dso_short[32];
 	struct pm_perfmap_stats st;
 	int fd, err;
 
-	snprintf(in_root, sizeof(in_root), "tmp/perf-%d.map", p->nspid);
-	if (p->root_fd >= 0)
-		snprintf(path, sizeof(path), "/proc/%d/root/%s", p->pid, in_root);
+	snprintf(name, sizeof(name), "perf-%d.map", p->nspid);
+	if (p->tmp_fd >= 0)
+		snprintf(path, sizeof(path), "/proc/%d/root/tmp/%s", p->pid, name);
 	else
-		snprintf(path, sizeof(path), "/%s", in_root);
+		snprintf(path, sizeof(path), "/tmp/%s", name);
 	/* What report would read: the pid as recorded. */
 	snprintf(dso, sizeof(dso), "/tmp/perf-%d.map", p->pid);
 	snprintf(dso_short, sizeof(dso_short), "[JIT] tid %d", p->pid);
-	fd = pm_perfmap__open(p->root_fd, p->root_fd >= 0 ? in_root : path, p->ruid, p->euid);
+	fd = pm_perfmap__open(p->tmp_fd, p->tmp_fd >= 0 ? name : path, p->ruid, p->euid);
 	if (fd == -ENOENT)
 		return;
 	if (fd < 0) {
@@ -238,10 +245,10 @@ static void jitcap__exit(struct pm_jitcap *c, const struct perf_event_header *h)
 		return;
 	jitcap__read(c, &c->procs[i]);
 	c->procs[i].read = true;
-	if (c->procs[i].root_fd >= 0) {
-		close(c->procs[i].root_fd);
-		c->procs[i].root_fd = -1;
-		c->nr_root_fds--;
+	if (c->procs[i].tmp_fd >= 0) {
+		close(c->procs[i].tmp_fd);
+		c->procs[i].tmp_fd = -1;
+		c->nr_tmp_fds--;
 	}
 }
 

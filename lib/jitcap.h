@@ -18,9 +18,10 @@
  *
  * Where: /tmp/perf-NSPID.map under the process's own root, NSPID its pid
  * in its own pid namespace (the last NSpid of /proc/PID/status).  A
- * process whose root is not pmrec's (a container) keeps an fd of its root
- * from the moment it is noted, since /proc/PID/root is gone once it has
- * exited; the map is opened inside that root, no symlink followed.  The
+ * process whose root or mounts are not pmrec's (a container) has its /tmp
+ * held open from the moment it is noted (its mount namespace can be gone
+ * by its EXIT record); that /tmp and the map in it are opened inside the
+ * process's root, no symlink followed.  The
  * map must be a regular file owned by root or by the process's real or
  * effective user (lib/perfmap.h), and only its parsed entries are kept.
  */

@@ -50,7 +50,7 @@ int pm_perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64
 /*
  * Opens the perf map at path for reading: a regular file, not a symlink,
  * owned by root, uid or uid2.  root_fd -1: path as it is; else a
- * directory fd of another root that path resolves in, no symlink followed
+ * directory fd (another root, its /tmp) that path resolves in, no symlink followed
  * at all (pm_file__open_in_root).  The fd, or -errno: -ENOENT, -ELOOP (a
  * symlink), -EINVAL (not a regular file), -EPERM (another owner).
  */
