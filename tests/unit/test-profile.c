@@ -244,7 +244,8 @@ static void test_keys(struct pm_profile *p)
 	tap_ok(pm_profile__query(p, &q, &r) == -EINVAL, "an unknown event is refused");
 	tap_ok(!pm_profile_key__parse("symbol", &k) && k == PM_PROFILE_KEY_SYM &&
 	       !pm_profile_key__parse("tid", &k) && k == PM_PROFILE_KEY_TID &&
-	       pm_profile_key__parse("srcline", &k) == -EINVAL, "key names as perf spells them");
+	       !pm_profile_key__parse("srcline", &k) && k == PM_PROFILE_KEY_SRCLINE &&
+	       pm_profile_key__parse("srcfile", &k) == -EINVAL, "key names as perf spells them");
 }
 
 static void test_totals(struct pm_profile *p)
