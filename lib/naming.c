@@ -374,8 +374,13 @@ int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body
 										 namer__expect(n, &e);
 	/* exec: the process's old files are gone from its address space. */
 	if (n->uw && type == PERF_RECORD_COMM && (rec->header->misc & PERF_RECORD_MISC_COMM_EXEC) &&
-	    body_len >= 4)
-		pm_unwinder__forget(n->uw, *(const int32_t *)rec->data);
+	    body_len >= 4) {
+		int32_t pid;
+
+		/* rec->data starts at the header: the pid is the body's first field. */
+		memcpy(&pid, (const char *)rec->data + sizeof(*rec->header), sizeof(pid));
+		pm_unwinder__forget(n->uw, pid);
+	}
 	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
 		namer__jitdump(n, rec->header, body_len);
 	if (type < PERF_RECORD_USER_TYPE_START)
