@@ -55,7 +55,7 @@ static void record__raise_nofile(struct record *rec)
 {
 	rlim_t now;
 
-	rec->nofile_needed = (rlim_t)pm_count_open_fds() + RECORD_OWN_FDS +
+	rec->nofile_needed = (rlim_t)pm_count_open_fds() + RECORD_OWN_FDS + PM_JITCAP_MAX_HELD +
 			     (rlim_t)rec->cpus.nr * rec->targets.nr * rec->opts->evlist.nr;
 	now = pm_raise_nofile(rec->nofile_needed);
 

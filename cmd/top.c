@@ -291,10 +291,24 @@ static void top__handle_signals(struct top *t)
 	}
 }
 
+/*
+ * The view's first table comes within half a second, as top(1)'s first
+ * screen does, whatever --delay says; batch intervals are all --delay
+ * long, so that scripts compare like with like.
+ */
+#define FIRST_VIEW_NS 500000000LL
+
+static int64_t top__interval_len(const struct top *t)
+{
+	int64_t ns = (int64_t)(t->o->delay * 1e9);
+
+	return t->view && !t->iv.number && ns > FIRST_VIEW_NS ? FIRST_VIEW_NS : ns;
+}
+
 static bool top__expired(void *arg, int *timeout_ms)
 {
 	struct top *t = arg;
-	int64_t left = t->interval_ns + (int64_t)(t->o->delay * 1e9) - top__now();
+	int64_t left = t->interval_ns + top__interval_len(t) - top__now();
 
 	if (t->quit || t->stop_signal)
 		return true;

@@ -18,9 +18,8 @@
 #include "perfmap.h"
 #include "record_body.h"
 
-/* Processes noted at most, and of those, roots other than ours held open. */
+/* Processes noted at most. */
 #define MAX_PROCS 4096
-#define MAX_TMP_FDS 256
 #define STATUS_MAX (64u << 10)
 
 struct jc_proc {
@@ -146,7 +145,7 @@ static void jitcap__open_tmp(struct pm_jitcap *c, struct jc_proc *p)
 	snprintf(path, sizeof(path), "/proc/%d/root", p->pid);
 	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", p->pid);
 	if ((same_file("/", path) && same_file("/proc/self/ns/mnt", ns)) ||
-	    c->nr_tmp_fds == MAX_TMP_FDS)
+	    c->nr_tmp_fds == PM_JITCAP_MAX_HELD)
 		return;
 	root = pm_file__open(path, O_RDONLY, PM_FILE_DIR | PM_FILE_FOLLOW, 0, NULL);
 	if (root < 0)

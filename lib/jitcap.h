@@ -33,6 +33,12 @@
 
 #include "warning.h"
 
+/*
+ * The containers' /tmp directories held open at most: fds the recorder
+ * counts among its own when it raises RLIMIT_NOFILE.
+ */
+#define PM_JITCAP_MAX_HELD 256
+
 struct pm_buf;
 struct pm_jitcap;
 

@@ -105,8 +105,10 @@ test_expect_success 'a map written only at exit (DumpPerfMapAtExit) is copied' '
 # held from a drain pass while the process lives: small rings make passes
 # frequent (see JIT CODE in pmrec-record(1)).
 test_expect_success 'a process in other pid and mount namespaces: its own /tmp/perf-NSPID.map' '
+	# The program is opened before the new /tmp hides it (a build under /tmp).
 	"$PMREC" -q -m 8 -F 4000 -o ns.data -- unshare -p -m --fork sh -c \
-		"mount -t tmpfs none /tmp && exec \"$JITGEN\" --perfmap 0.4" >/dev/null &&
+		"exec 3<\"$JITGEN\" && mount -t tmpfs none /tmp && exec /proc/self/fd/3 --perfmap 0.4" \
+		>/dev/null &&
 	! test -e /tmp/perf-1.map &&
 	"$PMREC" dump --type sample ns.data >out &&
 	test_grep "sym=jit_inner .*dso=/tmp/perf-[0-9]+\.map" out
