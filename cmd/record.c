@@ -55,9 +55,13 @@ static void record__raise_nofile(struct record *rec)
 {
 	rlim_t now;
 
-	rec->nofile_needed = (rlim_t)pm_count_open_fds() + RECORD_OWN_FDS + PM_JITCAP_MAX_HELD +
+	rec->nofile_needed = (rlim_t)pm_count_open_fds() + RECORD_OWN_FDS +
 			     (rlim_t)rec->cpus.nr * rec->targets.nr * rec->opts->evlist.nr;
-	now = pm_raise_nofile(rec->nofile_needed);
+	/*
+	 * Room, where the hard limit allows, for the containers' /tmp that the
+	 * JIT capture holds; it does without them when it gets no fd.
+	 */
+	now = pm_raise_nofile(rec->nofile_needed + PM_JITCAP_MAX_HELD);
 
 	if (now && rec->opts->verbose)
 		fprintf(stderr, "%s: raised RLIMIT_NOFILE to %llu\n", record_prog,
