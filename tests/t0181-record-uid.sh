@@ -57,8 +57,9 @@ test_expect_success '-u UID: a number names the same user' '
 '
 
 test_expect_success '-u follows the children the user processes start later' '
-	as_user sh -c "sleep 0.3; exec \"$HELPERS/spin\" 0.3 & wait" && user=$! &&
-	"$PMREC" -q -u "$NAME" -o u.data --duration=1.5 &&
+	# The child starts a second in, after pmrec has set up (slowly under ASan).
+	as_user sh -c "sleep 1; exec \"$HELPERS/spin\" 0.4 & wait" && user=$! &&
+	"$PMREC" -q -u "$NAME" -o u.data --duration=2.5 &&
 	wait &&
 	perf script -i u.data -F comm,pid 2>/dev/null | awk "\$1 == \"spin\" { print \$2 }" |
 		sort -u >spins &&
