@@ -181,6 +181,9 @@ SLOW_TESTS := $(addprefix tests/,t0160-record-zstd.sh t0200-record-task.sh t0700
 	t0790-annotate.sh t0761-report-jitdump-node.sh t0765-report-offcpu.sh t0780-top.sh \
 	t0190-jit-perfmap.sh)
 
+# Each file runs under tests/run-one: a file that hangs is killed after
+# PMREC_TEST_TIMEOUT seconds (900) and fails by name; --timer prints how
+# long each took.
 # The build inside check uses every CPU unless make was given -j already.
 BUILD_JOBS := $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 
@@ -188,7 +191,7 @@ check: deps-test
 	$(Q)$(MAKE) --no-print-directory $(BUILD_JOBS) all
 	$(Q)$(MAKE) --no-print-directory lint-man
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) PMREC_SANITIZED=$(if $(filter 1,$(SAN)),1,0) \
-		prove --exec '' -j$(TEST_JOBS) $(PROVE_FLAGS) $(SLOW_TESTS) \
+		prove --exec tests/run-one --timer -j$(TEST_JOBS) $(PROVE_FLAGS) $(SLOW_TESTS) \
 		$(filter-out $(SLOW_TESTS),$(TESTS)) $(UNIT_BIN)
 
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)

@@ -22,7 +22,9 @@ json() {
 }
 
 test_expect_success 'record --off-cpu -g: the sleeper, the reader and the spinner' '
-	"$PMREC" record --off-cpu -g -q -o "$R/w.data" -- "$HELPERS/offcpu" wait 10 10 >"$R/w.out" &&
+	"$PMREC" record --off-cpu -g -k mono -q -o "$R/w.data" -- \
+		"$HELPERS/offcpu" wait 10 10 >"$R/w.out" &&
+	"$PMREC" dump --json --type=exit "$R/w.data" >"$R/w.exits" &&
 	"$PMREC" record --off-cpu -g -q -o "$R/m.data" -- \
 		"$HELPERS/offcpu" wait 10 10 migrate >"$R/m.out" &&
 	"$PMREC" dump --stats "$R/w.data" >stats &&
@@ -49,7 +51,7 @@ test_expect_success 'perf reads the file: its sched_switch and sample counts are
 
 test_expect_success 'off-CPU time under nap and pipe_wait is what the threads measured (5 %)' '
 	json "$R/w.data" w.json &&
-	$CHECK blocked "$R/w.out" w.json
+	$CHECK blocked "$R/w.out" w.json "$R/w.exits"
 '
 
 test_expect_success 'a thread migrating on every sleep: the same' '
@@ -91,10 +93,11 @@ test_expect_success 'call graphs of offcpu-time reach the blocking functions' '
 '
 
 test_expect_success 'three threads on one CPU wait for it about 2/3 of their lives' '
-	"$PMREC" record --off-cpu -q -o q.data -- "$HELPERS/offcpu" queue 300 >q.out &&
+	"$PMREC" record --off-cpu -g -k mono -q -o q.data -- "$HELPERS/offcpu" queue 300 >q.out &&
+	"$PMREC" dump --json --type=exit q.data >q.exits &&
 	json q.data q.json &&
-	$CHECK queue q.out q.json &&
-	$CHECK blocked q.out q.json
+	$CHECK queue q.out q.json q.exits &&
+	$CHECK blocked q.out q.json q.exits
 '
 
 test_expect_success '--wall: a thread'"'"'s on- and off-CPU time add up to its life (5 %)' '
@@ -126,11 +129,12 @@ test_expect_success 'pprof: sample type off-cpu in nanoseconds, the JSON total' 
 '
 
 test_expect_success '-a: the tracepoint alone (no SWITCH_CPU_WIDE), the same totals' '
-	"$PMREC" record -a --off-cpu -g -q -o a.data -- "$HELPERS/offcpu" wait 5 10 >a.out &&
+	"$PMREC" record -a --off-cpu -g -k mono -q -o a.data -- "$HELPERS/offcpu" wait 5 10 >a.out &&
 	"$PMREC" dump --stats a.data >stats &&
 	! grep -q "SWITCH" stats &&
+	"$PMREC" dump --json --type=exit a.data >a.exits &&
 	json a.data a.json &&
-	$CHECK blocked a.out a.json
+	$CHECK blocked a.out a.json a.exits
 '
 
 test_expect_success 'a recording of tasks without SWITCH records: report says what is missing' '

@@ -1,18 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """offcpu-check: compares pmrec report's off-CPU numbers with what
-tests/helpers/offcpu measured (its lines "NAME TID BLOCKED_NS LIFE_NS")
-and with perf script's switches.  Prints the numbers it compared; exits 1
+tests/helpers/offcpu measured (its lines "NAME TID BLOCKED_NS LIFE_NS
+CPU_NS START_NS") and with perf script's switches.  Given EXITS (pmrec
+dump --json --type=exit of a recording made with -k mono), a thread's
+life ends at its EXIT record, not when it last looked at the clock: it
+may be preempted in between.  Life less CPU_NS, the time a thread was
+alive and not running, is the oracle of its whole off-CPU time: it holds
+however loaded the machine is.  Prints the numbers it compared; exits 1
 with the first one out of tolerance.
 
-offcpu-check.py blocked OUT JSON
-    JSON: report --event offcpu-time --children --sort tid,sym,state
-    --json.  The blocked time under nap() (sleeper) and pipe_wait()
-    (reader) within 5 % of what they measured around them; every thread
-    whose name starts with spin or queue: blocked under 2 % of its life.
-offcpu-check.py queue OUT JSON
-    queueN threads (three on one CPU): runnable time about 2/3 of their
-    life (at least 2/3 - 5 %: other load only adds to it, at most 95 %).
+offcpu-check.py blocked OUT JSON [EXITS]
+    JSON (here and for queue): report --event offcpu-time --children
+    --sort tid,sym,state --json of a recording with call chains.  The
+    blocked time under nap() (sleeper) and pipe_wait() (reader) within
+    5 % of what they measured around them; every thread
+    whose name starts with spin or queue: blocked under 2 % of its life,
+    and its off-CPU time (blocked and runnable) within 5 % of the time it
+    was not running (or 0.5 % of its life, for a spinner the machine left
+    alone: then it is also under 2 % of its life).
+offcpu-check.py queue OUT JSON [EXITS]
+    queueN threads (three on one CPU): runnable time within 5 % of the
+    time each was not running, which is at least 2/3 - 5 % of its life
+    (other load only adds to it).
 offcpu-check.py wall OUT JSON
     JSON: report --wall --sort tid --json.  Every thread: on + off CPU
     within 5 % of its life.
@@ -27,12 +37,22 @@ import re
 import sys
 
 
-def threads(path):
+def threads(path, exits=None):
+    """tid -> (name, blocked, life, cpu); life up to the EXIT record if known."""
+    end = {}
+    if exits:
+        for line in open(exits):
+            r = json.loads(line)
+            if r.get('type') == 'EXIT':
+                end[r['tid']] = r['time']
     out = {}
     for line in open(path):
         f = line.split()
-        if len(f) == 4:
-            out[int(f[1])] = (f[0], int(f[2]), int(f[3]))
+        if len(f) == 6:
+            tid, life, start = int(f[1]), int(f[3]), int(f[5])
+            if tid in end:
+                life = end[tid] - start
+            out[tid] = (f[0], int(f[2]), life, int(f[4]))
     return out
 
 
@@ -57,30 +77,38 @@ def blocked(out, js):
     under = {}
     per = rows(js, under)
     funcs = {'sleeper': 'nap', 'reader': 'pipe_wait'}
-    for tid, (name, want, life) in sorted(out.items()):
+    for tid, (name, want, life, cpu) in sorted(out.items()):
         got = per.get((tid, 'blocked'), 0)
-        print('%s tid=%d blocked=%d measured=%d life=%d' % (name, tid, got, want, life))
+        off = got + per.get((tid, 'runnable'), 0)
+        print('%s tid=%d blocked=%d measured=%d life=%d off=%d not-running=%d' %
+              (name, tid, got, want, life, off, life - cpu))
         if name in funcs:
             got = under.get((tid, funcs[name], 'blocked'), 0)
             print('  under %s: %d' % (funcs[name], got))
             if abs(got - want) > 0.05 * want:
                 fail('%s: %d ns blocked under %s, measured %d' % (name, got, funcs[name], want))
-        if name.startswith(('spin', 'queue')) and got > 0.02 * life:
-            fail('%s: %d ns blocked in a life of %d' % (name, got, life))
+        if name.startswith(('spin', 'queue')):
+            if got > 0.02 * life:
+                fail('%s: %d ns blocked in a life of %d' % (name, got, life))
+            if abs(off - (life - cpu)) > max(0.05 * (life - cpu), 0.005 * life):
+                fail('%s: %d ns off CPU, not running for %d' % (name, off, life - cpu))
 
 
 def queue(out, js):
     per = rows(js)
-    for tid, (name, _, life) in sorted(out.items()):
+    for tid, (name, _, life, cpu) in sorted(out.items()):
         got = per.get((tid, 'runnable'), 0)
-        print('%s tid=%d runnable=%d life=%d share=%.3f' % (name, tid, got, life, got / life))
-        if not 2 / 3 - 0.05 <= got / life <= 0.95:
+        print('%s tid=%d runnable=%d not-running=%d life=%d share=%.3f' %
+              (name, tid, got, life - cpu, life, got / life))
+        if abs(got - (life - cpu)) > 0.05 * (life - cpu):
+            fail('%s: runnable %d ns, not running for %d' % (name, got, life - cpu))
+        if got / life < 2 / 3 - 0.05:
             fail('%s: runnable %.3f of its life' % (name, got / life))
 
 
 def wall(out, js):
     per = rows(js)
-    for tid, (name, _, life) in sorted(out.items()):
+    for tid, (name, _, life, _) in sorted(out.items()):
         got = per.get((tid, ''), 0)
         print('%s tid=%d wall=%d life=%d' % (name, tid, got, life))
         if abs(got - life) > 0.05 * life:
@@ -112,7 +140,7 @@ def oracle(out, js, script):
                 start, was = opened.pop(i)
                 total[i] = total.get(i, 0) + t - start
                 migrated += i in out and was != cpu
-    for tid, (name, _, _) in sorted(out.items()):
+    for tid, (name, _, _, _) in sorted(out.items()):
         got = per.get((tid, 'blocked'), 0) + per.get((tid, 'runnable'), 0)
         want = total.get(tid, 0)
         print('%s tid=%d pmrec=%d perf-script=%d' % (name, tid, got, want))
@@ -123,7 +151,8 @@ def oracle(out, js, script):
 
 def main():
     mode = sys.argv[1]
-    out = threads(sys.argv[2])
+    exits = sys.argv[4] if mode in ('blocked', 'queue') and len(sys.argv) > 4 else None
+    out = threads(sys.argv[2], exits)
     if not out:
         fail('no thread lines in ' + sys.argv[2])
     if mode == 'blocked':

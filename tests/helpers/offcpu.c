@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * offcpu: threads that wait in known ways, for off-CPU profiles.  Each
- * thread measures its own life and the time it spent in its blocking call
- * (clock_gettime around it) and prints, when all are done:
+ * thread measures its own life, the time it spent in its blocking call
+ * (clock_gettime around it) and the CPU time it used (its thread CPU
+ * clock), and prints, when all are done:
  *
- *	NAME TID BLOCKED_NS LIFE_NS
+ *	NAME TID BLOCKED_NS LIFE_NS CPU_NS START_NS
+ *
+ * START_NS is CLOCK_MONOTONIC when the thread began: with a recording's
+ * EXIT record (record -k mono), the thread's life as the kernel ended it,
+ * less CPU_NS, is the time the thread was off CPU for whatever reason:
+ * the oracle of off-CPU totals on a machine that is not idle.
  *
  *	offcpu wait N MS [migrate]
  *		"sleeper" sleeps MS ms N times in nanosleep (in nap()),
@@ -36,7 +42,7 @@ struct worker {
 	const char *name;
 	pthread_t thread;
 	pid_t tid;
-	uint64_t blocked, life;
+	uint64_t blocked, life, cpu, start;
 	long n, ms;
 	int fd;
 	int out_fd;	/* pingpong: the other's pipe */
@@ -51,6 +57,14 @@ static uint64_t now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
@@ -104,8 +118,9 @@ __attribute__((noinline)) static int pipe_wait(int fd)
 	return raw_syscall3(SYS_read, fd, (long)&c, 1) == 1 ? 0 : -1;
 }
 
-static void worker__start(struct worker *w)
+static void worker__start(struct worker *w, uint64_t start)
 {
+	w->start = start;
 	w->tid = (pid_t)syscall(SYS_gettid);
 	pthread_setname_np(pthread_self(), w->name);
 }
@@ -116,7 +131,7 @@ static void *sleeper(void *arg)
 	uint64_t start = now(), t;
 	long i;
 
-	worker__start(w);
+	worker__start(w, start);
 	for (i = 0; i < w->n; i++) {
 		if (w->migrate)
 			pin(i % 2);
@@ -126,6 +141,7 @@ static void *sleeper(void *arg)
 		w->blocked += now() - t;
 	}
 	w->life = now() - start;
+	w->cpu = thread_cpu();
 	return NULL;
 }
 
@@ -135,7 +151,7 @@ static void *reader(void *arg)
 	uint64_t start = now(), t;
 	long i;
 
-	worker__start(w);
+	worker__start(w, start);
 	for (i = 0; i < w->n; i++) {
 		t = now();
 		if (pipe_wait(w->fd))
@@ -144,6 +160,7 @@ static void *reader(void *arg)
 		spin_ns(500000);
 	}
 	w->life = now() - start;
+	w->cpu = thread_cpu();
 	return NULL;
 }
 
@@ -152,13 +169,14 @@ static void *spinner(void *arg)
 	struct worker *w = arg;
 	uint64_t start = now();
 
-	worker__start(w);
+	worker__start(w, start);
 	if (w->ms)
 		spin_ns((uint64_t)w->ms * 1000000);
 	else
 		while (!done)
 			sink++;
 	w->life = now() - start;
+	w->cpu = thread_cpu();
 	return NULL;
 }
 
@@ -169,7 +187,7 @@ static void *pingpong(void *arg)
 	char c = 0;
 	long i;
 
-	worker__start(w);
+	worker__start(w, start);
 	for (i = 0; i < w->n; i++) {
 		if (!strcmp(w->name, "ping") && write(w->out_fd, &c, 1) != 1)
 			break;
@@ -179,6 +197,7 @@ static void *pingpong(void *arg)
 			break;
 	}
 	w->life = now() - start;
+	w->cpu = thread_cpu();
 	return NULL;
 }
 
@@ -187,8 +206,9 @@ static void report(const struct worker *w, int nr)
 	int i;
 
 	for (i = 0; i < nr; i++)
-		printf("%s %d %llu %llu\n", w[i].name, (int)w[i].tid,
-		       (unsigned long long)w[i].blocked, (unsigned long long)w[i].life);
+		printf("%s %d %llu %llu %llu %llu\n", w[i].name, (int)w[i].tid,
+		       (unsigned long long)w[i].blocked, (unsigned long long)w[i].life,
+		       (unsigned long long)w[i].cpu, (unsigned long long)w[i].start);
 }
 
 static int run_wait(long n, long ms, int migrate)
@@ -227,18 +247,16 @@ static int run_queue(long ms)
 		{ .name = "queue1", .ms = ms },
 		{ .name = "queue2", .ms = ms },
 	};
-	pthread_attr_t attr;
-	cpu_set_t set;
 	int i;
 
-	/* Started on CPU 0: a thread that moves itself there first waits for the move. */
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	pthread_attr_init(&attr);
-	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	/*
+	 * The threads inherit CPU 0 from the main thread: one that moved
+	 * itself there would first wait for the move, before it starts to
+	 * measure.
+	 */
+	pin(0);
 	for (i = 0; i < 3; i++)
-		pthread_create(&w[i].thread, &attr, spinner, &w[i]);
-	pthread_attr_destroy(&attr);
+		pthread_create(&w[i].thread, NULL, spinner, &w[i]);
 	for (i = 0; i < 3; i++)
 		pthread_join(w[i].thread, NULL);
 	report(w, 3);
