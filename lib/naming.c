@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ struct pm_namer {
 	struct pm_jitcode *jitcode;	/* jitdump files met (marker mappings), NULL before */
 	bool jitcode_full;		/* the table's bound reached: said once */
 	struct pm_hashtab jitdump_pids;	/* processes whose jitdump was read: once each */
+	struct pm_hashtab map_pids;	/* the pids of the perf maps in /tmp */
+	int map_pids_listed;		/* 0: not yet; 1: listed; -1: /tmp unlisted, try each */
 	pm_warn_fn *warn;
 	void *warn_arg;
 	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
@@ -99,6 +102,38 @@ static void namer__read_jit_copy(struct pm_namer *n)
  * recording's copy of its perf map, else /tmp/perf-PID.map as it is now
  * (perf's rule: owned by root or by whoever reads it).
  */
+/*
+ * The perf maps in /tmp, listed once: a recording of thousands of
+ * processes asks for thousands of maps, and most of them do not exist.
+ */
+static void namer__list_maps(struct pm_namer *n)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/tmp");
+	int pid, len;
+
+	n->map_pids_listed = -1;
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		len = 0;
+		if (sscanf(d->d_name, "perf-%d.map%n", &pid, &len) == 1 && pid > 0 &&
+		    len && !d->d_name[len] &&
+		    pm_hashtab__insert_int(&n->map_pids, (uint32_t)pid, 0) == -ENOMEM)
+			break;
+	}
+	if (!d)
+		n->map_pids_listed = 1;
+	closedir(dir);
+}
+
+static bool namer__map_listed(struct pm_namer *n, int32_t pid)
+{
+	if (!n->map_pids_listed)
+		namer__list_maps(n);
+	return n->map_pids_listed < 0 || pm_hashtab__find_int(&n->map_pids, (uint32_t)pid, NULL);
+}
+
 static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 {
 	struct pm_perfmap_stats st;
@@ -111,6 +146,8 @@ static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 		if (pm_jitsyms__has_pid(t, pid))
 			return;
 	}
+	if (!namer__map_listed(n, pid))
+		return;
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pid);
 	/* perf's short name for a perf map's code. */
 	snprintf(dso_short, sizeof(dso_short), "[JIT] tid %d", pid);
@@ -241,6 +278,7 @@ struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn
 	if (!n)
 		return NULL;
 	pm_hashtab__init(&n->jitdump_pids, NULL, NULL);
+	pm_hashtab__init(&n->map_pids, NULL, NULL);
 	n->machine = pm_machine__new();
 	if (!n->machine) {
 		free(n);
@@ -306,6 +344,7 @@ void pm_namer__delete(struct pm_namer *n)
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
 	pm_hashtab__exit(&n->jitdump_pids);
+	pm_hashtab__exit(&n->map_pids);
 	pm_jitcode__delete(n->jitcode);
 	pm_jitsyms__delete(n->jit);
 	pm_buf__exit(&n->stack);
