@@ -51,6 +51,7 @@ struct pm_speedscope *report_speedscope__new(const struct report_speedscope_inpu
 {
 	struct pm_speedscope_opts so = {
 		.name = "", .event = in->event, .filter = in->filter, .time = in->time,
+		.wall = in->wall,
 	};
 	struct pm_speedscope *ss = pm_speedscope__new(in->r, &so);
 

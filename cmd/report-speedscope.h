@@ -28,6 +28,7 @@ struct report_speedscope_input {
 	const char *event;			/* NULL: every event */
 	const struct pm_profile_filter *filter;
 	const uint64_t *time;			/* [start, end]; NULL: any time */
+	bool wall;				/* --wall */
 };
 
 /*

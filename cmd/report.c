@@ -709,7 +709,8 @@ static int report__read(struct report *rep)
 	rep->consumers[0] = (struct pm_consumer){ .record = pm_stats__consume,
 						  .ctx = &rep->stats };
 	err = pm_report_sink__init(&rep->sink, rep->r, rep->profile);
-	if (!err)
+	/* The speedscope exporter pairs the switches itself, on its timelines. */
+	if (!err && !rep->speedscope)
 		err = report_offcpu__init(&rep->offcpu, rep->opts.wall, &rep->sink, rep->r,
 					  &rep->consumers[1]);
 	if (err)
@@ -837,7 +838,7 @@ static int report__run(struct report *rep)
 	if (o->speedscope.file) {
 		report__query_base(rep, &q, &f);
 		rep->speedscope = report_speedscope__new(&(struct report_speedscope_input){
-			.r = rep->r, .event = o->event, .filter = &f,
+			.r = rep->r, .event = o->event, .filter = &f, .wall = o->wall,
 			.time = o->time_set ? o->time : NULL }, &rep->speedscope_consumer);
 		if (!rep->speedscope)
 			return PM_EXIT_FAILURE;

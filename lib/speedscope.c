@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "emit.h"
 #include "hashtab.h"
+#include "offcpu.h"
 #include "perf_data.h"
 #include "speedscope.h"
 
@@ -16,6 +17,9 @@
 #define SS_OUT_BUF (256u << 10)
 /* The events of a thread whose tid is 0 (the idle task) are one thread per CPU. */
 #define SS_IDLE_TID 0
+/* The events made of off-CPU spans, as report names them: not evsels of the file. */
+enum { SS_EV_OFFCPU = -1, SS_EV_WALL = -2 };
+#define SS_NR_SYNTH 2
 
 enum { SS_EVENT_UNSEEN, SS_EVENT_EXPORTED, SS_EVENT_SKIPPED };
 
@@ -31,7 +35,7 @@ struct ss_node {
 
 struct ss_thread {
 	int32_t pid, tid, cpu;		/* cpu: for the idle task, else -1 */
-	int evsel;
+	int evsel;			/* or SS_EV_OFFCPU, SS_EV_WALL */
 	char *comm;			/* the last one seen */
 	uint32_t node;			/* the current run's stack; 0: none yet */
 	uint64_t first;			/* the first run's start */
@@ -62,6 +66,10 @@ struct pm_speedscope {
 	struct pm_speedscope_opts o;
 	struct ss_event *events;	/* by evsel idx */
 	size_t nr_events;
+	struct ss_event synth[SS_NR_SYNTH];	/* by -1 - SS_EV_* */
+	struct pm_offcpu pair;		/* the spans of offcpu-time and wall-time */
+	int off_on;			/* 0: not decided (first sample); 1: pairing; -1: not */
+	bool off_ended;
 	struct ss_thread *threads;
 	size_t nr_threads, cap_threads;
 	struct pm_hashtab thread_tab;	/* evsel, idle CPU, tid -> index */
@@ -207,6 +215,8 @@ static int ss__node(struct pm_speedscope *s, uint32_t parent, uint32_t id, uint3
 
 /* --- samples --------------------------------------------------------------- */
 
+static const struct pm_offcpu_ops ss_offcpu_ops;
+
 struct pm_speedscope *pm_speedscope__new(struct pm_reader *r, const struct pm_speedscope_opts *o)
 {
 	struct pm_speedscope *s = calloc(1, sizeof(*s));
@@ -215,6 +225,13 @@ struct pm_speedscope *pm_speedscope__new(struct pm_reader *r, const struct pm_sp
 		return NULL;
 	s->r = r;
 	s->o = *o;
+	pm_offcpu__init(&s->pair, &ss_offcpu_ops, s);
+	s->synth[-1 - SS_EV_OFFCPU] = (struct ss_event){
+		.timed = true, .state = !o->event || !strcmp(o->event, "offcpu-time") ?
+					SS_EVENT_EXPORTED : SS_EVENT_SKIPPED };
+	s->synth[-1 - SS_EV_WALL] = (struct ss_event){
+		.timed = true, .state = o->wall && (!o->event || !strcmp(o->event, "wall-time")) ?
+					SS_EVENT_EXPORTED : SS_EVENT_SKIPPED };
 	pm_hashtab__init(&s->thread_tab, NULL, NULL);
 	pm_hashtab__init(&s->frame_tab, &frame_ops, s);
 	pm_hashtab__init(&s->node_tab, NULL, NULL);
@@ -243,6 +260,7 @@ void pm_speedscope__delete(struct pm_speedscope *s)
 	}
 	free(s->threads);
 	free(s->events);
+	pm_offcpu__exit(&s->pair);
 	free(s->frames);
 	free(s->nodes);
 	free(s->seen);
@@ -297,11 +315,22 @@ static struct ss_event *ss__event(struct pm_speedscope *s, const struct pm_evsel
 	return ev;
 }
 
-static struct ss_thread *ss__thread(struct pm_speedscope *s, const struct pm_sample *smp,
+static struct ss_event *ss__event_at(struct pm_speedscope *s, int evsel)
+{
+	return evsel < 0 ? &s->synth[-1 - evsel] : &s->events[evsel];
+}
+
+static const char *ss__event_name(struct pm_speedscope *s, int evsel)
+{
+	return evsel == SS_EV_OFFCPU ? "offcpu-time" : evsel == SS_EV_WALL ? "wall-time" :
+	       pm_evsel__name(pm_reader__evsel(s->r, (size_t)evsel));
+}
+
+static struct ss_thread *ss__thread(struct pm_speedscope *s, int evsel, int32_t pid, int32_t tid,
 				    int32_t cpu)
 {
-	int32_t tid = (int32_t)smp->tid, idle_cpu = tid == SS_IDLE_TID ? cpu : -1;
-	uint64_t key = (uint64_t)(uint16_t)smp->evsel->idx << 48 |
+	int32_t idle_cpu = tid == SS_IDLE_TID ? cpu : -1;
+	uint64_t key = (uint64_t)(uint16_t)evsel << 48 |
 		       (uint64_t)(uint16_t)(idle_cpu + 1) << 32 | (uint32_t)tid, v;
 	struct ss_thread *t;
 
@@ -312,8 +341,7 @@ static struct ss_thread *ss__thread(struct pm_speedscope *s, const struct pm_sam
 	    pm_hashtab__insert_int(&s->thread_tab, key, s->nr_threads))
 		return NULL;
 	t = &s->threads[s->nr_threads++];
-	*t = (struct ss_thread){ .pid = (int32_t)smp->pid, .tid = tid, .cpu = idle_cpu,
-				 .evsel = smp->evsel->idx };
+	*t = (struct ss_thread){ .pid = pid, .tid = tid, .cpu = idle_cpu, .evsel = evsel };
 	return t;
 }
 
@@ -357,9 +385,13 @@ static int ss__put_run(struct pm_speedscope *s, struct ss_thread *t)
 	return err;
 }
 
-/* Places a sample of stack node on its thread's line (see speedscope.h). */
+/*
+ * Places a sample of stack node on its thread's line (see speedscope.h);
+ * exact: an off-CPU span, which starts where it started unless that is
+ * before the line's end.
+ */
 static int ss__place(struct pm_speedscope *s, struct ss_thread *t, const struct ss_event *ev,
-		     uint32_t node, uint64_t time, uint64_t period)
+		     uint32_t node, uint64_t time, uint64_t period, bool exact)
 {
 	uint64_t start = t->end;
 	int err;
@@ -373,7 +405,7 @@ static int ss__place(struct pm_speedscope *s, struct ss_thread *t, const struct 
 	 */
 	if (ev->timed) {
 		start = time > period ? time - period : 0;
-		if (t->node && start < t->end + period / 2)
+		if (t->node && start < t->end + (exact ? 0 : period / 2))
 			start = t->end;
 	}
 	t->samples++;
@@ -394,17 +426,14 @@ static int ss__place(struct pm_speedscope *s, struct ss_thread *t, const struct 
 	return 0;
 }
 
-static bool ss__keeps(const struct pm_speedscope *s, const struct pm_sample *smp, int32_t cpu,
-		      const char *comm)
+static bool ss__keeps(const struct pm_speedscope *s, const struct pm_profile_ctx *c,
+		      uint64_t time)
 {
-	struct pm_profile_ctx c = { .event = (uint32_t)smp->evsel->idx, .comm = comm,
-				    .pid = (int32_t)smp->pid, .tid = (int32_t)smp->tid,
-				    .cpu = cpu };
 	bool shown;
 
-	if (s->o.time && (smp->time < s->o.time[0] || smp->time > s->o.time[1]))
+	if (s->o.time && (time < s->o.time[0] || time > s->o.time[1]))
 		return false;
-	return pm_profile_filter__keeps(s->o.filter, &c, &shown) && shown;
+	return pm_profile_filter__keeps(s->o.filter, c, &shown) && shown;
 }
 
 static int ss__comm(struct ss_thread *t, const char *comm)
@@ -416,52 +445,137 @@ static int ss__comm(struct ss_thread *t, const char *comm)
 	return t->comm ? 0 : -ENOMEM;
 }
 
+/* The stack node of a sample: its call chain, innermost frames as report keeps them. */
+static int ss__stack_node(struct pm_speedscope *s, const struct pm_record *rec,
+			  const struct pm_sample *smp, uint32_t *node)
+{
+	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct pm_named_frame *nf;
+	size_t nr, i;
+	uint32_t id;
+	int err;
+
+	err = pm_namer__chain(s->namer, cpumode, smp, &nf, &nr);
+	if (err)
+		return err;
+	*node = 0;
+	if (nr > PM_PROFILE_MAX_FRAMES)
+		nr = PM_PROFILE_MAX_FRAMES;
+	for (i = nr; i-- > 0 && !err;)
+		err = ss__frame(s, (int32_t)smp->pid, &nf[i], &id) ?: ss__node(s, *node, id, node);
+	/* A sample without an ip still counts, as perf's [unknown]. */
+	if (!err && !nr)
+		err = ss__frame_named(s, &(struct pm_frame){ 0 }, &id) ?: ss__node(s, 0, id, node);
+	return err;
+}
+
+/* Places node on the line of thread tid in event evsel, if exported. */
+static int ss__put(struct pm_speedscope *s, int evsel, const struct pm_profile_ctx *c,
+		   uint32_t node, uint64_t time, uint64_t period, bool exact)
+{
+	struct ss_event *ev = ss__event_at(s, evsel);
+	struct ss_thread *t;
+	int err;
+
+	if (ev->state != SS_EVENT_EXPORTED)
+		return 0;
+	t = ss__thread(s, evsel, c->pid, c->tid, c->cpu);
+	if (!t)
+		return -ENOMEM;
+	err = ss__comm(t, c->comm);
+	if (err)
+		return err;
+	ev->any = true;
+	return ss__place(s, t, ev, node, time, period, exact);
+}
+
 static int ss__sample(struct pm_speedscope *s, const struct pm_record *rec,
 		      const struct pm_sample *smp)
 {
-	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	int32_t cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	struct ss_event *ev = ss__event(s, smp->evsel);
-	uint32_t node = 0, id;
-	struct pm_named_frame *nf;
-	struct ss_thread *t;
-	const char *comm;
-	size_t nr, i;
+	struct pm_profile_ctx c;
+	bool wall;
+	uint32_t node;
 	int err;
 
 	if (!ev)
 		return -ENOMEM;
-	if (ev->state != SS_EVENT_EXPORTED || !smp->period)
+	/* The wall-clock view takes the clock events' samples, as report --wall. */
+	wall = ev->timed && s->synth[-1 - SS_EV_WALL].state == SS_EVENT_EXPORTED;
+	if ((ev->state != SS_EVENT_EXPORTED && !wall) || !smp->period)
 		return 0;
-	comm = pm_namer__comm(s->namer, (int32_t)smp->tid);
-	if (!ss__keeps(s, smp, cpu, comm))
+	c = (struct pm_profile_ctx){ .event = (uint32_t)smp->evsel->idx,
+				     .comm = pm_namer__comm(s->namer, (int32_t)smp->tid),
+				     .pid = (int32_t)smp->pid, .tid = (int32_t)smp->tid,
+				     .cpu = cpu };
+	if (!ss__keeps(s, &c, smp->time))
 		return 0;
-	err = pm_namer__chain(s->namer, cpumode, smp, &nf, &nr);
-	if (err)
-		return err;
-	/* The innermost frames, as report keeps them. */
-	if (nr > PM_PROFILE_MAX_FRAMES)
-		nr = PM_PROFILE_MAX_FRAMES;
-	for (i = nr; i-- > 0 && !err;)
-		err = ss__frame(s, (int32_t)smp->pid, &nf[i], &id) ?: ss__node(s, node, id, &node);
-	/* A sample without an ip still counts, as perf's [unknown]. */
-	if (!err && !nr)
-		err = ss__frame_named(s, &(struct pm_frame){ 0 }, &id) ?: ss__node(s, 0, id, &node);
-	if (err)
-		return err;
-	t = ss__thread(s, smp, cpu);
-	if (!t)
-		return -ENOMEM;
-	err = ss__comm(t, comm);
-	if (err)
-		return err;
-	ev->any = true;
-	return ss__place(s, t, ev, node, smp->time, smp->period);
+	err = ss__stack_node(s, rec, smp, &node) ?:
+	      ss__put(s, smp->evsel->idx, &c, node, smp->time, smp->period, false);
+	if (!err && wall)
+		err = ss__put(s, SS_EV_WALL, &c, node, smp->time, smp->period, false);
+	return err;
 }
+
+/* offcpu's keep: the switch-out's stack node, named now. */
+static int ss__off_keep(void *ctx, const struct pm_record *rec, const struct pm_sample *smp,
+			uint64_t *handle)
+{
+	uint32_t node;
+	int err = ss__stack_node(ctx, rec, smp, &node);
+
+	*handle = node;
+	return err;
+}
+
+/*
+ * offcpu's span: a charged one is a sample of its stack under a frame that
+ * says why the thread was off CPU, at its own time, in offcpu-time and in
+ * the wall-clock view.  Filtered by its start, as report's samples.
+ */
+static int ss__off_span(void *ctx, const struct pm_offcpu_span *sp)
+{
+	static const char *const why[] = { "[off-CPU blocked]", "[off-CPU runnable]" };
+	struct pm_speedscope *s = ctx;
+	const char *label = why[sp->state == PM_OFFCPU_RUNNABLE];
+	struct pm_profile_ctx c = { .comm = pm_namer__comm(s->namer, sp->tid), .pid = sp->pid,
+				    .tid = sp->tid, .cpu = sp->cpu };
+	uint64_t len = sp->end - sp->start;
+	uint32_t id, node;
+	int err;
+
+	if ((sp->kind != PM_OFFCPU_CHARGED && sp->kind != PM_OFFCPU_AT_END) || !len ||
+	    !ss__keeps(s, &c, sp->start))
+		return 0;
+	s->key.len = 0;
+	err = pm_buf__append(&s->key, label, strlen(label) + 1) ?:
+	      ss__intern(s, strlen(label), &id) ?: ss__node(s, (uint32_t)sp->stack, id, &node);
+	if (!err)
+		err = ss__put(s, SS_EV_OFFCPU, &c, node, sp->end, len, true);
+	if (!err)
+		err = ss__put(s, SS_EV_WALL, &c, node, sp->end, len, true);
+	return err;
+}
+
+static const struct pm_offcpu_ops ss_offcpu_ops = { .keep = ss__off_keep, .span = ss__off_span };
 
 int pm_speedscope__record(void *ctx, const struct pm_record *rec, const struct pm_rec_info *in)
 {
-	return rec->header->type == PERF_RECORD_SAMPLE ? ss__sample(ctx, rec, &in->s) : 0;
+	struct pm_speedscope *s = ctx;
+	int err;
+
+	/* A file's events are all known by its first sample, a stream's too. */
+	if (!s->off_on && rec->header->type == PERF_RECORD_SAMPLE)
+		s->off_on = pm_offcpu__wanted(s->r) &&
+			    (s->synth[0].state == SS_EVENT_EXPORTED ||
+			     s->synth[1].state == SS_EVENT_EXPORTED) ? 1 : -1;
+	if (s->off_on > 0) {
+		err = pm_offcpu__record(&s->pair, rec, in);
+		if (err)
+			return err;
+	}
+	return rec->header->type == PERF_RECORD_SAMPLE ? ss__sample(s, rec, &in->s) : 0;
 }
 
 /* --- the document ---------------------------------------------------------- */
@@ -553,7 +667,7 @@ static int ss__name(struct pm_speedscope *s, const struct ss_thread *t, bool eve
 	if (pm_buf__append(&s->key, num, (size_t)n))
 		return -ENOMEM;
 	if (events) {
-		const char *ev = pm_evsel__name(pm_reader__evsel(s->r, (size_t)t->evsel));
+		const char *ev = ss__event_name(s, t->evsel);
 
 		if (pm_buf__append(&s->key, " ", 1) || pm_buf__append(&s->key, ev, strlen(ev)))
 			return -ENOMEM;
@@ -563,7 +677,7 @@ static int ss__name(struct pm_speedscope *s, const struct ss_thread *t, bool eve
 
 static int ss__profile(struct ss_writer *w, const struct ss_thread *t, bool events)
 {
-	const struct ss_event *ev = &w->s->events[t->evsel];
+	const struct ss_event *ev = ss__event_at(w->s, t->evsel);
 	struct pm_out *o = w->o;
 	int err = ss__name(w->s, t, events);
 
@@ -607,13 +721,20 @@ static int ss__finish(struct pm_speedscope *s, struct ss_thread ***order)
 	size_t i;
 	int err;
 
+	/* The threads still off CPU: their last spans, until the end. */
+	if (s->off_on > 0 && !s->off_ended) {
+		s->off_ended = true;
+		err = pm_offcpu__end(&s->pair);
+		if (err)
+			return err;
+	}
 	*order = malloc((s->nr_threads ? s->nr_threads : 1) * sizeof(**order));
 	if (!*order)
 		return -ENOMEM;
 	for (i = 0; i < s->nr_threads; i++) {
 		t = &s->threads[i];
 		(*order)[i] = t;
-		ev = &s->events[t->evsel];
+		ev = ss__event_at(s, t->evsel);
 		if (t->node) {
 			err = ss__put_run(s, t);
 			if (err)
@@ -637,7 +758,9 @@ bool pm_speedscope__has_event(struct pm_speedscope *s, const char *event)
 	for (i = 0; i < n; i++)
 		if (!strcmp(pm_evsel__name(pm_reader__evsel(s->r, i)), event))
 			return true;
-	return false;
+	if (!strcmp(event, "wall-time"))
+		return s->o.wall;
+	return !strcmp(event, "offcpu-time") && pm_offcpu__wanted(s->r);
 }
 
 static void ss__frames(struct pm_speedscope *s, struct pm_out *o)
@@ -672,9 +795,13 @@ static int ss__doc_name(struct pm_speedscope *s)
 	size_t i, n;
 
 	s->key.len = 0;
-	for (i = 0; i < s->nr_events; i++)
-		if (s->events[i].timed && s->events[i].spanned && s->events[i].first < first)
-			first = s->events[i].first;
+	for (i = 0; i < s->nr_events + SS_NR_SYNTH; i++) {
+		const struct ss_event *ev = i < s->nr_events ? &s->events[i] :
+					    &s->synth[i - s->nr_events];
+
+		if (ev->timed && ev->spanned && ev->first < first)
+			first = ev->first;
+	}
 	if (pm_buf__append(&s->key, s->o.name, strlen(s->o.name)))
 		return -ENOMEM;
 	if (first == UINT64_MAX || pm_reader__clock_data(s->r, &ref))
@@ -710,6 +837,8 @@ int pm_speedscope__write(struct pm_speedscope *s, pm_write_fn *write, void *arg,
 	w.o = &o;
 	for (i = 0; i < s->nr_events; i++)
 		nr_events += s->events[i].any;
+	for (i = 0; i < SS_NR_SYNTH; i++)
+		nr_events += s->synth[i].any;
 	/* The busiest thread is the one shown first. */
 	for (i = 1; i < s->nr_threads; i++)
 		if (order[i]->samples > order[active]->samples)

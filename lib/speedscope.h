@@ -23,6 +23,13 @@
  * not a time) follow each other in time order, each weighing its period
  * (unit "none"): speedscope then shows their order, not their times.
  *
+ * Off-CPU time.  A recording with sched:sched_switch sampled on every
+ * switch (record --off-cpu) gets the events report gives it: offcpu-time,
+ * each span paired by offcpu.h placed from its switch-out to its switch-in
+ * exactly, its stack the switch-out's under a frame "[off-CPU blocked]" or
+ * "[off-CPU runnable]"; and with the wall option, wall-time, the clock
+ * events' samples and those spans on one line per thread.
+ *
  * Memory.  Consecutive samples of one thread with the same stack and no
  * gap are one run: one sample of the file, weighing their periods.  A run
  * is kept as three varints (stack, gap, length) in its thread's buffer
@@ -46,6 +53,7 @@ struct pm_speedscope_opts {
 	/* comms, pids, tids and cpus keep a sample only if it is shown (NULL: all). */
 	const struct pm_profile_filter *filter;
 	const uint64_t *time;		/* [start, end], inclusive; NULL: any time */
+	bool wall;			/* the event wall-time (report --wall) */
 };
 
 struct pm_speedscope_stats {

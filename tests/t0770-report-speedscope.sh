@@ -110,6 +110,57 @@ test_expect_success 'two events: a profile per thread and event; a count event h
 	$CHECK --against report.json pf.json
 '
 
+test_expect_success 'off-CPU: offcpu-time profiles validate; each thread total is report'"'"'s' '
+	"$PMREC" record --off-cpu -g -q -o "$TMP_ROOT/off.data" -- "$HELPERS/offcpu" wait 5 10 \
+		>"$TMP_ROOT/off.out" &&
+	"$PMREC" report --event=offcpu-time --speedscope=off.json "$TMP_ROOT/off.data" 2>/dev/null &&
+	ss_validate off.json >out 2>&1 &&
+	test_grep "off.json valid" out &&
+	report_json --event=offcpu-time "$TMP_ROOT/off.data" >report.json &&
+	$CHECK --against report.json off.json
+'
+
+# The intervals of profile $2 of speedscope file $1 whose stack has $3 and
+# ends in $4 ("": on CPU, in no off-CPU frame): "START LENGTH" each, in time
+# order.
+off_runs() {
+	python3 -c "
+import json, sys
+doc = json.load(open(sys.argv[1]))
+fr = doc[\"shared\"][\"frames\"]
+p = [p for p in doc[\"profiles\"] if p[\"name\"] == sys.argv[2]][0]
+at = p[\"startValue\"]
+for st, w in zip(p[\"samples\"], p[\"weights\"]):
+    names = [fr[f][\"name\"] for f in st]
+    leaf = sys.argv[4] or names and not names[-1].startswith(\"[off-CPU\") and names[-1]
+    if names and (not sys.argv[3] or sys.argv[3] in names) and names[-1] == leaf:
+        print(at, w)
+    at += w
+" "$@"
+}
+
+test_expect_success 'off-CPU: each nap of the sleeper is a run of its own, [off-CPU blocked] under nap' '
+	"$PMREC" report --event=offcpu-time --speedscope=off.json "$TMP_ROOT/off.data" 2>/dev/null &&
+	sleeper="sleeper $(sed -n "s/^sleeper \([0-9]*\) .*/\1/p" "$TMP_ROOT/off.out")" &&
+	off_runs off.json "$sleeper" nap "[off-CPU blocked]" >runs &&
+	cat runs &&
+	test_equal 5 "$(wc -l <runs)" "naps" &&
+	awk "\$2 < 9500000 { exit 1 }" runs
+'
+
+test_expect_success '--wall: on- and off-CPU time in one timeline per thread, totals of report --wall' '
+	"$PMREC" report --wall --speedscope=wall.json "$TMP_ROOT/off.data" 2>/dev/null &&
+	ss_validate wall.json >out 2>&1 &&
+	test_grep "wall.json valid" out &&
+	report_json --wall "$TMP_ROOT/off.data" >report.json &&
+	$CHECK --against report.json wall.json &&
+	sleeper="sleeper $(sed -n "s/^sleeper \([0-9]*\) .*/\1/p" "$TMP_ROOT/off.out")" &&
+	off_runs wall.json "$sleeper" nap "[off-CPU blocked]" >naps &&
+	test_equal 5 "$(wc -l <naps)" "naps" &&
+	off_runs wall.json "$sleeper" "" "" >on &&
+	test -s on
+'
+
 test_expect_success '--speedscope with --json or --flamegraph is a usage error' '
 	test_expect_code 64 "$PMREC" report --json --speedscope=x.json "$D" 2>err &&
 	test_grep "outputs of their own" err &&
