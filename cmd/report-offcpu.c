@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "perf_data.h"
 #include "report-offcpu.h"
 
 enum {
@@ -41,23 +42,40 @@ const struct argp report_offcpu_argp = {
 	.parser = offcpu_parse_opt,
 };
 
+static int report_offcpu__start(struct report_offcpu *o)
+{
+	size_t i;
+
+	o->decided = true;
+	o->on = pm_offcpu__wanted(o->r);
+	for (i = 0; i < pm_reader__nr_evsels(o->r); i++)
+		o->switch_records |= pm_reader__evsel(o->r, i)->attr.context_switch;
+	if (!o->on && !o->wall)
+		return 0;
+	return pm_offcpu_sink__init(&o->sink, o->k, o->wall);
+}
+
+static int report_offcpu__record(void *arg, const struct pm_record *rec,
+				 const struct pm_rec_info *in)
+{
+	struct report_offcpu *o = arg;
+
+	if (!o->decided) {
+		if (rec->header->type != PERF_RECORD_SAMPLE)
+			return 0;
+		o->err = report_offcpu__start(o);
+		if (o->err)
+			return o->err;
+	}
+	return o->sink.k ? pm_offcpu_sink__record(&o->sink, rec, in) : 0;
+}
+
 int report_offcpu__init(struct report_offcpu *o, bool wall, struct pm_report_sink *k,
 			struct pm_reader *r, struct pm_consumer *c)
 {
-	size_t i;
-	int err;
-
-	*c = (struct pm_consumer){ 0 };
-	o->wall = wall;
-	o->on = pm_offcpu__wanted(r);
-	for (i = 0; i < pm_reader__nr_evsels(r); i++)
-		o->switch_records |= pm_reader__evsel(r, i)->attr.context_switch;
-	if (!o->on && !o->wall)
-		return 0;
-	err = pm_offcpu_sink__init(&o->sink, k, o->wall);
-	if (!err)
-		*c = (struct pm_consumer){ .record = pm_offcpu_sink__record, .ctx = &o->sink };
-	return err;
+	*o = (struct report_offcpu){ .wall = wall, .k = k, .r = r };
+	*c = (struct pm_consumer){ .record = report_offcpu__record, .ctx = o };
+	return 0;
 }
 
 int report_offcpu__finish(struct report_offcpu *o)

@@ -17,18 +17,22 @@
 
 struct report_offcpu {
 	bool wall;
+	bool decided;			/* at the first sample: a stream's events come first */
 	bool on;			/* the recording has the switches */
 	bool switch_records;		/* an event has attr.context_switch */
+	struct pm_report_sink *k;
+	struct pm_reader *r;
 	struct pm_offcpu_sink sink;
+	int err;			/* of the sink's init */
 };
 
 /* Parses --wall into the bool that is the child's input. */
 extern const struct argp report_offcpu_argp;
 
 /*
- * After the report sink's init: the analysis, if the recording has what it
- * needs (*c its consumer, to go before the sink's; else *c is zero).  0 or
- * -ENOMEM.
+ * After the report sink's init: *c, the analysis's consumer, to go before
+ * the sink's.  It starts at the first sample, if the recording has what it
+ * needs (a stream's events are known by then).  0.
  */
 int report_offcpu__init(struct report_offcpu *o, bool wall, struct pm_report_sink *k,
 			struct pm_reader *r, struct pm_consumer *c);

@@ -79,6 +79,17 @@ sys.exit(0 if s == e[\"period\"] and e[\"event\"] == \"offcpu-time\" else \"%d !
 "
 '
 
+test_expect_success 'a stream (record -o -): off-CPU and wall-clock rows, from stdin as from the saved stream' '
+	"$PMREC" record --off-cpu -g -q -o - -- sh -c "\"$HELPERS/offcpu\" wait 3 5 >/dev/null" \
+		>p.data &&
+	for view in "--event offcpu-time --sort tid,state" "--wall --sort tid"; do
+		"$PMREC" report -i p.data $view --no-children -g none --json >file.json &&
+		"$PMREC" report -i - $view --no-children -g none --json <p.data >pipe.json &&
+		test_grep "\"self_period\":[1-9]" pipe.json &&
+		test_cmp file.json pipe.json || return 1
+	done
+'
+
 test_expect_success '--sort state: blocked and runnable rows, a State column' '
 	"$PMREC" report -i "$R/w.data" --event offcpu-time --sort comm,state --no-children \
 		-g none >t &&
