@@ -40,7 +40,12 @@ static int sym__cmp_addr(const void *a, const void *b)
 	return 0;
 }
 
-/* Which of two aliases names their address better, the way perf chooses. */
+/*
+ * Whether x, met after y, names their address better, the way perf chooses
+ * (choose_best_symbol): sized, strong, global, fewer leading underscores,
+ * the longer name; else the one met first, first in the symbol table
+ * (pthread_rwlock_rdlock@GLIBC_2.2.5 before its @@GLIBC_2.34).
+ */
 static bool sym__better(const struct pm_symtab *st, const struct pm_sym *x,
 			const struct pm_sym *y)
 {
@@ -57,9 +62,7 @@ static bool sym__better(const struct pm_symtab *st, const struct pm_sym *x,
 		return lx < ly;
 	lx = strnlen(nx, SYM_CMP_MAX);
 	ly = strnlen(ny, SYM_CMP_MAX);
-	if (lx != ly)
-		return lx > ly;
-	return strncmp(nx, ny, SYM_CMP_MAX) < 0;
+	return lx > ly;
 }
 
 void symtab__sort(struct pm_symtab *st)
@@ -194,6 +197,7 @@ struct elf_cand {
 	uint64_t addr;
 	uint64_t size;
 	size_t name;		/* offset in the string table, then in the names */
+	size_t idx;		/* in the symbol table: the first of equal aliases wins */
 	unsigned char rank;
 	bool dropped;		/* its name runs off the string table */
 };
@@ -203,6 +207,16 @@ static int elf_cand__cmp_name(const void *a, const void *b)
 	const struct elf_cand *x = a, *y = b;
 
 	return (x->name > y->name) - (x->name < y->name);
+}
+
+/* By address, aliases in table order: symtab__sort keeps that order. */
+static int elf_cand__cmp_addr(const void *a, const void *b)
+{
+	const struct elf_cand *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 /*
@@ -323,6 +337,7 @@ int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 			.addr = sym.st_value,
 			.size = elf_sym__size(elf, &sym),
 			.name = sym.st_name,
+			.idx = i,
 			.rank = elf_sym__rank(&sym),
 		};
 	}
@@ -345,6 +360,7 @@ int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 		return -ENOMEM;
 	}
 	elf_cands__copy_names(cands, nr, strtab, strsz, st->names);
+	qsort(cands, nr, sizeof(*cands), elf_cand__cmp_addr);
 	for (i = 0; i < nr; i++) {
 		if (cands[i].dropped)
 			continue;
