@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "naming.h"
+#include "profile.h"
 #include "reader.h"
 #include "warning.h"
 
@@ -25,6 +26,14 @@ int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
+
+/*
+ * --sort's list of keys (cmd/sort-keys.c) into keys (room for
+ * PM_PROFILE_KEY__NR), *nr of them: each one of allowed (bits 1 << key),
+ * none twice.  Exits with a usage error naming valid otherwise.
+ */
+void pm_cmd__parse_sort(struct argp_state *state, const char *arg, unsigned int allowed,
+			const char *valid, enum pm_profile_key *keys, size_t *nr);
 
 /*
  * Input of the commands that read a recording (cmd/input.c).  cmd is the

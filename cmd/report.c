@@ -160,28 +160,6 @@ static const struct argp_option report_options[] = {
 	{ 0 },
 };
 
-static void parse_keys(struct report_opts *o, const char *arg, struct argp_state *state)
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	enum pm_profile_key k;
-	size_t i;
-
-	if (!copy)
-		argp_failure(state, PM_EXIT_FAILURE, ENOMEM, "--sort");
-	o->nr_keys = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (pm_profile_key__parse(tok, &k))
-			argp_error(state, "unknown sort key '%s' (valid: %s)", tok, valid_keys);
-		for (i = 0; i < o->nr_keys; i++)
-			if (o->keys[i] == k)
-				argp_error(state, "sort key '%s' given twice", tok);
-		o->keys[o->nr_keys++] = k;
-	}
-	free(copy);
-	if (!o->nr_keys)
-		argp_error(state, "empty --sort (valid keys: %s)", valid_keys);
-}
-
 /* The names point into arg (argv), split in place. */
 static void parse_comms(struct report_opts *o, char *arg, struct argp_state *state)
 {
@@ -329,7 +307,8 @@ static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
 		o->input = arg;
 		break;
 	case 's':
-		parse_keys(o, arg, state);
+		pm_cmd__parse_sort(state, arg, (1u << PM_PROFILE_KEY__NR) - 1, valid_keys, o->keys,
+				   &o->nr_keys);
 		break;
 	case OPT_CHILDREN:
 		o->children = 1;

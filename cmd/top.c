@@ -53,6 +53,8 @@ static const struct argp_option top_options[] = {
 };
 
 static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym";
+#define TOP_KEYS (1u << PM_PROFILE_KEY_COMM | 1u << PM_PROFILE_KEY_PID | 1u << PM_PROFILE_KEY_TID | \
+		  1u << PM_PROFILE_KEY_CPU | 1u << PM_PROFILE_KEY_DSO | 1u << PM_PROFILE_KEY_SYM)
 
 void top__error(const char *fmt, ...)
 {
@@ -71,28 +73,6 @@ int64_t top__now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void parse_sort(struct top_opts *o, const char *arg, struct argp_state *state)
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	enum pm_profile_key k;
-	size_t i;
-
-	if (!copy)
-		argp_failure(state, PM_EXIT_FAILURE, ENOMEM, "--sort");
-	o->nr_keys = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (pm_profile_key__parse(tok, &k))
-			argp_error(state, "unknown sort key '%s' (valid: %s)", tok, valid_keys);
-		for (i = 0; i < o->nr_keys; i++)
-			if (o->keys[i] == k)
-				argp_error(state, "sort key '%s' given twice", tok);
-		o->keys[o->nr_keys++] = k;
-	}
-	free(copy);
-	if (!o->nr_keys)
-		argp_error(state, "empty --sort (valid keys: %s)", valid_keys);
 }
 
 static error_t top_parse(int key, char *arg, struct argp_state *state)
@@ -126,7 +106,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 		o->batch = true;
 		break;
 	case 's':
-		parse_sort(o, arg, state);
+		pm_cmd__parse_sort(state, arg, TOP_KEYS, valid_keys, o->keys, &o->nr_keys);
 		break;
 	case OPT_DECAY:
 		o->decay = true;
