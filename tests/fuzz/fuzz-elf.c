@@ -4,7 +4,9 @@
  * over elf.c and symtab.c there), which reads the files that a
  * perf.data's MMAP2 records name: a crafted file is as much an input of
  * `pmrec dump` as the perf.data itself.  One input is written to a
- * memfd and opened by its /proc/self/fd path, as dump opens a mapped file:
+ * regular file of a private directory and opened by its path, as dump
+ * opens a mapped file (not a memfd's /proc/self/fd path: the opener
+ * follows no symlink, and that one is):
  * build id, program headers, symbols, and the name of addresses across the
  * mapping, every name read to its end; and annotate's reading of a
  * function's code (symbol range, code bytes, disassembly, line table) at
@@ -14,10 +16,12 @@
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
  * -DFUZZ_REPLAY for a main() over files.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "annotate.h"
 #include "dso.h"
@@ -31,17 +35,45 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int fuzz_memfd = -1;
+static char fuzz_dir[256], fuzz_path[300];
 static volatile size_t fuzz_sink;
 static int64_t fuzz_heap_peak;
 
+static void fuzz__cleanup(void)
+{
+	unlink(fuzz_path);
+	rmdir(fuzz_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char *tmp = getenv("TMPDIR");
+
 	(void)argc;
 	(void)argv;
-	if (fuzz_memfd < 0)
-		fuzz_memfd = fuzz_memfd__new("fuzz-elf");
+	if (fuzz_path[0])
+		return 0;
+	snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/fuzz-elf.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(fuzz_dir)) {
+		perror("fuzz-elf: mkdtemp");
+		abort();
+	}
+	snprintf(fuzz_path, sizeof(fuzz_path), "%s/input", fuzz_dir);
+	atexit(fuzz__cleanup);
 	return 0;
+}
+
+/* The input as the file's whole content. */
+static void fuzz__write(const uint8_t *data, size_t size)
+{
+	int fd = open(fuzz_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		perror("fuzz-elf: creating the input file");
+		abort();
+	}
+	fuzz_memfd__fill(fd, data, size);
+	close(fd);
 }
 
 /* Names addresses across the first 2 MiB of a mapping at 0x400000. */
@@ -82,13 +114,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const unsigned char *id;
 	struct pm_dso_cache *cache;
 	struct pm_dso *dso;
-	char path[64];
+	char path[300];
 	size_t len;
 
-	if (fuzz_memfd < 0)
-		LLVMFuzzerInitialize(NULL, NULL);
-	fuzz_memfd__fill(fuzz_memfd, data, size);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fuzz_memfd);
+	LLVMFuzzerInitialize(NULL, NULL);
+	fuzz__write(data, size);
+	snprintf(path, sizeof(path), "%s", fuzz_path);
 	fuzz_budget__arm(size, FUZZ_BUDGET_EXTRA);
 	cache = pm_dso_cache__new();
 	if (!cache)
