@@ -810,18 +810,18 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 		if (ret < 0)
 			return ret;
 		/*
-		 * At the end, a zstd block cut short is the fault, whether or
-		 * not a record was cut too: checked first, it is said on every
-		 * call, not after an end already reported.
+		 * The end: a record cut where the writer stopped is left out
+		 * (said once, as perf does), and the end stays the answer;
+		 * else a zstd block cut short is the fault.
 		 */
-		if (!ret && reader__unpack_missing(r)) {
+		if (!ret && r->unz_end > r->unz_start) {
+			r->unz_unflushed = r->unz_end - r->unz_start;
+			r->unz_start = r->unz_end = 0;
+		} else if (!ret && !r->unz_unflushed && reader__unpack_missing(r)) {
 			return reader__fail(r, r->unz_off, -EBADMSG,
 					    "the compressed data ends inside a zstd block that lacks "
 					    "%zu bytes: the records in it cannot be decoded",
 					    reader__unpack_missing(r));
-		} else if (!ret && r->unz_end > r->unz_start) {
-			r->unz_unflushed = r->unz_end - r->unz_start;
-			r->unz_start = r->unz_end = 0;
 		}
 		/*
 		 * The compressed data is one stream: perf flushes what one
