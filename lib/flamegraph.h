@@ -20,8 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "file.h"
 #include "profile.h"
+#include "timeline.h"
 
 /* The image's width in pixels: default and bounds. */
 #define PM_FLAMEGRAPH_WIDTH 1200
@@ -60,6 +62,15 @@ struct pm_flamegraph_opts {
 	 */
 	const struct pm_profile *base;
 	uint32_t base_event;
+	/*
+	 * A time strip above the frames: the weight of the samples over time
+	 * (the timeline watched the profile fill), and a range selected on it
+	 * redraws the frames for that range.  Times are wall-clock with clock
+	 * (the recording's reference, CLOCK_DATA), else from the strip's
+	 * start.  NULL: no strip, the document as without it.
+	 */
+	const struct pm_timeline *timeline;
+	const struct pm_clock_ref *clock;
 };
 
 struct pm_flamegraph_stats {
