@@ -128,10 +128,11 @@ static uint64_t wall_ns(const struct pm_clock_ref *c, uint64_t t)
 static void out_wall(struct pm_out *o, uint64_t ns, bool date)
 {
 	time_t sec = (time_t)(ns / 1000000000);
+	const char *fmt = date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S";
 	char b[64];
 	struct tm tm;
 
-	if (!gmtime_r(&sec, &tm) || !strftime(b, sizeof(b), date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm)) {
+	if (!gmtime_r(&sec, &tm) || !strftime(b, sizeof(b), fmt, &tm)) {
 		pm_out__str(o, "?");
 		return;
 	}
