@@ -15,6 +15,11 @@
  * one name under one parent merged, siblings in byte order of their names.
  * Widths are shares of the summed period, so they are report's
  * percentages (children, inclusive).
+ *
+ * With a timeline, a time strip above the frames (lib/flamestrip.c): the
+ * samples' weight per time column, and the data and script that redraw
+ * the frames for a range of columns selected on it or by `?t=START,END`.
+ * Without one, not a byte of the document changes.
  */
 #include <stdbool.h>
 #include <stddef.h>
