@@ -125,7 +125,7 @@ static int name__clean(struct pm_buf *out, struct pm_buf *tmp, const char *s, si
 }
 
 /* Text or an attribute value: escaped, and what XML cannot hold replaced. */
-static void out__xml(struct pm_out *o, const char *s, size_t n)
+void pm_flamegraph__xml(struct pm_out *o, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, start = 0, len;
@@ -548,9 +548,9 @@ static void emit_label(struct fg *g, const char *name, size_t len, double x, dou
 	}
 	pm_out__printf(&g->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
 	if (chars <= fit) {
-		out__xml(&g->out, name, len);
+		pm_flamegraph__xml(&g->out, name, len);
 	} else {
-		out__xml(&g->out, name, cut);
+		pm_flamegraph__xml(&g->out, name, cut);
 		pm_out__str(&g->out, "..");
 	}
 	pm_out__str(&g->out, "</text>");
@@ -573,7 +573,7 @@ static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 	}
 	pct(now, sizeof(now), weight(&g->t, id), g->t.denom);
 	pm_out__str(&g->out, "<g><title>");
-	out__xml(&g->out, name, len);
+	pm_flamegraph__xml(&g->out, name, len);
 	pm_out__printf(&g->out, " (%llu samples, %s", (unsigned long long)n->samples, now);
 	if (g->o->base) {
 		pct(was, sizeof(was), g->draw[id].base == NONE ? 0 :
@@ -604,9 +604,10 @@ static int fg__strip(struct fg *g, uint32_t y)
 	size_t nr = g->nr_map, i;
 	uint32_t *pos = malloc(g->t.nr * sizeof(*pos)), *parent = malloc(g->nr_order * sizeof(*parent));
 	uint32_t *node_frame = malloc(nr * sizeof(*node_frame));
+	const char **name = malloc(g->nr_order * sizeof(*name));
 	int err = -ENOMEM;
 
-	if (pos && parent && node_frame) {
+	if (pos && parent && node_frame && name) {
 		for (i = 0; i < g->t.nr; i++)
 			pos[i] = NONE;
 		for (i = 0; i < g->nr_order; i++)
@@ -615,19 +616,23 @@ static int fg__strip(struct fg *g, uint32_t y)
 		for (i = 1; i < g->t.nr; i++)
 			if (pos[i] == NONE)
 				pos[i] = pos[g->t.n[i].parent];
-		for (i = 0; i < g->nr_order; i++)
+		for (i = 0; i < g->nr_order; i++) {
 			parent[i] = g->order[i] ? pos[g->t.n[g->order[i]].parent] : 0;
+			name[i] = name_at(&g->names, g->t.n[g->order[i]].name);
+		}
 		for (i = 0; i < nr; i++)
 			node_frame[i] = g->map[i] >= HIDDEN ? g->map[i] : pos[g->map[i]];
 		err = pm_flamestrip__write(&g->out, &(struct pm_flamestrip){
 			.tl = g->o->timeline, .clock = g->o->clock, .nr_frames = g->nr_order,
-			.frame_parent = parent, .nr_nodes = nr, .node_frame = node_frame,
+			.frame_parent = parent, .frame_name = name, .nr_nodes = nr,
+			.node_frame = node_frame,
 			.by_samples = g->t.by_samples, .relative = g->o->filter && g->o->filter->relative,
 			.width = g->width, .xpad = XPAD, .y = y });
 	}
 	free(pos);
 	free(parent);
 	free(node_frame);
+	free(name);
 	return err;
 }
 
@@ -657,11 +662,11 @@ static void emit_document(struct fg *g)
 	pm_out__printf(&g->out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
 		 "fill=\"rgb(248,248,240)\"/>\n", w, height);
 	pm_out__printf(&g->out, "<text id=\"title\" x=\"%u\" y=\"24\">", w / 2);
-	out__xml(&g->out, title, strlen(title));
+	pm_flamegraph__xml(&g->out, title, strlen(title));
 	pm_out__str(&g->out, "</text>\n");
 	if (o->subtitle) {
 		pm_out__printf(&g->out, "<text id=\"subtitle\" x=\"%u\" y=\"%u\">", w / 2, 24 + YPAD_SUBTITLE);
-		out__xml(&g->out, o->subtitle, strlen(o->subtitle));
+		pm_flamegraph__xml(&g->out, o->subtitle, strlen(o->subtitle));
 		pm_out__str(&g->out, "</text>\n");
 	}
 	pm_out__printf(&g->out, "<text id=\"unzoom\" class=\"hide\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"

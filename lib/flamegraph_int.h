@@ -16,6 +16,8 @@
 #include "timeline.h"
 
 extern const char pm_flamegraph_style[];
+/* Text or an attribute value: escaped, and what XML cannot hold replaced. */
+void pm_flamegraph__xml(struct pm_out *o, const char *s, size_t n);
 extern const char pm_flamegraph_script[];
 /* The time strip's style sheet and script, after the strip's data. */
 extern const char pm_flamestrip_script[];
@@ -33,6 +35,7 @@ struct pm_flamestrip {
 	const struct pm_clock_ref *clock;	/* NULL: times from the strip's start */
 	size_t nr_frames;			/* drawn, in document order; 0 is the root */
 	const uint32_t *frame_parent;		/* each frame's parent's index (the root's: 0) */
+	const char *const *frame_name;		/* each frame's name, as its tooltip has it */
 	size_t nr_nodes;			/* of the profile */
 	/* Profile node -> the frame its samples widen (a drawn one), HIDDEN or NONE. */
 	const uint32_t *node_frame;

@@ -216,7 +216,7 @@ const char pm_flamegraph_script[] =
 const char pm_flamestrip_script[] =
 	"<style type=\"text/css\">\n"
 	"#strip { cursor: crosshair; }\n"
-	"#strip-bars > rect { fill: rgb(225,120,50); }\n"
+	"#strip-bars > rect { fill: rgb(240,165,110); }\n"
 	"#strip-sel { fill: rgb(60,110,230); fill-opacity: 0.25; stroke: rgb(60,110,230); }\n"
 	"#strip-end { text-anchor: end; }\n"
 	"#strip-info { text-anchor: middle; fill: rgb(110,110,110); }\n"

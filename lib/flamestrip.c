@@ -20,9 +20,14 @@
 
 #include "flamegraph_int.h"
 
-#define BAR_TOP 4		/* below the strip's top */
-#define BAR_HEIGHT 50
+#define BAR_TOP 2		/* below the strip's top */
+#define BAR_HEIGHT 46
 #define LABEL_Y (BAR_TOP + BAR_HEIGHT + 14)
+#define LEGEND_Y (LABEL_Y + 15)
+#define FONT_WIDTH (12 * 0.59)	/* an average glyph, as the frames' labels count */
+/* Lines of the commands with the most weight, when there are several. */
+#define MAX_LINES 4
+#define LEGEND_CHARS 24
 
 /* One column's samples in one frame (or HIDDEN). */
 struct cell {
@@ -150,6 +155,92 @@ static void out_label(struct strip *st, struct pm_out *o, uint64_t t)
 		pm_out__printf(o, "%.3f s", (double)(t - start) / 1e9);
 }
 
+static const char *const line_color[MAX_LINES] = {
+	"rgb(30,60,200)", "rgb(10,130,50)", "rgb(150,30,160)", "rgb(20,20,20)",
+};
+
+/* The commands (children of the root) with the most weight, most first; how many. */
+static size_t strip__top_commands(struct strip *st, const uint32_t *cmd, uint32_t *top)
+{
+	uint64_t *total = calloc(st->s->nr_frames, sizeof(*total)), best;
+	size_t i, k, nr = 0, all = 0;
+
+	if (!total)
+		return 0;
+	for (i = 0; i < st->nr; i++)
+		if (st->cells[i].frame != PM_FLAMESTRIP_HIDDEN && st->cells[i].frame)
+			add_sat(&total[cmd[st->cells[i].frame]], cell_weight(st, &st->cells[i]));
+	for (i = 1; i < st->s->nr_frames; i++)
+		all += total[i] > 0;
+	for (k = 0; all > 1 && k < MAX_LINES; k++, nr++) {
+		for (i = 1, top[k] = 0, best = 0; i < st->s->nr_frames; i++)
+			if (total[i] > best) {
+				best = total[i];
+				top[k] = (uint32_t)i;
+			}
+		if (!best)
+			break;
+		total[top[k]] = 0;
+	}
+	free(total);
+	return nr;
+}
+
+/* One command's weight per column, as a line over the bars, and its entry in the legend. */
+static void strip__line(struct strip *st, struct pm_out *o, const uint32_t *cmd, uint32_t c,
+			uint64_t max, size_t k, double *legend_x)
+{
+	const struct pm_flamestrip *s = st->s;
+	double colw = (s->width - 2.0 * s->xpad) / st->cols, h;
+	size_t i = 0, len = strlen(s->frame_name[c]);
+	uint64_t w;
+	uint32_t col;
+
+	pm_out__printf(o, "<polyline fill=\"none\" stroke=\"%s\" points=\"", line_color[k]);
+	for (col = 0; col < st->cols; col++) {
+		for (w = 0; i < st->nr && st->cells[i].col == (int64_t)col; i++)
+			if (st->cells[i].frame != PM_FLAMESTRIP_HIDDEN && st->cells[i].frame &&
+			    cmd[st->cells[i].frame] == c)
+				add_sat(&w, cell_weight(st, &st->cells[i]));
+		h = max ? (double)BAR_HEIGHT * (double)w / (double)max : 0;
+		pm_out__printf(o, "%s%.2f,%.1f", col ? " " : "", s->xpad + (col + 0.5) * colw,
+			       s->y + BAR_TOP + BAR_HEIGHT - h);
+	}
+	pm_out__str(o, "\"><title>");
+	pm_flamegraph__xml(o, s->frame_name[c], len);
+	pm_out__printf(o, "</title></polyline>\n<text class=\"strip-legend\" x=\"%.2f\" y=\"%u\" "
+		       "fill=\"%s\">", *legend_x, s->y + LEGEND_Y, line_color[k]);
+	/* A long name is cut (at a character) so that four fit the width. */
+	for (i = 0, w = 0; i < len && w < LEGEND_CHARS; i++)
+		w += ((unsigned char)s->frame_name[c][i] & 0xc0) != 0x80;
+	while (i < len && ((unsigned char)s->frame_name[c][i] & 0xc0) == 0x80)
+		i++;
+	pm_out__str(o, "\xe2\x80\x94 ");	/* an em dash, as the line */
+	pm_flamegraph__xml(o, s->frame_name[c], i);
+	pm_out__str(o, i < len ? "..</text>\n" : "</text>\n");
+	*legend_x += (double)(w + 4) * FONT_WIDTH + 12;
+}
+
+/* Each of the busiest commands' weight over time, when the graph has several. */
+static void strip__lines(struct strip *st, struct pm_out *o, uint64_t max)
+{
+	const struct pm_flamestrip *s = st->s;
+	uint32_t *cmd = malloc(s->nr_frames * sizeof(*cmd)), top[MAX_LINES];
+	double legend_x = s->xpad;
+	size_t i, nr;
+
+	if (!cmd)
+		return;
+	/* Parents come before their children: each frame's command is its parent's. */
+	cmd[0] = 0;
+	for (i = 1; i < s->nr_frames; i++)
+		cmd[i] = s->frame_parent[i] ? cmd[s->frame_parent[i]] : (uint32_t)i;
+	nr = strip__top_commands(st, cmd, top);
+	for (i = 0; i < nr; i++)
+		strip__line(st, o, cmd, top[i], max, i, &legend_x);
+	free(cmd);
+}
+
 /* The bars, the selection's rectangle and the labels: a picture without script. */
 static void strip__markup(struct strip *st, struct pm_out *o)
 {
@@ -175,7 +266,9 @@ static void strip__markup(struct strip *st, struct pm_out *o)
 			pm_out__printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\"/>",
 				       s->xpad + c * colw, y + BAR_HEIGHT - h, colw, h);
 	}
-	pm_out__printf(o, "</g>\n<rect id=\"strip-sel\" class=\"hide\" x=\"%u\" y=\"%u\" width=\"0\" "
+	pm_out__str(o, "</g>\n");
+	strip__lines(st, o, max);
+	pm_out__printf(o, "<rect id=\"strip-sel\" class=\"hide\" x=\"%u\" y=\"%u\" width=\"0\" "
 		       "height=\"%u\"/>\n<text id=\"strip-start\" x=\"%u\" y=\"%u\">", s->xpad, y,
 		       BAR_HEIGHT, s->xpad, s->y + LABEL_Y);
 	out_label(st, o, start);

@@ -5,7 +5,7 @@
 # and --diff's colours on two recordings of a program whose functions
 # change their shares by known factors; --timeline's strip: only with the
 # option, bounded, its data's ranges equal to report --time's (on-CPU and
-# off-CPU), wall-clock with record -k.  The script's behaviour in a
+# off-CPU), wall-clock with record -k, a line per command.  The script's behaviour in a
 # browser is t0730's.
 . "$(dirname "$0")/test-lib.sh"
 
@@ -297,6 +297,18 @@ test_expect_success 'strip times: from the start without clock data, wall-clock 
 	test_grep "<text id=\"strip-start\"[^>]*>[0-2][0-9]:[0-5][0-9]:[0-5][0-9]\.[0-9]{3}<" k.svg &&
 	test_grep "<text id=\"strip-info\"[^>]*>from 20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-9:.]+ UTC, " k.svg &&
 	test_grep "fg:wall=\"[0-9]+\.[0-9]{3}\"" k.svg
+'
+
+test_expect_success 'strip lines: one per command when there are several, none for one' '
+	"$PMREC" report --flamegraph=t.svg --timeline "$TMP_ROOT/fp.data" 2>/dev/null &&
+	! grep -q "<polyline" t.svg &&
+	"$PMREC" record -q -g -o two.data -- \
+		sh -c "\"$HELPERS/calltree\" 10 & \"$HELPERS/shares\" 1 1 1 5; wait" &&
+	"$PMREC" report --flamegraph=two.svg --timeline two.data 2>/dev/null &&
+	n=$(grep -c "<polyline" two.svg) && test "$n" -ge 2 && test "$n" -le 4 &&
+	test_grep "<text class=\"strip-legend\"[^>]*>[^<]* calltree<" two.svg &&
+	test_grep "<text class=\"strip-legend\"[^>]*>[^<]* shares<" two.svg &&
+	$SVG external two.svg >/dev/null
 '
 
 test_expect_success '--timeline: bad values and combinations exit 64 with the reason' '
