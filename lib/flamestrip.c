@@ -54,12 +54,6 @@ static int cell_cmp(const void *a, const void *b)
 	return (x->frame > y->frame) - (x->frame < y->frame);
 }
 
-static void add_sat(uint64_t *a, uint64_t b)
-{
-	if (__builtin_add_overflow(*a, b, a))
-		*a = UINT64_MAX;
-}
-
 static uint64_t cell_weight(const struct strip *st, const struct cell *c)
 {
 	return st->s->by_samples ? c->samples : c->period;
@@ -97,8 +91,8 @@ static int strip__cells(struct strip *st)
 	qsort(st->cells, st->nr, sizeof(*st->cells), cell_cmp);
 	for (i = 0, j = 0; i < st->nr; i++) {
 		if (j && !cell_cmp(&st->cells[j - 1], &st->cells[i])) {
-			add_sat(&st->cells[j - 1].samples, st->cells[i].samples);
-			add_sat(&st->cells[j - 1].period, st->cells[i].period);
+			pm_add_sat(&st->cells[j - 1].samples, st->cells[i].samples);
+			pm_add_sat(&st->cells[j - 1].period, st->cells[i].period);
 		} else {
 			st->cells[j++] = st->cells[i];
 		}
@@ -116,9 +110,9 @@ static int strip__columns(struct strip *st)
 	if (!st->shown || !st->all)
 		return -ENOMEM;
 	for (i = 0; i < st->nr; i++) {
-		add_sat(&st->all[st->cells[i].col], cell_weight(st, &st->cells[i]));
+		pm_add_sat(&st->all[st->cells[i].col], cell_weight(st, &st->cells[i]));
 		if (st->cells[i].frame != PM_FLAMESTRIP_HIDDEN)
-			add_sat(&st->shown[st->cells[i].col], cell_weight(st, &st->cells[i]));
+			pm_add_sat(&st->shown[st->cells[i].col], cell_weight(st, &st->cells[i]));
 	}
 	return 0;
 }
@@ -169,7 +163,7 @@ static size_t strip__top_commands(struct strip *st, const uint32_t *cmd, uint32_
 		return 0;
 	for (i = 0; i < st->nr; i++)
 		if (st->cells[i].frame != PM_FLAMESTRIP_HIDDEN && st->cells[i].frame)
-			add_sat(&total[cmd[st->cells[i].frame]], cell_weight(st, &st->cells[i]));
+			pm_add_sat(&total[cmd[st->cells[i].frame]], cell_weight(st, &st->cells[i]));
 	for (i = 1; i < st->s->nr_frames; i++)
 		all += total[i] > 0;
 	for (k = 0; all > 1 && k < MAX_LINES; k++, nr++) {
@@ -201,7 +195,7 @@ static void strip__line(struct strip *st, struct pm_out *o, const uint32_t *cmd,
 		for (w = 0; i < st->nr && st->cells[i].col == (int64_t)col; i++)
 			if (st->cells[i].frame != PM_FLAMESTRIP_HIDDEN && st->cells[i].frame &&
 			    cmd[st->cells[i].frame] == c)
-				add_sat(&w, cell_weight(st, &st->cells[i]));
+				pm_add_sat(&w, cell_weight(st, &st->cells[i]));
 		h = max ? (double)BAR_HEIGHT * (double)w / (double)max : 0;
 		pm_out__printf(o, "%s%.2f,%.1f", col ? " " : "", s->xpad + (col + 0.5) * colw,
 			       s->y + BAR_TOP + BAR_HEIGHT - h);

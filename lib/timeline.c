@@ -102,12 +102,6 @@ static struct pm_timeline_entry *timeline__slot(struct pm_timeline *t, int64_t c
 	return &t->e[t->nr++];
 }
 
-static void add_sat(uint64_t *a, uint64_t b)
-{
-	if (__builtin_add_overflow(*a, b, a))
-		*a = UINT64_MAX;
-}
-
 /* Columns twice as wide: each pair of entries of one node merged into one. */
 static int timeline__double(struct pm_timeline *t)
 {
@@ -127,8 +121,8 @@ static int timeline__double(struct pm_timeline *t)
 			free(old);
 			return -ENOMEM;
 		}
-		add_sat(&e->samples, old[i].samples);
-		add_sat(&e->period, old[i].period);
+		pm_add_sat(&e->samples, old[i].samples);
+		pm_add_sat(&e->period, old[i].period);
 	}
 	free(old);
 	return 0;
@@ -161,8 +155,8 @@ void pm_timeline__observe(void *arg, uint32_t node, uint64_t time, uint64_t samp
 		t->err = -ENOMEM;
 		return;
 	}
-	add_sat(&e->samples, samples);
-	add_sat(&e->period, period);
+	pm_add_sat(&e->samples, samples);
+	pm_add_sat(&e->period, period);
 }
 
 int pm_timeline__error(const struct pm_timeline *t)
