@@ -24,6 +24,7 @@ enum {
 	OPT_TITLE,
 	OPT_MIN_WIDTH,
 	OPT_DIFF,
+	OPT_TIMELINE,
 };
 
 static const struct argp_option flame_options[] = {
@@ -39,8 +40,27 @@ static const struct argp_option flame_options[] = {
 	{ .name = "diff", .key = OPT_DIFF, .arg = "BASE",
 	  .doc = "Colour each frame by how its share changed from the recording BASE: red grew, "
 		 "blue shrank, grey unchanged (widths are FILE's)" },
+	{ .name = "timeline", .key = OPT_TIMELINE, .arg = "COLUMNS", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "A time strip above the graph: the samples' weight over time in at most COLUMNS "
+		 "columns (default 256); dragging across it redraws the graph for that time range" },
 	{ 0 },
 };
+
+static void parse_timeline(struct report_flame_opts *o, const char *arg, struct argp_state *state)
+{
+	unsigned long v = PM_TIMELINE_COLUMNS;
+	char *end;
+
+	if (arg) {
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || *arg == '-' || v < PM_TIMELINE_COLUMNS_MIN ||
+		    v > PM_TIMELINE_COLUMNS_MAX)
+			argp_error(state, "bad --timeline '%s' (columns, %d to %d)", arg,
+				   PM_TIMELINE_COLUMNS_MIN, PM_TIMELINE_COLUMNS_MAX);
+	}
+	o->timeline = (uint32_t)v;
+}
 
 static error_t flame_parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -71,11 +91,17 @@ static error_t flame_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_DIFF:
 		o->diff = arg;
 		break;
+	case OPT_TIMELINE:
+		parse_timeline(o, arg, state);
+		break;
 	case ARGP_KEY_END:
-		if (!o->file && (o->inverted || o->title || o->min_width >= 0 || o->diff))
+		if (!o->file && (o->inverted || o->title || o->min_width >= 0 || o->diff || o->timeline))
 			argp_error(state, "--%s draws a flame graph: it needs --flamegraph",
-				   o->diff ? "diff" : o->inverted ? "inverted" :
-				   o->title ? "title" : "min-width");
+				   o->diff ? "diff" : o->inverted ? "inverted" : o->title ? "title" :
+				   o->timeline ? "timeline" : "min-width");
+		if (o->diff && o->timeline)
+			argp_error(state, "--timeline redraws the graph for a time range, --diff colours "
+				   "it for the whole recording: give one");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -143,6 +169,23 @@ static int flame__write(const char *file, const struct pm_profile *p,
 	return err ? PM_EXIT_FAILURE : PM_EXIT_OK;
 }
 
+int report_flame__watch(struct report_flame_opts *o, struct pm_profile *p)
+{
+	o->tl = pm_timeline__new(o->timeline);
+	if (!o->tl) {
+		fprintf(stderr, CMD ": out of memory\n");
+		return PM_EXIT_FAILURE;
+	}
+	pm_profile__observe(p, pm_timeline__observe, o->tl);
+	return 0;
+}
+
+void report_flame__exit(struct report_flame_opts *o)
+{
+	pm_timeline__delete(o->tl);
+	o->tl = NULL;
+}
+
 int report_flame__run(const struct report_flame_opts *o, const struct report_flame_input *in)
 {
 	const char *ev = pm_profile__event_name(in->profile, in->event);
@@ -157,8 +200,17 @@ int report_flame__run(const struct report_flame_opts *o, const struct report_fla
 	};
 	struct pm_flamegraph_stats st = { 0 };
 	struct pm_profile *base = NULL;
+	struct pm_clock_ref clock;
 	char *subtitle = NULL;
 	int ret;
+
+	if (o->tl && pm_timeline__error(o->tl)) {
+		fprintf(stderr, CMD ": out of memory\n");
+		return PM_EXIT_FAILURE;
+	}
+	fo.timeline = o->tl;
+	/* Wall-clock times where the recording has the reference (record -k), as --speedscope. */
+	fo.clock = o->tl && !pm_reader__clock_data(in->r, &clock) ? &clock : NULL;
 
 	if (o->diff) {
 		if (in->load(in->load_arg, o->diff, &base))

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "profile.h"
+#include "reader.h"
+#include "timeline.h"
 
 struct report_flame_opts {
 	const char *file;	/* NULL: no flame graph; "-": stdout */
@@ -18,6 +20,8 @@ struct report_flame_opts {
 	const char *title;
 	double min_width;	/* pixels; < 0: the default */
 	bool inverted;
+	uint32_t timeline;	/* --timeline's columns; 0: no time strip */
+	struct pm_timeline *tl;	/* watching the profile fill (report_flame__watch) */
 };
 
 /* Parses into the report_flame_opts that is the child's input. */
@@ -26,6 +30,14 @@ extern const struct argp report_flame_argp;
 /* Checks the options against report's --width (pixels here); argp_error()s. */
 void report_flame__check(const struct report_flame_opts *o, long width, struct argp_state *state);
 
+/*
+ * With --timeline, before the profile is read: a timeline watches the
+ * samples go in.  0, or PM_EXIT_FAILURE (said why).  report_flame__exit
+ * frees it.
+ */
+int report_flame__watch(struct report_flame_opts *o, struct pm_profile *p);
+void report_flame__exit(struct report_flame_opts *o);
+
 /* What report hands over: the profile it read and its options. */
 struct report_flame_input {
 	struct pm_profile *profile;
@@ -33,6 +45,7 @@ struct report_flame_input {
 	uint32_t event;
 	const struct pm_profile_filter *filter;
 	long width;				/* report's --width: pixels here; < 0: default */
+	struct pm_reader *r;			/* the input: its clock reference */
 	/*
 	 * Reads another recording with report's options into a new profile
 	 * (the caller's to delete); says why it failed.  0 or a negative errno.

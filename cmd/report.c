@@ -802,7 +802,7 @@ static int report__flame(struct report *rep)
 	report__query_base(rep, &q, &f);
 	return report_flame__run(&rep->opts.flame, &(struct report_flame_input){
 		.profile = rep->profile, .name = rep->name, .event = ev, .filter = &f,
-		.width = rep->opts.width, .load = report__load_other, .load_arg = rep,
+		.width = rep->opts.width, .load = report__load_other, .load_arg = rep, .r = rep->r,
 	});
 }
 
@@ -822,6 +822,8 @@ static int report__run(struct report *rep)
 		if (!rep->speedscope)
 			return PM_EXIT_FAILURE;
 	}
+	if (o->flame.timeline && report_flame__watch(&o->flame, rep->profile))
+		return PM_EXIT_FAILURE;
 	err = report__load(rep, path);
 	if (!err && rep->speedscope)
 		return report_speedscope__run(&o->speedscope, rep->speedscope, rep->r, rep->name,
@@ -863,6 +865,7 @@ int cmd_report(int argc, char **argv)
 		ret = report__run(&rep);
 	}
 	report__exit(&rep);
+	report_flame__exit(&rep.opts.flame);
 	pm_id_list__exit(&rep.opts.pids);
 	pm_id_list__exit(&rep.opts.tids);
 	pm_id_list__exit(&rep.opts.cpus);

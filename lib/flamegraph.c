@@ -8,13 +8,15 @@
 #include "emit.h"
 #include "file.h"
 #include "flamegraph.h"
+#include "flamegraph_int.h"
 #include "folded.h"
 #include "hash.h"
 #include "hashtab.h"
 #include "naming.h"
 #include "utf8.h"
 
-#define NONE UINT32_MAX
+#define NONE PM_FLAMESTRIP_NONE
+#define HIDDEN PM_FLAMESTRIP_HIDDEN
 
 /* Geometry, in pixels (flamegraph.pl's). */
 #define FONT_SIZE 12
@@ -72,6 +74,8 @@ struct fg {
 	uint32_t *order;		/* drawn nodes, depth first */
 	size_t nr_order;
 	struct draw *draw;
+	uint32_t *map;			/* with a time strip: profile node -> tree node, HIDDEN, NONE */
+	size_t nr_map;
 	uint32_t width, max_depth;
 	double scale, max_delta;
 	struct pm_out out;
@@ -121,7 +125,7 @@ static int name__clean(struct pm_buf *out, struct pm_buf *tmp, const char *s, si
 }
 
 /* Text or an attribute value: escaped, and what XML cannot hold replaced. */
-static void out__xml(struct pm_out *o, const char *s, size_t n)
+void pm_flamegraph__xml(struct pm_out *o, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, start = 0, len;
@@ -271,7 +275,7 @@ static enum kind frame_kind(const struct pm_profile_frame *f)
 	return f->kernel ? KIND_KERNEL : f->sym ? KIND_USER : KIND_UNKNOWN;
 }
 
-/* Adds profile node id to the tree (map[id]: its tree node, or NONE). */
+/* Adds profile node id to the tree (map[id]: its tree node, HIDDEN by the filter, or NONE). */
 static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, uint32_t event,
 		     uint32_t id, uint32_t *map, const uint64_t *period, const uint64_t *samples)
 {
@@ -283,8 +287,10 @@ static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, u
 	map[id] = NONE;
 	pm_profile__node(p, id, &n, &c);
 	if (n.frame) {
-		if (map[n.parent] == NONE)
+		if (map[n.parent] >= HIDDEN) {
+			map[id] = map[n.parent];
 			return 0;
+		}
 		name = frame_name_cached(&g->names, n.frame);
 		node = name == NONE ? NONE :
 		       tree__child(t, map[n.parent], name, frame_kind(n.frame), true);
@@ -293,8 +299,10 @@ static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, u
 			return 0;
 		add_sat(&t->all_period, period[id]);
 		t->all_samples += samples[id];
-		if (!shown)
+		if (!shown) {
+			map[id] = HIDDEN;
 			return 0;
+		}
 		name = names__clean_intern(&g->names, c.comm ? c.comm : "", c.comm ? strlen(c.comm) : 0);
 		node = name == NONE ? NONE : tree__child(t, 0, name, KIND_COMM, true);
 		if (node != NONE) {
@@ -333,6 +341,11 @@ static int tree__build(struct fg *g, struct tree *t, const struct pm_profile *p,
 	/* A file without periods (none recorded, all zero) still has samples. */
 	t->by_samples = !t->n[0].period;
 	t->denom = relative ? weight(t, 0) : t->by_samples ? t->all_samples : t->all_period;
+	if (t == &g->t && g->o->timeline) {
+		g->map = map;	/* the strip's, to place the samples of each profile node */
+		g->nr_map = nr;
+		map = NULL;
+	}
 out:
 	free(period);
 	free(samples);
@@ -508,205 +521,6 @@ static struct rgb diff_color(const struct fg *g, uint32_t id)
 
 /* ---- the document ---- */
 
-static const char style[] =
-	"<style type=\"text/css\">\n"
-	"text { font-family: Verdana, Helvetica, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
-	"#title { text-anchor: middle; font-size: 17px; }\n"
-	"#subtitle { text-anchor: middle; fill: rgb(110,110,110); }\n"
-	"#search, #unzoom { cursor: pointer; }\n"
-	"#search, #matched { text-anchor: end; }\n"
-	"#search.active { fill: rgb(230,0,230); }\n"
-	"#frames > g { cursor: pointer; }\n"
-	"#frames > g:hover > rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
-	"#frames > g.parent { opacity: 0.5; }\n"
-	".hide { display: none; }\n"
-	"</style>\n";
-
-/*
- * The behaviour flamegraph.pl's script has, written anew: a click zooms
- * (the frame spans the width, its callers stay below it, dimmed), Reset
- * Zoom or Escape goes back, Search or Ctrl-F asks for a regular
- * expression (JavaScript RegExp.test on each frame's name: a match
- * anywhere in the name, as flamegraph.pl's) and shows the share of the
- * samples under the matched frames, counted once where matches nest.  The
- * URL's ?s=REGEX searches and ?x=X&y=Y zooms (the frame's rect x and y)
- * on load.  Frames carry their exact offset and weight (fg:x, fg:w).
- */
-static const char script[] =
-	"<script type=\"text/ecmascript\"><![CDATA[\n"
-	"\"use strict\";\n"
-	"var SVG = \"http://www.w3.org/2000/svg\", FG = \"urn:x-pmrec:flamegraph\";\n"
-	"var frames, details, matched, unzoombtn, searchbtn, total, inverted, xpad, span;\n"
-	"var searching = false;\n"
-	"function num(e, n) { return +e.getAttributeNS(FG, n); }\n"
-	"function info(g) {\n"
-	"\tif (!g.fg) {\n"
-	"\t\tvar r = g.querySelector(\"rect\"), t = g.querySelector(\"title\");\n"
-	"\t\tg.fg = { g: g, r: r, t: g.querySelector(\"text\"),\n"
-	"\t\t\tname: t.textContent.replace(/ \\([^()]*\\)$/, \"\"),\n"
-	"\t\t\tx: r.getAttribute(\"x\"), w: r.getAttribute(\"width\"),\n"
-	"\t\t\ty: +r.getAttribute(\"y\"), fill: r.getAttribute(\"fill\"),\n"
-	"\t\t\to: num(r, \"x\"), ow: num(r, \"w\") };\n"
-	"\t}\n"
-	"\treturn g.fg;\n"
-	"}\n"
-	"function label(f, x, w) {\n"
-	"\tvar n = Math.floor(w / (12 * 0.59)), s = Array.from(f.name);\n"
-	"\tif (n < 3) {\n"
-	"\t\tif (f.t) f.t.textContent = \"\";\n"
-	"\t\treturn;\n"
-	"\t}\n"
-	"\tif (!f.t) {\n"
-	"\t\tf.t = document.createElementNS(SVG, \"text\");\n"
-	"\t\tf.t.setAttribute(\"y\", (f.y + 11.5).toFixed(1));\n"
-	"\t\tf.g.appendChild(f.t);\n"
-	"\t}\n"
-	"\tf.t.setAttribute(\"x\", (x + 3).toFixed(2));\n"
-	"\tf.t.textContent = s.length <= n ? f.name : s.slice(0, n - 2).join(\"\") + \"..\";\n"
-	"}\n"
-	"function place(f, x, w) {\n"
-	"\tf.r.setAttribute(\"x\", x.toFixed(2));\n"
-	"\tf.r.setAttribute(\"width\", w.toFixed(2));\n"
-	"\tlabel(f, x, w);\n"
-	"}\n"
-	"function zoom(g) {\n"
-	"\tvar z = info(g), scale = z.ow ? span / z.ow : 0, gs = frames.children, i;\n"
-	"\tunzoombtn.classList.remove(\"hide\");\n"
-	"\tfor (i = 0; i < gs.length; i++) {\n"
-	"\t\tvar f = info(gs[i]), callee = inverted ? f.y > z.y : f.y < z.y;\n"
-	"\t\tvar inside = callee ? f.o >= z.o && f.o + f.ow <= z.o + z.ow && (f.o < z.o + z.ow || !z.ow)\n"
-	"\t\t\t: f.o <= z.o && f.o + f.ow >= z.o + z.ow && (f.y != z.y || gs[i] === g);\n"
-	"\t\tif (!inside) {\n"
-	"\t\t\tgs[i].classList.add(\"hide\");\n"
-	"\t\t\tcontinue;\n"
-	"\t\t}\n"
-	"\t\tgs[i].classList.remove(\"hide\");\n"
-	"\t\tif (callee) {\n"
-	"\t\t\tgs[i].classList.remove(\"parent\");\n"
-	"\t\t\tplace(f, xpad + (f.o - z.o) * scale, f.ow * scale);\n"
-	"\t\t} else {\n"
-	"\t\t\tgs[i].classList.toggle(\"parent\", gs[i] !== g);\n"
-	"\t\t\tplace(f, xpad, span);\n"
-	"\t\t}\n"
-	"\t}\n"
-	"}\n"
-	"function unzoom() {\n"
-	"\tvar gs = frames.children, i;\n"
-	"\tunzoombtn.classList.add(\"hide\");\n"
-	"\tfor (i = 0; i < gs.length; i++) {\n"
-	"\t\tvar f = info(gs[i]);\n"
-	"\t\tgs[i].classList.remove(\"hide\", \"parent\");\n"
-	"\t\tf.r.setAttribute(\"x\", f.x);\n"
-	"\t\tf.r.setAttribute(\"width\", f.w);\n"
-	"\t\tlabel(f, +f.x, +f.w);\n"
-	"\t}\n"
-	"}\n"
-	"function reset_search() {\n"
-	"\tvar gs = frames.children, i;\n"
-	"\tfor (i = 0; i < gs.length; i++) {\n"
-	"\t\tif (gs[i].classList.contains(\"match\")) {\n"
-	"\t\t\tgs[i].classList.remove(\"match\");\n"
-	"\t\t\tinfo(gs[i]).r.setAttribute(\"fill\", info(gs[i]).fill);\n"
-	"\t\t}\n"
-	"\t}\n"
-	"\tmatched.textContent = \" \";\n"
-	"\tmatched.removeAttributeNS(FG, \"matched\");\n"
-	"\tsearchbtn.classList.remove(\"active\");\n"
-	"\tsearching = false;\n"
-	"}\n"
-	"function search(term) {\n"
-	"\tvar re, gs = frames.children, m = [], i, sum = 0, end = -1;\n"
-	"\ttry {\n"
-	"\t\tre = new RegExp(term);\n"
-	"\t} catch (e) {\n"
-	"\t\tmatched.textContent = \"Bad regular expression\";\n"
-	"\t\treturn;\n"
-	"\t}\n"
-	"\treset_search();\n"
-	"\t/* The root, \"all\", is not a frame of any stack. */\n"
-	"\tfor (i = 1; i < gs.length; i++) {\n"
-	"\t\tvar f = info(gs[i]);\n"
-	"\t\tif (re.test(f.name)) {\n"
-	"\t\t\tgs[i].classList.add(\"match\");\n"
-	"\t\t\tf.r.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
-	"\t\t\tm.push(f);\n"
-	"\t\t}\n"
-	"\t}\n"
-	"\tm.sort(function (a, b) { return a.o - b.o || b.ow - a.ow; });\n"
-	"\tfor (i = 0; i < m.length; i++) {\n"
-	"\t\tif (m[i].o < end)\n"
-	"\t\t\tcontinue;\n"
-	"\t\tsum += m[i].ow;\n"
-	"\t\tend = m[i].o + m[i].ow;\n"
-	"\t}\n"
-	"\tmatched.textContent = \"Matched: \" + (total ? 100 * sum / total : 0).toFixed(2) + \"%\";\n"
-	"\tmatched.setAttributeNS(FG, \"fg:matched\", String(sum));\n"
-	"\tsearchbtn.classList.add(\"active\");\n"
-	"\tsearching = true;\n"
-	"}\n"
-	"function ask() {\n"
-	"\tif (searching) {\n"
-	"\t\treset_search();\n"
-	"\t\treturn;\n"
-	"\t}\n"
-	"\tvar term = prompt(\"Search for a regular expression (e.g. ^ext4_):\", \"\");\n"
-	"\tif (term)\n"
-	"\t\tsearch(term);\n"
-	"}\n"
-	"function frame_of(e) {\n"
-	"\tvar g = e.target.closest ? e.target.closest(\"g\") : null;\n"
-	"\treturn g && g.parentNode === frames ? g : null;\n"
-	"}\n"
-	"function init(evt) {\n"
-	"\tvar svg = document.documentElement, p, gs, i, x, y;\n"
-	"\tframes = document.getElementById(\"frames\");\n"
-	"\tdetails = document.getElementById(\"details\");\n"
-	"\tmatched = document.getElementById(\"matched\");\n"
-	"\tunzoombtn = document.getElementById(\"unzoom\");\n"
-	"\tsearchbtn = document.getElementById(\"search\");\n"
-	"\ttotal = num(svg, \"total\");\n"
-	"\tinverted = svg.getAttributeNS(FG, \"inverted\") === \"1\";\n"
-	"\txpad = num(svg, \"xpad\");\n"
-	"\tspan = num(svg, \"span\");\n"
-	"\tframes.addEventListener(\"click\", function (e) {\n"
-	"\t\tvar g = frame_of(e);\n"
-	"\t\tif (g)\n"
-	"\t\t\tzoom(g);\n"
-	"\t});\n"
-	"\tframes.addEventListener(\"mouseover\", function (e) {\n"
-	"\t\tvar g = frame_of(e);\n"
-	"\t\tif (g)\n"
-	"\t\t\tdetails.textContent = \"Function: \" + g.querySelector(\"title\").textContent;\n"
-	"\t});\n"
-	"\tframes.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
-	"\tunzoombtn.addEventListener(\"click\", unzoom);\n"
-	"\tsearchbtn.addEventListener(\"click\", ask);\n"
-	"\twindow.addEventListener(\"keydown\", function (e) {\n"
-	"\t\tif (e.key === \"F3\" || (e.ctrlKey && (e.key === \"f\" || e.key === \"F\"))) {\n"
-	"\t\t\te.preventDefault();\n"
-	"\t\t\task();\n"
-	"\t\t} else if (e.key === \"Escape\") {\n"
-	"\t\t\tunzoom();\n"
-	"\t\t}\n"
-	"\t});\n"
-	"\tp = new URLSearchParams(window.location.search);\n"
-	"\tif (p.get(\"x\") !== null && p.get(\"y\") !== null) {\n"
-	"\t\tx = +p.get(\"x\");\n"
-	"\t\ty = +p.get(\"y\");\n"
-	"\t\tgs = frames.children;\n"
-	"\t\tfor (i = 0; i < gs.length; i++) {\n"
-	"\t\t\tif (Math.abs(info(gs[i]).x - x) < 0.005 && info(gs[i]).y === y) {\n"
-	"\t\t\t\tzoom(gs[i]);\n"
-	"\t\t\t\tbreak;\n"
-	"\t\t\t}\n"
-	"\t\t}\n"
-	"\t}\n"
-	"\tif (p.get(\"s\"))\n"
-	"\t\tsearch(p.get(\"s\"));\n"
-	"\tsvg.setAttributeNS(FG, \"fg:script\", \"ran\");\n"
-	"}\n"
-	"]]></script>\n";
-
 static uint32_t frame_y(const struct fg *g, uint32_t depth, uint32_t height, uint32_t top)
 {
 	return g->o->inverted ? top + depth * FRAME_HEIGHT :
@@ -734,9 +548,9 @@ static void emit_label(struct fg *g, const char *name, size_t len, double x, dou
 	}
 	pm_out__printf(&g->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
 	if (chars <= fit) {
-		out__xml(&g->out, name, len);
+		pm_flamegraph__xml(&g->out, name, len);
 	} else {
-		out__xml(&g->out, name, cut);
+		pm_flamegraph__xml(&g->out, name, cut);
 		pm_out__str(&g->out, "..");
 	}
 	pm_out__str(&g->out, "</text>");
@@ -759,7 +573,7 @@ static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 	}
 	pct(now, sizeof(now), weight(&g->t, id), g->t.denom);
 	pm_out__str(&g->out, "<g><title>");
-	out__xml(&g->out, name, len);
+	pm_flamegraph__xml(&g->out, name, len);
 	pm_out__printf(&g->out, " (%llu samples, %s", (unsigned long long)n->samples, now);
 	if (g->o->base) {
 		pct(was, sizeof(was), g->draw[id].base == NONE ? 0 :
@@ -780,16 +594,60 @@ static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 	pm_out__str(&g->out, "</g>\n");
 }
 
+/*
+ * The time strip: which drawn frame the samples of each profile node
+ * widen (their own frame, else the nearest drawn caller: a frame left out
+ * keeps its time in its caller), and each frame's parent.
+ */
+static int fg__strip(struct fg *g, uint32_t y)
+{
+	size_t nr = g->nr_map, i;
+	uint32_t *pos = malloc(g->t.nr * sizeof(*pos)), *parent = malloc(g->nr_order * sizeof(*parent));
+	uint32_t *node_frame = malloc(nr * sizeof(*node_frame));
+	const char **name = malloc(g->nr_order * sizeof(*name));
+	int err = -ENOMEM;
+
+	if (pos && parent && node_frame && name) {
+		for (i = 0; i < g->t.nr; i++)
+			pos[i] = NONE;
+		for (i = 0; i < g->nr_order; i++)
+			pos[g->order[i]] = (uint32_t)i;
+		/* Parents are numbered before their children. */
+		for (i = 1; i < g->t.nr; i++)
+			if (pos[i] == NONE)
+				pos[i] = pos[g->t.n[i].parent];
+		for (i = 0; i < g->nr_order; i++) {
+			parent[i] = g->order[i] ? pos[g->t.n[g->order[i]].parent] : 0;
+			name[i] = name_at(&g->names, g->t.n[g->order[i]].name);
+		}
+		for (i = 0; i < nr; i++)
+			node_frame[i] = g->map[i] >= HIDDEN ? g->map[i] : pos[g->map[i]];
+		err = pm_flamestrip__write(&g->out, &(struct pm_flamestrip){
+			.tl = g->o->timeline, .clock = g->o->clock, .nr_frames = g->nr_order,
+			.frame_parent = parent, .frame_name = name, .nr_nodes = nr,
+			.node_frame = node_frame,
+			.by_samples = g->t.by_samples, .relative = g->o->filter && g->o->filter->relative,
+			.width = g->width, .xpad = XPAD, .y = y });
+	}
+	free(pos);
+	free(parent);
+	free(node_frame);
+	free(name);
+	return err;
+}
+
 static void emit_document(struct fg *g)
 {
 	const struct pm_flamegraph_opts *o = g->o;
-	uint32_t top = YPAD_TOP + (o->subtitle ? YPAD_SUBTITLE : 0);
+	uint32_t strip = YPAD_TOP + (o->subtitle ? YPAD_SUBTITLE : 0);
+	uint32_t top = strip + (o->timeline ? PM_FLAMESTRIP_HEIGHT : 0);
 	uint32_t height = top + (g->max_depth + 1) * FRAME_HEIGHT + YPAD_BOTTOM, w = g->width;
 	const char *title = o->title ? o->title :
 			    o->base ? "Differential Flame Graph" :
 			    o->offcpu ? (o->inverted ? "Off-CPU Icicle Graph" : "Off-CPU Flame Graph") :
 			    o->inverted ? "Icicle Graph" : "Flame Graph";
 	size_t i;
+	int err;
 
 	pm_out__printf(&g->out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		 "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
@@ -799,16 +657,16 @@ static void emit_document(struct fg *g)
 		 "fg:diff=\"%d\">\n", (unsigned long long)g->t.denom, o->inverted, XPAD,
 		 w - 2 * XPAD, !!o->base);
 	pm_out__str(&g->out, "<!-- drawn by pmrec report from the profile of a perf.data file -->\n");
-	pm_out__str(&g->out, style);
-	pm_out__str(&g->out, script);
+	pm_out__str(&g->out, pm_flamegraph_style);
+	pm_out__str(&g->out, pm_flamegraph_script);
 	pm_out__printf(&g->out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
 		 "fill=\"rgb(248,248,240)\"/>\n", w, height);
 	pm_out__printf(&g->out, "<text id=\"title\" x=\"%u\" y=\"24\">", w / 2);
-	out__xml(&g->out, title, strlen(title));
+	pm_flamegraph__xml(&g->out, title, strlen(title));
 	pm_out__str(&g->out, "</text>\n");
 	if (o->subtitle) {
 		pm_out__printf(&g->out, "<text id=\"subtitle\" x=\"%u\" y=\"%u\">", w / 2, 24 + YPAD_SUBTITLE);
-		out__xml(&g->out, o->subtitle, strlen(o->subtitle));
+		pm_flamegraph__xml(&g->out, o->subtitle, strlen(o->subtitle));
 		pm_out__str(&g->out, "</text>\n");
 	}
 	pm_out__printf(&g->out, "<text id=\"unzoom\" class=\"hide\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"
@@ -820,6 +678,8 @@ static void emit_document(struct fg *g)
 	if (!g->t.n[0].samples)
 		pm_out__printf(&g->out, "<text id=\"empty\" x=\"%u\" y=\"%u\">No samples</text>\n", w / 2,
 			 top + FRAME_HEIGHT * 2);
+	if (o->timeline && (err = fg__strip(g, strip)) && !g->out.err)
+		g->out.err = err;
 	pm_out__str(&g->out, "<g id=\"frames\">\n");
 	for (i = 0; i < g->nr_order; i++)
 		emit_frame(g, g->order[i], height, top);
@@ -835,6 +695,7 @@ static void fg__exit(struct fg *g)
 	free(g->kid_start);
 	free(g->order);
 	free(g->draw);
+	free(g->map);
 	pm_out__exit(&g->out);
 }
 

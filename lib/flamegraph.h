@@ -15,13 +15,20 @@
  * one name under one parent merged, siblings in byte order of their names.
  * Widths are shares of the summed period, so they are report's
  * percentages (children, inclusive).
+ *
+ * With a timeline, a time strip above the frames (lib/flamestrip.c): the
+ * samples' weight per time column, and the data and script that redraw
+ * the frames for a range of columns selected on it or by `?t=START,END`.
+ * Without one, not a byte of the document changes.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "file.h"
 #include "profile.h"
+#include "timeline.h"
 
 /* The image's width in pixels: default and bounds. */
 #define PM_FLAMEGRAPH_WIDTH 1200
@@ -60,6 +67,15 @@ struct pm_flamegraph_opts {
 	 */
 	const struct pm_profile *base;
 	uint32_t base_event;
+	/*
+	 * A time strip above the frames: the weight of the samples over time
+	 * (the timeline watched the profile fill), and a range selected on it
+	 * redraws the frames for that range.  Times are wall-clock with clock
+	 * (the recording's reference, CLOCK_DATA), else from the strip's
+	 * start.  NULL: no strip, the document as without it.
+	 */
+	const struct pm_timeline *timeline;
+	const struct pm_clock_ref *clock;
 };
 
 struct pm_flamegraph_stats {

@@ -98,6 +98,9 @@ struct pm_profile {
 	uint64_t (*slices)[2];
 	size_t nr_slices;
 
+	pm_profile_observe_fn *observe;	/* NULL: nobody watches the samples go in */
+	void *observe_arg;
+
 	uint32_t path[PM_PROFILE_MAX_FRAMES];	/* scratch for queries */
 };
 
@@ -599,6 +602,19 @@ static void profile__count(struct pm_profile *p, uint32_t ctx, uint32_t node, ui
 	if (last > ev->last_time)
 		ev->last_time = last;
 	add_sat(&ev->samples, n);
+	if (p->observe)
+		p->observe(p->observe_arg, node, first, n, period);
+}
+
+void pm_profile__observe(struct pm_profile *p, pm_profile_observe_fn *fn, void *arg)
+{
+	p->observe = fn;
+	p->observe_arg = arg;
+}
+
+bool pm_profile__observed(const struct pm_profile *p)
+{
+	return p->observe != NULL;
 }
 
 void pm_profile__add_again(struct pm_profile *p, const struct pm_profile_place *at,

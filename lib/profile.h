@@ -132,6 +132,19 @@ int pm_profile__set_time_filter(struct pm_profile *p, const uint64_t (*slices)[2
 /* Whether a sample at time passes the time filter. */
 bool pm_profile__in_time(const struct pm_profile *p, uint64_t time);
 
+/*
+ * Per-sample data the profile does not keep, for whoever wants it (a
+ * timeline): fn is called for every sample counted (after the time filter)
+ * with the stack node it went to (the innermost frame's), its time, and its
+ * samples and period.  Several samples added at once (samples > 1) come at
+ * their earliest time: a caller that wants each one's time adds them one by
+ * one, as the report sink does when the profile is observed.  NULL: none.
+ */
+typedef void pm_profile_observe_fn(void *arg, uint32_t node, uint64_t time, uint64_t samples,
+				   uint64_t period);
+void pm_profile__observe(struct pm_profile *p, pm_profile_observe_fn *fn, void *arg);
+bool pm_profile__observed(const struct pm_profile *p);
+
 /* O(frames).  0, -EINVAL (unknown event, no frame, an unknown id) or -ENOMEM. */
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s);
 

@@ -297,12 +297,13 @@ static int sink__defer(struct pm_report_sink *k, const struct pm_profile_sample 
 
 	/*
 	 * The time filter applies here, not in the profile: a sample that
-	 * joins another would be counted at the other's time.
+	 * joins another would be counted at the other's time.  So would it on
+	 * an observed profile's timeline: there, each sample waits on its own.
 	 */
 	if (!pm_profile__in_time(k->profile, ps->time))
 		return 0;
 	d = sink__waiting(k, ps, ids, nr, &slot);
-	if (d) {
+	if (d && !pm_profile__observed(k->profile)) {
 		if (ps->time < d->time)
 			d->time = ps->time;
 		if (ps->time > d->last_time)

@@ -3,7 +3,9 @@
 # xml.etree) whose frames are report's inclusive percentages; --inverted,
 # --min-width, --title, --width, escaping of hostile names, usage errors,
 # and --diff's colours on two recordings of a program whose functions
-# change their shares by known factors.  The script's behaviour in a
+# change their shares by known factors; --timeline's strip: only with the
+# option, bounded, its data's ranges equal to report --time's (on-CPU and
+# off-CPU), wall-clock with record -k, a line per command.  The script's behaviour in a
 # browser is t0730's.
 . "$(dirname "$0")/test-lib.sh"
 
@@ -241,5 +243,95 @@ test_expect_success '--diff of identical inputs: no colour' '
 	"$PMREC" report --flamegraph=same.svg --diff="$TMP_ROOT/s1.data" "$TMP_ROOT/s1.data" 2>/dev/null &&
 	test_equal "rgb(220,220,220)" "$($SVG fills same.svg)" "fills"
 '
+
+STRIP="python3 $SRC_DIR/tests/helpers/flamestrip.py"
+
+test_expect_success '--timeline: a strip only with the option, at most 256 columns, half of them spanned' '
+	"$PMREC" report --flamegraph=plain.svg "$TMP_ROOT/fp.data" 2>/dev/null &&
+	! grep -q -e "id=\"strip" -e "fg:strip" plain.svg &&
+	test_equal 0 "$($STRIP cols plain.svg)" "columns without --timeline" &&
+	"$PMREC" report --flamegraph=t.svg --timeline "$TMP_ROOT/fp.data" 2>/dev/null &&
+	$SVG external t.svg >/dev/null &&
+	$STRIP check t.svg &&
+	n=$($STRIP cols t.svg) && echo "$n columns" &&
+	test "$n" -gt 128 && test "$n" -le 256 &&
+	test "$($SVG same-shape t.svg plain.svg)" = "$($SVG count plain.svg)"
+'
+
+test_expect_success '--timeline=16: at most 16 columns, a smaller document' '
+	"$PMREC" report --flamegraph=t.svg --timeline "$TMP_ROOT/fp.data" 2>/dev/null &&
+	"$PMREC" report --flamegraph=s.svg --timeline=16 "$TMP_ROOT/fp.data" 2>/dev/null &&
+	$STRIP check s.svg &&
+	n=$($STRIP cols s.svg) && echo "$n columns" &&
+	test "$n" -gt 8 && test "$n" -le 16 &&
+	test "$(wc -c <s.svg)" -lt "$(wc -c <t.svg)"
+'
+
+# strip_vs_report SVG DATA NAME [REPORT OPTIONS]: the second half of the
+# strip's columns, from its data, against report --time of their edges.
+strip_vs_report() {
+	svg=$1 data=$2 name=$3
+	shift 3
+	n=$($STRIP cols "$svg") &&
+	t=$($STRIP time "$svg" $((n / 2)) "$n") && echo "--time $t" &&
+	$STRIP sums "$svg" $((n / 2)) "$n" "$name" >strip &&
+	"$PMREC" report --json --children -g none --time "$t" "$@" "$data" >r.json 2>/dev/null &&
+	$STRIP report r.json "$name" >report &&
+	cat strip report &&
+	test_cmp strip report &&
+	test "$(sed -n "s/^$name //p" report)" -gt 0
+}
+
+test_expect_success 'the strip'"'"'s columns sum exactly to report --time of their edges' '
+	"$PMREC" report --flamegraph=t.svg --timeline --min-width=0 "$TMP_ROOT/fp.data" 2>/dev/null &&
+	strip_vs_report t.svg "$TMP_ROOT/fp.data" caller_a &&
+	strip_vs_report t.svg "$TMP_ROOT/fp.data" recurse
+'
+
+test_expect_success 'strip times: from the start without clock data, wall-clock with record -k' '
+	"$PMREC" report --flamegraph=t.svg --timeline "$TMP_ROOT/fp.data" 2>/dev/null &&
+	test_grep "<text id=\"strip-start\"[^>]*>0.000 s<" t.svg &&
+	! grep -q "fg:wall=" t.svg &&
+	"$PMREC" record -q -g -k mono -o k.data -- "$HELPERS/calltree" 5 &&
+	"$PMREC" report --flamegraph=k.svg --timeline k.data 2>/dev/null &&
+	test_grep "<text id=\"strip-start\"[^>]*>[0-2][0-9]:[0-5][0-9]:[0-5][0-9]\.[0-9]{3}<" k.svg &&
+	test_grep "<text id=\"strip-info\"[^>]*>from 20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-9:.]+ UTC, " k.svg &&
+	test_grep "fg:wall=\"[0-9]+\.[0-9]{3}\"" k.svg
+'
+
+test_expect_success 'strip lines: one per command when there are several, none for one' '
+	"$PMREC" report --flamegraph=t.svg --timeline "$TMP_ROOT/fp.data" 2>/dev/null &&
+	! grep -q "<polyline" t.svg &&
+	"$PMREC" record -q -g -o two.data -- \
+		sh -c "\"$HELPERS/calltree\" 10 & \"$HELPERS/shares\" 1 1 1 5; wait" &&
+	"$PMREC" report --flamegraph=two.svg --timeline two.data 2>/dev/null &&
+	n=$(grep -c "<polyline" two.svg) && test "$n" -ge 2 && test "$n" -le 4 &&
+	test_grep "<text class=\"strip-legend\"[^>]*>[^<]* calltree<" two.svg &&
+	test_grep "<text class=\"strip-legend\"[^>]*>[^<]* shares<" two.svg &&
+	$SVG external two.svg >/dev/null
+'
+
+test_expect_success '--timeline: bad values and combinations exit 64 with the reason' '
+	f="$TMP_ROOT/fp.data" &&
+	for v in 0 7 4097 -1 x 16x ""; do
+		test_expect_code 64 "$PMREC" report --flamegraph --timeline="$v" "$f" 2>err &&
+		test_grep "bad --timeline .$v. \(columns, 8 to 4096\)" err || return 1
+	done &&
+	test_expect_code 64 "$PMREC" report --timeline "$f" 2>err &&
+	test_grep "timeline draws a flame graph: it needs --flamegraph" err &&
+	test_expect_code 64 "$PMREC" report --flamegraph --timeline --diff="$f" "$f" 2>err &&
+	test_grep "give one" err &&
+	test ! -e flamegraph.svg
+'
+
+# Off-CPU time weighs nanoseconds: the strip's ranges must too.
+if [ "$(id -u)" = 0 ]; then
+	test_expect_success 'off-CPU: the strip'"'"'s columns sum to report --time of their edges' '
+		"$PMREC" record --off-cpu -g -q -o w.data -- "$HELPERS/offcpu" wait 10 10 >/dev/null &&
+		"$PMREC" report --event offcpu-time --flamegraph=o.svg --timeline --min-width=0 \
+			w.data 2>/dev/null &&
+		strip_vs_report o.svg w.data nap --event offcpu-time
+	'
+fi
 
 test_done

@@ -4,7 +4,9 @@
 # share, which equals the folded stacks' share; a screenshot is a picture;
 # and driven by puppeteer-core (tests/browser/flame.js), a click zooms a
 # frame to the full width, Reset Zoom restores every frame, and Search
-# finds the folded stacks' share exactly.
+# finds the folded stacks' share exactly.  With --timeline, selecting the
+# second half of the recording (?t= in the URL, or a drag across the strip)
+# redraws the graph with the totals of report --time for the same range.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_perf_event
@@ -90,6 +92,50 @@ test_expect_success 'puppeteer: click zooms to the full width, reset restores, s
 	python3 "$TMP_ROOT/folded.py" "$TMP_ROOT/folded" hot >want &&
 	sed -n "s/^matched \(.*\) frames=[0-9]*$/\1/p" out >got &&
 	test_cmp want got
+'
+
+STRIP="python3 $SRC_DIR/tests/helpers/flamestrip.py"
+
+# The recording has the clock data (record -k): the strip shows wall-clock
+# times, and ?t= still counts seconds from its start.
+test_expect_success 'record with clock data; a flame graph with a time strip' '
+	"$PMREC" record -q -g -k mono -o "$TMP_ROOT/k.data" -- "$HELPERS/calltree" 20 &&
+	"$PMREC" report --flamegraph="$TMP_ROOT/t.svg" --timeline --min-width=0 \
+		"$TMP_ROOT/k.data" 2>/dev/null &&
+	test_grep "fg:wall=" "$TMP_ROOT/t.svg"
+'
+
+# report_half NAME: report --time of the strip's second half: "root PERIOD
+# SAMPLES" and "NAME PERIOD" in report, the --time value in time.
+report_half() {
+	n=$($STRIP cols "$TMP_ROOT/t.svg") &&
+	$STRIP time "$TMP_ROOT/t.svg" $((n / 2)) "$n" >time &&
+	"$PMREC" report --json --children -g none --time "$(cat time)" "$TMP_ROOT/k.data" \
+		>r.json 2>/dev/null &&
+	$STRIP report r.json "$1" >report
+}
+
+test_expect_success '--dump-dom with ?t= of the second half: the totals of report --time' '
+	report_half caller_a &&
+	chromium --dump-dom "file://$TMP_ROOT/t.svg?t=$($STRIP half "$TMP_ROOT/t.svg")" >dom &&
+	test_grep "fg:strip=\"ran\"" dom &&
+	sed -n "s/.* fg:time=\"\([0-9.,]*\)\".*/\1/p" dom >got-time &&
+	test_cmp time got-time &&
+	$STRIP dom dom caller_a >got &&
+	cat report got &&
+	test_cmp report got &&
+	test_grep "<text id=\"strip-info\"[^>]*>[0-9:.]+ to [0-9:.]+ \([0-9.]+ s\): report --time " dom
+'
+
+test_expect_success 'puppeteer: a drag across the second half, the totals of report --time; a click restores' '
+	node "$SRC_DIR/tests/browser/strip.js" "$TMP_ROOT/t.svg" caller_a >out &&
+	cat out &&
+	report_half caller_a &&
+	sed -n "s/^time //p" out >got-time &&
+	test_cmp time got-time &&
+	grep -e "^root " -e "^caller_a " out >got &&
+	test_cmp report got &&
+	test_grep "^restored frames=[0-9]+$" out
 '
 
 test_done

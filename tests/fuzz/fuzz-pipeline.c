@@ -4,7 +4,10 @@
  * runs it (lib/pipeline.c): the reader and the time-order queue on the
  * calling thread, the stats and the report sink (naming, the profile) on
  * the consumers' thread, batches handed between them, the first fault
- * kept whichever thread finds it; then the profile printed.  One input is
+ * kept whichever thread finds it; then the profile printed.  Inputs of an
+ * odd size are read as report --flamegraph --timeline reads them: a
+ * timeline watches the profile fill (each waiting sample then waits on its
+ * own), and the flame graph with its time strip is drawn.  One input is
  * a perf.data file, read from a memfd.  Counts that do not add up abort.
  *
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "flamegraph.h"
 #include "fuzz-memfd.h"
 #include "pipeline.h"
 #include "profile.h"
@@ -23,6 +27,7 @@
 #include "reader.h"
 #include "report_sink.h"
 #include "stats.h"
+#include "timeline.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -62,8 +67,40 @@ static void fuzz__print(struct pm_profile *p)
 	pm_buf__exit(&b);
 }
 
-static void fuzz__run(struct pm_reader *r)
+static int fuzz__count(void *arg, const void *p, size_t n)
 {
+	fuzz_sink += n;
+	return 0;
+}
+
+/* The timeline saw every sample the profile counted; the graph draws with its strip. */
+static void fuzz__timeline(struct pm_profile *p, struct pm_timeline *t)
+{
+	struct pm_timeline_entry e;
+	unsigned __int128 period = 0, want = 0;
+	bool saturated = false;
+	size_t i;
+	uint32_t ev;
+
+	for (i = 0; i < pm_timeline__nr_entries(t); i++) {
+		pm_timeline__entry(t, i, &e);
+		period += e.period;
+	}
+	/* A saturated total (hostile periods) is no sum to compare with. */
+	for (ev = 0; ev < pm_profile__nr_events(p); ev++) {
+		want += pm_profile__period(p, ev);
+		saturated |= pm_profile__period(p, ev) == UINT64_MAX;
+	}
+	if (!pm_timeline__error(t) && !saturated && period != want)
+		abort();
+	if (pm_profile__nr_events(p) && !pm_timeline__error(t))
+		fuzz_sink += (size_t)-pm_flamegraph__write(p, &(struct pm_flamegraph_opts){
+			.min_width = 0.1, .timeline = t }, fuzz__count, NULL, NULL);
+}
+
+static void fuzz__run(struct pm_reader *r, bool timed)
+{
+	struct pm_timeline *t = timed ? pm_timeline__new(PM_TIMELINE_COLUMNS) : NULL;
 	struct pm_profile *profile = pm_profile__new();
 	struct pm_report_sink sink;
 	struct pm_stats stats = { 0 };
@@ -71,8 +108,10 @@ static void fuzz__run(struct pm_reader *r)
 	struct pm_pipeline p;
 	int err;
 
-	if (!profile || pm_report_sink__init(&sink, r, profile))
+	if (!profile || (timed && !t) || pm_report_sink__init(&sink, r, profile))
 		abort();
+	if (t)
+		pm_profile__observe(profile, pm_timeline__observe, t);
 	c[0] = (struct pm_consumer){ .record = pm_stats__consume, .ctx = &stats };
 	c[1] = (struct pm_consumer){ .record = pm_report_sink__record, .ctx = &sink };
 	p = (struct pm_pipeline){
@@ -84,8 +123,11 @@ static void fuzz__run(struct pm_reader *r)
 	if (!err) {
 		sink.namer = p.namer;
 		err = pm_pipeline__records(&p);
-		if (!pm_report_sink__finish(&sink))
+		if (!pm_report_sink__finish(&sink)) {
 			fuzz__print(profile);
+			if (t)
+				fuzz__timeline(profile, t);
+		}
 		pm_pipeline__end(&p);
 	}
 	fuzz_sink += (size_t)-err;
@@ -93,6 +135,7 @@ static void fuzz__run(struct pm_reader *r)
 	pm_report_sink__exit(&sink);
 	pm_stats__exit(&stats);
 	pm_profile__delete(profile);
+	pm_timeline__delete(t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -106,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!r)
 		abort();
 	if (!pm_reader__open_fd(r, fuzz_memfd))
-		fuzz__run(r);
+		fuzz__run(r, size & 1);
 	pm_reader__delete(r);
 	return 0;
 }
