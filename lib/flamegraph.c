@@ -229,7 +229,7 @@ static uint32_t names__clean_intern(struct names *nm, const char *s, size_t n)
 static uint32_t frame_name(struct names *nm, const struct pm_profile_frame *f)
 {
 	nm->label.len = 0;
-	if (pm_frame__label(&nm->label, f->sym, f->dso_id ? f->dso_id : f->dso))
+	if (pm_frame__label(&nm->label, f->sym, f->dso_id ? f->dso_id : f->dso, f->in_file, f->addr))
 		return NONE;
 	return names__clean_intern(nm, (const char *)nm->label.data, nm->label.len);
 }

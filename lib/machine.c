@@ -633,6 +633,9 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 	if (!map)
 		return;
 	f->dso = pm_dso__path(map->dso);
+	/* perf's map_ip: anonymous memory keeps the address itself (no file to look in). */
+	f->in_file = !pm_jitsym__anon_mapping(f->dso);
+	f->dsoff = f->in_file ? ip - map->start + map->pgoff : 0;
 	if (map->state == MAP_UNCHECKED)
 		machine__check(m, map, f);
 	if (map->state == MAP_REFUSED)

@@ -59,6 +59,14 @@ struct pm_frame {
 	const char *sym;	/* NULL when no symbol covers the address */
 	uint64_t off;		/* from the symbol's start */
 	const char *dso;	/* file path, "[kernel.kallsyms]", "[module]"; NULL: no map */
+	/*
+	 * in_file: the address is in a file's mapping (user space, not
+	 * anonymous memory: see pm_jitsym__anon_mapping), at offset dsoff of
+	 * the file, as perf computes it (address - map start + pgoff).  The
+	 * number to look up in the file, the same in every process.
+	 */
+	bool in_file;
+	uint64_t dsoff;
 	/* JIT code: dso's short name in a report ("[JIT] tid 1234"); NULL: its base name. */
 	const char *dso_short;
 	bool jit;		/* named from JIT names (lib/jitsym.h) */

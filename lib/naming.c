@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -623,19 +624,26 @@ const char *pm_namer__comm(const struct pm_namer *n, int32_t tid)
 	return pm_machine__comm(n->machine, tid);
 }
 
-int pm_frame__label(struct pm_buf *b, const char *sym, const char *dso)
+int pm_frame__label(struct pm_buf *b, const char *sym, const char *dso, bool in_file,
+		    uint64_t dsoff)
 {
 	const char *base;
+	char off[24];
+	int err;
 
 	if (sym)
 		return pm_buf__append(b, sym, strlen(sym));
 	if (!dso)
 		return pm_buf__append(b, "[unknown]", 9);
 	base = pm_path__base(dso);
+	if (in_file) {
+		snprintf(off, sizeof(off), "+0x%" PRIx64, dsoff);
+		return pm_buf__append(b, base, strlen(base)) ?: pm_buf__append(b, off, strlen(off));
+	}
 	if (base[0] == '[')
 		return pm_buf__append(b, base, strlen(base));
-	return pm_buf__append(b, "[", 1) ?: pm_buf__append(b, base, strlen(base)) ?:
-	       pm_buf__append(b, "]", 1);
+	err = pm_buf__append(b, "[", 1) ?: pm_buf__append(b, base, strlen(base));
+	return err ?: pm_buf__append(b, "]", 1);
 }
 
 /*
@@ -646,7 +654,7 @@ int pm_frame__label(struct pm_buf *b, const char *sym, const char *dso)
 static int frame__fold(struct pm_namer *n, struct pm_buf *b, const struct pm_frame *f)
 {
 	n->label.len = 0;
-	return pm_frame__label(&n->label, f->sym, f->dso) ?:
+	return pm_frame__label(&n->label, f->sym, f->dso, f->in_file, f->dsoff) ?:
 	       pm_folded__append_name(b, (const char *)n->label.data, n->label.len);
 }
 

@@ -7,8 +7,9 @@
  * its records (pm_machine), the build ids it saw (BUILD_ID feature and
  * records), and the running kernel's kallsyms, loaded on the first kernel
  * address and only if the recording was made on this kernel.  Frames are
- * named as perf does ("sym", "[file]" when no symbol covers the address,
- * "[unknown]" without a map), and samples fold into FlameGraph stacks.
+ * named as perf does ("sym"; "file+0xoffset" in a file no symbol covers,
+ * "[file]" in other memory, "[unknown]" without a map), and samples fold
+ * into FlameGraph stacks.
  *
  * What the namer has to say (another kernel, no kallsyms, a file refused)
  * goes to the warn callback, once per cause.
@@ -168,11 +169,15 @@ int pm_namer__fold(struct pm_namer *n, uint16_t cpumode, const struct pm_sample 
 		   const char **stack, size_t *len);
 
 /*
- * Appends a frame's label, the one rule of every output: its symbol, else
- * "[file]" (the mapped file's base name, or "[vdso]" as it is), else
- * "[unknown]".  0 or -ENOMEM.
+ * Appends a frame's label, the one rule of every output: its symbol; else,
+ * in a file's mapping (in_file, see struct pm_frame), the file's base name
+ * and the offset in it, "liblzma.so.5.4.1+0x15bc9" (perf's dsoff: the
+ * number to look up in the file, one name in every process); else
+ * "[file]" (the kernel, a module, anonymous memory: "[vdso]" as it is);
+ * else "[unknown]".  0 or -ENOMEM.
  */
-int pm_frame__label(struct pm_buf *b, const char *sym, const char *dso);
+int pm_frame__label(struct pm_buf *b, const char *sym, const char *dso, bool in_file,
+		    uint64_t dsoff);
 
 /*
  * Walks a call chain: context markers switch between kernel and user; after

@@ -170,8 +170,9 @@ static int mapping_id(struct builder *bd, const struct pm_profile_frame *f, bool
 }
 
 /*
- * A frame's function name as folded stacks give it: sym, "[file]" or
- * "[unknown]"; with the source file of its line (flen bytes of file).
+ * A frame's function name as folded stacks give it (pm_frame__label): sym,
+ * "file+0xoffset", "[file]" or "[unknown]"; with the source file of its
+ * line (flen bytes of file).
  */
 static int function_id(struct builder *bd, const struct pm_profile_frame *f, const char *file,
 		       size_t flen, uint64_t *id)
@@ -187,7 +188,7 @@ static int function_id(struct builder *bd, const struct pm_profile_frame *f, con
 			return -ENOMEM;
 	} else {
 		bd->name.len = 0;
-		if (pm_frame__label(&bd->name, NULL, f->dso))
+		if (pm_frame__label(&bd->name, NULL, f->dso, f->in_file, f->addr))
 			return -ENOMEM;
 		if (str_id(bd, (const char *)bd->name.data, bd->name.len, &w[FN_NAME]))
 			return -ENOMEM;

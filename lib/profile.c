@@ -171,6 +171,7 @@ static bool frame_equal(uint64_t id, const void *key, void *arg)
 	       a->map_file == b->map_file && a->build_id == b->build_id &&
 	       a->linkage == b->linkage && a->srcline == b->srcline &&
 	       a->f.addr == b->f.addr && a->f.kernel == b->f.kernel && a->f.ip == b->f.ip &&
+	       a->f.in_file == b->f.in_file &&
 	       a->f.map.start == b->f.map.start && a->f.map.limit == b->f.map.limit &&
 	       a->f.map.pgoff == b->f.map.pgoff && a->f.inlined == b->f.inlined;
 }

@@ -55,6 +55,7 @@ struct pm_profile_frame {
 	 * address in the Symbol column, the ip in call graphs).
 	 */
 	uint64_t addr;
+	bool in_file;		/* without sym: addr is the offset in dso's file (pm_frame) */
 	bool kernel;		/* [k] rather than [.] */
 	/*
 	 * Left zero by callers that want a frame per function (report, flame

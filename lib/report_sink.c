@@ -106,6 +106,14 @@ static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_fr
 	 */
 	if (nf->f.sym)
 		pf->addr = kernel || nf->f.jit ? nf->lookup - nf->f.off : 0;
+	/*
+	 * An address no symbol covers is named by its offset in the mapped
+	 * file, as perf names it (see pm_frame__label).
+	 */
+	else if (nf->f.in_file) {
+		pf->addr = nf->f.dsoff;
+		pf->in_file = true;
+	}
 }
 
 /* The per-address part of a frame (see pm_profile_frame), for pprof. */
@@ -163,20 +171,6 @@ static struct pm_sink_seen *sink__seen(struct pm_report_sink *k, int32_t pid,
 }
 
 /*
- * An address no symbol covers is named by its offset in the mapped file,
- * as perf names it: the number a user can look up in the file, and the
- * same in every process that maps the file, wherever.
- */
-static void sink__file_offset(struct pm_report_sink *k, int32_t pid,
-			      const struct pm_named_frame *fr, struct pm_profile_frame *pf)
-{
-	struct pm_mapping m;
-
-	if (!pm_namer__mapping(k->namer, pid, fr->cpumode, fr->lookup, &fr->f, &m) && m.path)
-		pf->addr = fr->lookup - m.start + m.pgoff;
-}
-
-/*
  * perf's srcline of a frame: file:line from the line table (the whole
  * path for pprof); kernel code
  * (perf reads no vmlinux) as symbol+offset; else NULL, "??:0".
@@ -223,8 +217,6 @@ static int sink__frame_id(struct pm_report_sink *k, int32_t pid, struct pm_named
 	}
 	pm_namer__name(k->namer, pid, fr);
 	frame__convert(&pf, fr);
-	if (!pf.sym && pf.dso && !pf.kernel)
-		sink__file_offset(k, pid, fr, &pf);
 	if (k->addrs)
 		frame__address(k, &pf, fr, pid, hex);
 	if (k->srclines)

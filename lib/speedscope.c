@@ -146,7 +146,7 @@ static int ss__frame_named(struct pm_speedscope *s, const struct pm_frame *f, ui
 	int err;
 
 	s->key.len = 0;
-	err = pm_frame__label(&s->key, f->sym, f->dso);
+	err = pm_frame__label(&s->key, f->sym, f->dso, f->in_file, f->dsoff);
 	label_len = s->key.len;
 	if (!err)
 		err = pm_buf__append(&s->key, "", 1);

@@ -218,7 +218,11 @@ static void print_branches(struct pm_emit *e, const struct pm_sample *s)
 	pm_emit__list_end(e);
 }
 
-/* Sample fields "sym", "symoff", "dso" of one address. */
+/*
+ * Sample fields "sym", "symoff", "dso" of one address; without a symbol,
+ * "dsoff", the offset in the mapped file (perf script's dsoff field), when
+ * the address is in one.
+ */
 static void print_frame_fields(struct pm_emit *e, const struct pm_frame *f, const char *sym_key,
 			       const char *off_key)
 {
@@ -228,6 +232,8 @@ static void print_frame_fields(struct pm_emit *e, const struct pm_frame *f, cons
 	}
 	if (f->dso)
 		pm_emit__cstr(e, "dso", f->dso);
+	if (!f->sym && f->in_file)
+		pm_emit__hex(e, "dsoff", f->dsoff);
 }
 
 
@@ -236,8 +242,11 @@ static void print_frame(struct pm_printer *p, const struct pm_named_frame *fr)
 	struct pm_emit *e = p->em;
 	struct pm_frame f = fr->f;
 
+	/* Offsets are the ip's, as recorded (the name is the lookup's). */
 	if (f.sym && !fr->inlined)
 		f.off += fr->ip - fr->lookup;
+	else if (!f.sym && f.in_file)
+		f.dsoff += fr->ip - fr->lookup;
 	if (e->json) {
 		pm_emit__obj_begin(e, NULL);
 		pm_emit__hex(e, "ip", fr->ip);
@@ -262,7 +271,7 @@ static void print_frame(struct pm_printer *p, const struct pm_named_frame *fr)
 	} else {
 		pm_emit__item(e);
 		p->name.len = 0;
-		if (!pm_frame__label(&p->name, f.sym, f.dso))
+		if (!pm_frame__label(&p->name, f.sym, f.dso, f.in_file, f.dsoff))
 			pm_emit__vstr(e, (const char *)p->name.data, p->name.len);
 	}
 }

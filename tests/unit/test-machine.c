@@ -381,6 +381,34 @@ static void test_jit(void)
 	pm_jitsyms__delete(jit);
 }
 
+/*
+ * An address of a file's mapping is at address - start + pgoff in the file
+ * (named or not, refused or missing); anonymous memory and the kernel have
+ * no file (perf's identity map_ip).
+ */
+static void test_file_offsets(void)
+{
+	struct pm_machine *m = pm_machine__new();
+	struct pm_frame f;
+	struct rec r;
+
+	feed(m, &r, 1, 0x7f0000010000, 0x20000, 0x3000, 0, 0, NULL, "/nonexistent/liblzma.so.5");
+	feed(m, &r, 1, 0x7f0000040000, 0x2000, 0x7f0000040, 0, 0, NULL, "//anon");
+	feed(m, &r, 1, 0x7f0000050000, 0x2000, 0, 0, 0, NULL, "[vdso]");
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, 0x7f0000022bc9, &f);
+	tap_ok(!f.sym && f.in_file && f.dsoff == 0x15bc9, "a missing file: offset %#llx in it",
+	       (unsigned long long)f.dsoff);
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, 0x7f0000040123, &f);
+	tap_ok(!f.sym && !f.in_file && f.dso, "anonymous memory has no file offset");
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, 0x7f0000050a10, &f);
+	tap_ok(!f.sym && f.in_file && f.dsoff == 0xa10, "[vdso]: offset in it, as perf's");
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, 0x7f0000090000, &f);
+	tap_ok(!f.dso && !f.in_file, "outside every mapping: none");
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000000, &f);
+	tap_ok(!f.in_file, "kernel addresses: none");
+	pm_machine__delete(m);
+}
+
 int main(void)
 {
 	test_own_text();
@@ -391,5 +419,6 @@ int main(void)
 	test_work_bound();
 	test_truncated();
 	test_jit();
+	test_file_offsets();
 	return tap_done();
 }

@@ -422,6 +422,28 @@ static void test_utf8(void)
 	pm_profile__delete(p);
 }
 
+/* An address no symbol covers: the function file+offset in a file, [file] in anonymous memory. */
+static void test_unnamed(void)
+{
+	static const struct pm_profile_frame fr[] = {
+		{ .dso = "x", .dso_id = "/bin/x", .addr = 0x3010, .in_file = true, .ip = 0x1010,
+		  .map = MAP },
+		{ .dso = "anon", .dso_id = "//anon", .addr = 0x7f0000000020, .ip = 0x7f0000000020 },
+	};
+	struct pm_profile *p = pm_profile__new();
+	struct pm_pprof_opts o = { .labels = 0 };
+	struct pm_buf b = { 0 };
+	int err;
+
+	err = pm_profile__add_event(p, "cycles") < 0 || add(p, fr, 2, 2, 0, 1);
+	err = err ?: pm_pprof__encode(p, &o, &b);
+	tap_ok(!err && count_bytes(&b, "\x08" "x+0x3010", 9) == 1 &&
+	       count_bytes(&b, "\x06[anon]", 7) == 1,
+	       "unnamed: x+0x3010 (its offset in the file), [anon] (no file)");
+	pm_buf__exit(&b);
+	pm_profile__delete(p);
+}
+
 int main(void)
 {
 	test_varint();
@@ -433,5 +455,6 @@ int main(void)
 	test_report_frames();
 	test_labels();
 	test_utf8();
+	test_unnamed();
 	return tap_done();
 }

@@ -610,7 +610,12 @@ static void warn_count(void *arg, const struct pm_warning *w)
 	(*(int *)arg)++;
 }
 
-/* Named frames, through a namer fed with a COMM and an MMAP. */
+/*
+ * Named frames, through a namer fed with a COMM and an MMAP (of file offset
+ * 0x3000): a file's addresses no symbol covers are named by their offset
+ * in it, the recorded ip's in dump, the one looked up (a return address
+ * one byte back) in folded stacks.
+ */
 static void test_sample_frames(void)
 {
 	static const uint64_t chain[] = { PERF_CONTEXT_USER, 0x1100, 0x1201, 0x9999 };
@@ -630,7 +635,7 @@ static void test_sample_frames(void)
 	finish();
 	pm_namer__track(n, &rec, rec.header->size - 8);
 	start(PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
-	u32(100), u32(100), u64(0x1000), u64(0x1000), u64(0), str("/nonexistent/libx.so");
+	u32(100), u32(100), u64(0x1000), u64(0x1000), u64(0x3000), str("/nonexistent/libx.so");
 	finish();
 	pm_namer__track(n, &rec, rec.header->size - 8);
 
@@ -643,23 +648,25 @@ static void test_sample_frames(void)
 	pr.namer = n;
 	check_in("SAMPLE with dso and frames", &in,
 		 "0x1a0 - - - SAMPLE event=cpu-clock cpumode=user ip=0x1100 "
-		 "dso=/nonexistent/libx.so period=0 callchain=0xfffffffffffffe00,0x1100,0x1201,"
-		 "0x9999 frames=[libx.so],[libx.so],[unknown]\n",
+		 "dso=/nonexistent/libx.so dsoff=0x3100 period=0 "
+		 "callchain=0xfffffffffffffe00,0x1100,0x1201,"
+		 "0x9999 frames=libx.so+0x3100,libx.so+0x3201,[unknown]\n",
 		 "{\"offset\":416,\"type\":\"SAMPLE\",\"size\":16,\"misc\":2,"
 		 "\"event\":\"cpu-clock\",\"cpumode\":\"user\",\"ip\":\"0x1100\","
-		 "\"dso\":\"/nonexistent/libx.so\",\"period\":0,"
+		 "\"dso\":\"/nonexistent/libx.so\",\"dsoff\":\"0x3100\",\"period\":0,"
 		 "\"callchain\":[\"0xfffffffffffffe00\",\"0x1100\",\"0x1201\",\"0x9999\"],"
-		 "\"frames\":[{\"ip\":\"0x1100\",\"dso\":\"/nonexistent/libx.so\"},"
-		 "{\"ip\":\"0x1201\",\"dso\":\"/nonexistent/libx.so\"},{\"ip\":\"0x9999\"}]}\n");
+		 "\"frames\":[{\"ip\":\"0x1100\",\"dso\":\"/nonexistent/libx.so\","
+		 "\"dsoff\":\"0x3100\"},{\"ip\":\"0x1201\",\"dso\":\"/nonexistent/libx.so\","
+		 "\"dsoff\":\"0x3201\"},{\"ip\":\"0x9999\"}]}\n");
 	pr.namer = NULL;
 	tap_ok(!pm_namer__fold(n, PERF_RECORD_MISC_USER, &in.s, &stack, &len) &&
-	       len == strlen("worker;[unknown];[libx.so];[libx.so]") &&
-	       !memcmp(stack, "worker;[unknown];[libx.so];[libx.so]", len),
+	       len == strlen("worker;[unknown];libx.so+0x3200;libx.so+0x3100") &&
+	       !memcmp(stack, "worker;[unknown];libx.so+0x3200;libx.so+0x3100", len),
 	       "folded: comm, then the frames from the outermost in");
 	in.s.tid = 7;
 	in.s.fields = PERF_SAMPLE_IP;
 	tap_ok(!pm_namer__fold(n, PERF_RECORD_MISC_USER, &in.s, &stack, &len) &&
-	       len == strlen(":7;[libx.so]") && !memcmp(stack, ":7;[libx.so]", len),
+	       len == strlen(":7;libx.so+0x3100") && !memcmp(stack, ":7;libx.so+0x3100", len),
 	       "folded without comm or chain: :tid, then the ip");
 	tap_ok(warnings == 0, "no warning for a missing file without a build id");
 	pm_namer__delete(n);
