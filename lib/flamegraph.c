@@ -13,6 +13,7 @@
 #include "hash.h"
 #include "hashtab.h"
 #include "naming.h"
+#include "sat.h"
 #include "utf8.h"
 
 #define NONE PM_FLAMESTRIP_NONE
@@ -80,12 +81,6 @@ struct fg {
 	double scale, max_delta;
 	struct pm_out out;
 };
-
-static void add_sat(uint64_t *a, uint64_t b)
-{
-	if (__builtin_add_overflow(*a, b, a))
-		*a = UINT64_MAX;
-}
 
 /* ---- text ---- */
 
@@ -297,7 +292,7 @@ static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, u
 	} else {
 		if (c.event != event || !pm_profile_filter__keeps(g->o->filter, &c, &shown))
 			return 0;
-		add_sat(&t->all_period, period[id]);
+		pm_add_sat(&t->all_period, period[id]);
 		t->all_samples += samples[id];
 		if (!shown) {
 			map[id] = HIDDEN;
@@ -306,13 +301,13 @@ static int tree__add(struct fg *g, struct tree *t, const struct pm_profile *p, u
 		name = names__clean_intern(&g->names, c.comm ? c.comm : "", c.comm ? strlen(c.comm) : 0);
 		node = name == NONE ? NONE : tree__child(t, 0, name, KIND_COMM, true);
 		if (node != NONE) {
-			add_sat(&t->n[0].period, period[id]);
+			pm_add_sat(&t->n[0].period, period[id]);
 			t->n[0].samples += samples[id];
 		}
 	}
 	if (node == NONE)
 		return -ENOMEM;
-	add_sat(&t->n[node].period, period[id]);
+	pm_add_sat(&t->n[node].period, period[id]);
 	t->n[node].samples += samples[id];
 	map[id] = node;
 	return 0;

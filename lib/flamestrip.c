@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "flamegraph_int.h"
+#include "sat.h"
 
 #define BAR_TOP 2		/* below the strip's top */
 #define BAR_HEIGHT 46

@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "offcpu.h"
 #include "perf_data.h"
+#include "sat.h"
 #include "tpformat.h"
 
 struct pm_offcpu_thread {
@@ -64,12 +65,6 @@ static struct pm_offcpu_thread *offcpu__thread(struct pm_offcpu *o, int32_t tid)
 	return t;
 }
 
-static void add_sat(uint64_t *a, uint64_t b)
-{
-	if (__builtin_add_overflow(*a, b, a))
-		*a = UINT64_MAX;
-}
-
 /* Closes t's span at end, as kind says (a tainted span is never charged). */
 static int offcpu__close(struct pm_offcpu *o, struct pm_offcpu_thread *t, uint64_t end,
 			 enum pm_offcpu_span_kind kind)
@@ -86,13 +81,13 @@ static int offcpu__close(struct pm_offcpu *o, struct pm_offcpu_thread *t, uint64
 	t->open = false;
 	if (sp.kind == PM_OFFCPU_UNATTRIBUTED) {
 		st->unattributed_spans++;
-		add_sat(&st->unattributed_ns, ns);
+		pm_add_sat(&st->unattributed_ns, ns);
 	} else {
 		st->spans++;
-		add_sat(sp.state == PM_OFFCPU_BLOCKED ? &st->blocked_ns : &st->runnable_ns, ns);
+		pm_add_sat(sp.state == PM_OFFCPU_BLOCKED ? &st->blocked_ns : &st->runnable_ns, ns);
 		if (sp.kind == PM_OFFCPU_AT_END) {
 			st->at_end_threads++;
-			add_sat(&st->at_end_ns, ns);
+			pm_add_sat(&st->at_end_ns, ns);
 		}
 	}
 	return o->ops && o->ops->span ? o->ops->span(o->ctx, &sp) : 0;

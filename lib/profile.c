@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "hashtab.h"
 #include "profile.h"
+#include "sat.h"
 
 /*
  * Every table is a pm_hashtab from a key to a uint32 id, an index into an
@@ -108,13 +109,6 @@ struct pm_profile {
 static uint64_t hash_words(const struct pm_hashtab *t, uint64_t a, uint64_t b)
 {
 	return pm_hashtab__hash_more(t, pm_hashtab__hash_u64(t, a), b);
-}
-
-/* Hostile periods saturate rather than wrap. */
-static void add_sat(uint64_t *a, uint64_t b)
-{
-	if (__builtin_add_overflow(*a, b, a))
-		*a = UINT64_MAX;
 }
 
 /* ---- tables ---- */
@@ -593,16 +587,16 @@ static void profile__count(struct pm_profile *p, uint32_t ctx, uint32_t node, ui
 {
 	struct event *ev = &p->events[event];
 
-	add_sat(&p->nodes[node].self_period, period);
-	add_sat(&p->nodes[node].self_samples, n);
-	add_sat(&p->ctxs[ctx].period, period);
-	add_sat(&p->ctxs[ctx].samples, n);
-	add_sat(&ev->period, period);
+	pm_add_sat(&p->nodes[node].self_period, period);
+	pm_add_sat(&p->nodes[node].self_samples, n);
+	pm_add_sat(&p->ctxs[ctx].period, period);
+	pm_add_sat(&p->ctxs[ctx].samples, n);
+	pm_add_sat(&ev->period, period);
 	if (!ev->samples || first < ev->first_time)
 		ev->first_time = first;
 	if (last > ev->last_time)
 		ev->last_time = last;
-	add_sat(&ev->samples, n);
+	pm_add_sat(&ev->samples, n);
 	if (p->observe)
 		p->observe(p->observe_arg, node, first, n, period);
 }
@@ -747,7 +741,7 @@ void pm_profile__node_totals(const struct pm_profile *p, uint64_t *period, uint6
 	}
 	/* Parents come before their children. */
 	for (i = p->nr_nodes; --i > 0;) {
-		add_sat(&period[p->nodes[i].parent], period[i]);
+		pm_add_sat(&period[p->nodes[i].parent], period[i]);
 		samples[p->nodes[i].parent] += samples[i];
 	}
 }
@@ -896,10 +890,10 @@ static int ctx_classify(struct qstate *qs)
 			continue;
 		qs->ctx_state[c] = shown ? CTX_SHOWN : CTX_HIDDEN;
 		r->total_samples += x->samples;
-		add_sat(&r->total_period, x->period);
+		pm_add_sat(&r->total_period, x->period);
 		if (shown) {
 			r->shown_samples += x->samples;
-			add_sat(&r->shown_period, x->period);
+			pm_add_sat(&r->shown_period, x->period);
 		}
 	}
 	return 0;
@@ -1062,7 +1056,7 @@ static int rows_sum(struct qstate *qs)
 		if (!x->self_samples || qs->node_row[n] == NONE)
 			continue;
 		row = &r->rows[qs->node_row[n]];
-		add_sat(&row->self_period, x->self_period);
+		pm_add_sat(&row->self_period, x->self_period);
 		row->self_samples += x->self_samples;
 		if (!qs->q->children)
 			continue;
@@ -1070,7 +1064,7 @@ static int rows_sum(struct qstate *qs)
 		k = path_contribs(qs, nr, w.cb, w.stamp, w.pos, (uint32_t)n);
 		for (i = 0; i < k; i++) {
 			row = &r->rows[w.cb[i].row];
-			add_sat(&row->children_period, x->self_period);
+			pm_add_sat(&row->children_period, x->self_period);
 			row->children_samples += x->self_samples;
 			/* The row of the ip keeps the whole chain. */
 			if (!i)
@@ -1244,7 +1238,7 @@ static int graph_add(struct gstate *gs, uint32_t root, uint32_t from, uint32_t n
 		cur = gchild(gs, cur, p->nodes[p->path[i]].frame);
 		if (cur == NONE)
 			return -ENOMEM;
-		add_sat(&gs->g[cur].period, leaf->self_period);
+		pm_add_sat(&gs->g[cur].period, leaf->self_period);
 		gs->g[cur].samples += leaf->self_samples;
 		if (caller ? i == 0 : i == nr - 1)
 			break;

@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "hashtab.h"
+#include "sat.h"
 #include "timeline.h"
 
 /* Past this, every time of 64 bits falls in one column: no doubling helps. */

@@ -29,13 +29,6 @@
 
 struct pm_timeline;
 
-/* Weights add up saturated: hostile periods must not wrap to small ones. */
-static inline void pm_add_sat(uint64_t *a, uint64_t b)
-{
-	if (__builtin_add_overflow(*a, b, a))
-		*a = UINT64_MAX;
-}
-
 struct pm_timeline_entry {
 	int64_t column;
 	uint32_t node;			/* the profile's stack node */
