@@ -176,7 +176,7 @@ for name, decayed in ((\"d.jsonl\", True), (\"n.jsonl\", False)):
 '
 
 test_expect_success 'batch -p: ends after the last interval once the task has exited' '
-	"$HELPERS/tophot" 0.4 >/dev/null &
+	"$HELPERS/tophot" 1.5 >/dev/null &
 	short=$! &&
 	"$PMREC" top --batch -d 0.2 -p $short -s sym >out 2>err &&
 	test_grep "^pmrec top: every task watched has exited" err &&
