@@ -49,6 +49,7 @@ struct pm_jitsyms {
 	uint32_t nr_chunks, chunk_used;	/* bytes used in the last chunk */
 	size_t bytes, nr_ents;
 	uint32_t last_dso[2];		/* the dso strings added last, reused while equal */
+	size_t last_proc;		/* the process added to last */
 	uint64_t gen;
 	pm_jitsym_load_fn *load;
 	void *load_arg;
@@ -181,10 +182,12 @@ static struct jit_proc *jitsyms__proc(struct pm_jitsyms *t, int32_t pid, bool cr
 	return &t->procs[t->nr_procs++];
 }
 
-int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
+/* Adds a range whose dso strings are interned already (dso, dso_short: handles or NO_STR). */
+static int jitsyms__add_ent(struct pm_jitsyms *t, const struct pm_jitsym_add *a, uint32_t dso,
+			    uint32_t dso_short)
 {
 	struct jit_ent e = { .start = a->start, .end = a->start + a->size, .src = NO_STR,
-			     .dso = NO_STR, .dso_short = NO_STR, .line = a->line };
+			     .dso = dso, .dso_short = dso_short, .line = a->line };
 	struct jit_proc *p;
 	int err;
 
@@ -192,16 +195,17 @@ int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 		return -EINVAL;
 	if (t->nr_ents >= PM_JITSYM_MAX_ENTRIES)
 		return -E2BIG;
-	p = jitsyms__proc(t, a->pid, true);
+	/* Entries come process by process: the last one's, without a lookup. */
+	if (t->nr_procs && t->procs[t->last_proc].pid == a->pid)
+		p = &t->procs[t->last_proc];
+	else
+		p = jitsyms__proc(t, a->pid, true);
 	if (!p || pm_array__grow((void **)&p->ents, &p->cap_ents, p->nr_ents, sizeof(e)))
 		return -ENOMEM;
+	t->last_proc = (size_t)(p - t->procs);
 	err = jitsyms__intern_name(t, a->name, a->name_len, &e.name);
 	if (!err && a->src)
 		err = jitsyms__intern_name(t, a->src, a->src_len, &e.src);
-	if (!err && a->dso)
-		err = jitsyms__intern_dso(t, a->dso, 0, &e.dso);
-	if (!err && a->dso_short)
-		err = jitsyms__intern_dso(t, a->dso_short, 1, &e.dso_short);
 	if (err)
 		return err;
 	p->ents[p->nr_ents++] = e;
@@ -211,26 +215,87 @@ int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 	return 0;
 }
 
-/* Sorting context: qsort has none, so the entries travel in the key. */
-struct order_key {
-	uint64_t start;
-	uint32_t ent;
-};
-
-static int order__cmp(const void *a, const void *b)
+/* The handles of an addition's dso strings. */
+static int jitsyms__add_dsos(struct pm_jitsyms *t, const struct pm_jitsym_add *a, uint32_t *dso,
+			     uint32_t *dso_short)
 {
-	const struct order_key *x = a, *y = b;
+	int err = 0;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->ent < y->ent ? -1 : x->ent > y->ent;
+	*dso = *dso_short = NO_STR;
+	if (a->dso)
+		err = jitsyms__intern_dso(t, a->dso, 0, dso);
+	if (!err && a->dso_short)
+		err = jitsyms__intern_dso(t, a->dso_short, 1, dso_short);
+	return err;
 }
 
-static int u64__cmp(const void *a, const void *b)
+int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint32_t dso, dso_short;
+	int err;
 
-	return x < y ? -1 : x > y;
+	if (!a->size || a->start + a->size < a->start)
+		return -EINVAL;
+	if (t->nr_ents >= PM_JITSYM_MAX_ENTRIES)
+		return -E2BIG;
+	err = jitsyms__add_dsos(t, a, &dso, &dso_short);
+	return err ?: jitsyms__add_ent(t, a, dso, dso_short);
+}
+
+/* The address an entry is sorted by: its start, or its end. */
+static uint64_t ent__key(const struct jit_ent *e, bool end)
+{
+	return end ? e->end : e->start;
+}
+
+/*
+ * Sorts n entry indexes by their entries' start (end: by their end),
+ * stably (equal keys stay in the order given), tmp n indexes of room: a
+ * least significant digit radix sort, a byte a pass, the counts of every
+ * byte taken in one pass first and the bytes that all keys share skipped
+ * (the high bytes of a process's addresses).  A 100k-line map sorts in a
+ * few passes, where qsort's calls of a comparison cost five times the
+ * rest of report's work on it; indexes, not keys, are moved: a quarter of
+ * the memory to touch.  The result is in a or in tmp: the pointer
+ * returned, NULL without memory.
+ */
+static uint32_t *order__sort(const struct jit_ent *ents, bool end, uint32_t *a, uint32_t *tmp,
+			     size_t n)
+{
+	size_t (*count)[256], i, sum, sorted = 1;
+	unsigned int d;
+	uint32_t *swap;
+	uint64_t k0;
+
+	for (i = 1; i < n && sorted; i++)
+		sorted = ent__key(&ents[a[i - 1]], end) <= ent__key(&ents[a[i]], end);
+	/* Maps are mostly written in address order: nothing to move then. */
+	if (sorted || !(count = calloc(8, sizeof(*count))))
+		return sorted ? a : NULL;
+	for (i = 0; i < n; i++) {
+		uint64_t k = ent__key(&ents[a[i]], end);
+
+		for (d = 0; d < 8; d++)
+			count[d][(k >> (8 * d)) & 0xff]++;
+	}
+	k0 = ent__key(&ents[a[0]], end);
+	for (d = 0; d < 8; d++) {
+		if (count[d][(k0 >> (8 * d)) & 0xff] == n)
+			continue;	/* one value of this byte: the pass would move nothing */
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = count[d][i];
+
+			count[d][i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[d][(ent__key(&ents[a[i]], end) >> (8 * d)) & 0xff]++] = a[i];
+		swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	free(count);
+	return a;
 }
 
 /* A max-heap of entry indexes: the later entry is on top. */
@@ -273,71 +338,106 @@ static void proc__add_run(struct jit_proc *p, uint64_t start, uint64_t end, uint
 }
 
 /* True when no two of p's entries, in start order, overlap. */
-static bool proc__disjoint(const struct jit_proc *p, const struct order_key *order, size_t n)
+static bool proc__disjoint(const struct jit_proc *p, const uint32_t *order, size_t n)
 {
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		if (p->ents[order[i - 1].ent].end > order[i].start)
+		if (p->ents[order[i - 1]].end > p->ents[order[i]].start)
 			return false;
 	return true;
 }
 
 /*
- * The disjoint runs of p's entries, the later entry winning each point: a
- * sweep over every start and end, the entries covering the current point
- * in a heap (an entry that has ended leaves it when it comes on top).
+ * The runs of overlapping entries, the later entry winning each point: a
+ * sweep over every start and end in address order (the entries by start,
+ * order, merged with them by end, ends), the entries covering the current
+ * point in a heap (an entry that has ended leaves it when it comes on
+ * top).
  */
+static void proc__sweep(struct jit_proc *p, const uint32_t *order, const uint32_t *ends,
+			uint32_t *heap)
+{
+	size_t n = p->nr_ents, nr_heap = 0, next = 0, s = 0, e = 0;
+	const struct jit_ent *ents = p->ents;
+	bool have = false;
+	uint64_t at = 0, pt;
+
+	/* The points, each once: at is swept when the next greater point is known. */
+	while (s < n || e < n) {
+		if (s < n && (e == n || ents[order[s]].start <= ents[ends[e]].end))
+			pt = ents[order[s++]].start;
+		else
+			pt = ents[ends[e++]].end;
+		if (have && pt == at)
+			continue;
+		if (have) {
+			/*
+			 * The ended first: an entry pushed on top of one ended at
+			 * this point would bury it, and a map of abutting ranges
+			 * would grow the heap to the whole map.
+			 */
+			while (nr_heap && ents[heap[0]].end <= at)
+				heap__pop(heap, &nr_heap);
+			while (next < n && ents[order[next]].start <= at)
+				heap__push(heap, &nr_heap, order[next++]);
+			if (nr_heap)
+				proc__add_run(p, at, pt, heap[0]);
+		}
+		at = pt;
+		have = true;
+	}
+}
+
+/*
+ * The disjoint runs of p's entries, the later entry winning each point.
+ * idx: room for 4 n indexes (the entries by start, by end, each with the
+ * radix sort's spare room).
+ */
+static int proc__runs(struct jit_proc *p, uint32_t *idx, uint32_t *heap)
+{
+	size_t n = p->nr_ents, i;
+	uint32_t *order, *ends;
+
+	for (i = 0; i < n; i++)
+		idx[i] = idx[2 * n + i] = (uint32_t)i;
+	order = order__sort(p->ents, false, idx, idx + n, n);
+	if (!order)
+		return -ENOMEM;
+	p->nr_runs = 0;
+	if (proc__disjoint(p, order, n)) {
+		/* The usual map: no two ranges overlap, each one is a run. */
+		for (i = 0; i < n; i++)
+			p->runs[i] = (struct jit_run){ .start = p->ents[order[i]].start,
+						       .end = p->ents[order[i]].end,
+						       .ent = order[i] };
+		p->nr_runs = n;
+		return 0;
+	}
+	ends = order__sort(p->ents, true, idx + 2 * n, idx + 3 * n, n);
+	if (!ends)
+		return -ENOMEM;
+	proc__sweep(p, order, ends, heap);
+	return 0;
+}
+
 static int proc__sort(struct jit_proc *p)
 {
-	size_t n = p->nr_ents, nr_pts = 0, nr_heap = 0, i, k, next = 0;
-	struct order_key *order = malloc((n + 1) * sizeof(*order));
-	uint64_t *pts = malloc((2 * n + 1) * sizeof(*pts));
+	size_t n = p->nr_ents;
+	uint32_t *idx = malloc((4 * n + 1) * sizeof(*idx));
 	uint32_t *heap = malloc((n + 1) * sizeof(*heap));
 	struct jit_run *runs = realloc(p->runs, (2 * n + 1) * sizeof(*runs));
 	int err = -ENOMEM;
 
-	if (!runs)
-		goto out;
-	p->runs = runs;
-	p->nr_runs = 0;
-	if (!order || !pts || !heap)
-		goto out;
-	for (i = 0; i < n; i++) {
-		order[i] = (struct order_key){ .start = p->ents[i].start, .ent = (uint32_t)i };
-		pts[nr_pts++] = p->ents[i].start;
-		pts[nr_pts++] = p->ents[i].end;
+	if (runs) {
+		p->runs = runs;
+		p->nr_runs = 0;
 	}
-	qsort(order, n, sizeof(*order), order__cmp);
-	if (proc__disjoint(p, order, n)) {
-		/* The usual map: no two ranges overlap, each one is a run. */
-		for (i = 0; i < n; i++)
-			p->runs[i] = (struct jit_run){ .start = p->ents[order[i].ent].start,
-						       .end = p->ents[order[i].ent].end,
-						       .ent = order[i].ent };
-		p->nr_runs = n;
-		p->sorted = true;
-		err = 0;
-		goto out;
+	if (runs && idx && heap) {
+		err = proc__runs(p, idx, heap);
+		p->sorted = !err;
 	}
-	qsort(pts, nr_pts, sizeof(*pts), u64__cmp);
-	for (k = 0; k < nr_pts; k++) {
-		uint64_t at = pts[k];
-
-		if (k + 1 < nr_pts && pts[k + 1] == at)
-			continue;	/* the last copy of a point is the one swept */
-		while (next < n && order[next].start <= at)
-			heap__push(heap, &nr_heap, order[next++].ent);
-		while (nr_heap && p->ents[heap[0]].end <= at)
-			heap__pop(heap, &nr_heap);
-		if (nr_heap && k + 1 < nr_pts)
-			proc__add_run(p, at, pts[k + 1], heap[0]);
-	}
-	p->sorted = true;
-	err = 0;
-out:
-	free(order);
-	free(pts);
+	free(idx);
 	free(heap);
 	return err;
 }
@@ -479,7 +579,8 @@ static void disk__dso(char *buf, const char *s, uint16_t len)
 int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
 {
 	const unsigned char *b = p, *end = b + len;
-	char dso[DSO_MAX] = "", dso_short[DSO_MAX] = "";
+	char dso[DSO_MAX], dso_short[DSO_MAX];
+	uint32_t dso_h = NO_STR, short_h = NO_STR;
 	struct jit_disk d;
 	uint64_t version;
 	int err;
@@ -490,6 +591,7 @@ int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
 	if (version != PM_JITSYM_FORMAT)
 		return -EPROTO;
 	for (b += sizeof(version); b < end; b += disk__len(&d)) {
+		struct pm_jitsym_add a;
 		const char *s;
 
 		if ((size_t)(end - b) < sizeof(d))
@@ -500,16 +602,22 @@ int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
 		    (d.flags & PM_JITSYM_F_SAME_DSO && (d.dso_len || d.short_len)))
 			return -EBADMSG;
 		s = (const char *)b + sizeof(d);
-		if (!(d.flags & PM_JITSYM_F_SAME_DSO)) {
-			disk__dso(dso, s + d.name_len + d.src_len, d.dso_len);
-			disk__dso(dso_short, s + d.name_len + d.src_len + d.dso_len, d.short_len);
-		}
-		err = pm_jitsyms__add(t, &(struct pm_jitsym_add){
+		a = (struct pm_jitsym_add){
 			.pid = (int32_t)d.pid, .start = d.start, .size = d.size,
 			.name = s, .name_len = strnlen(s, d.name_len),
 			.src = d.flags & PM_JITSYM_F_SRC ? s + d.name_len : NULL,
-			.src_len = strnlen(s + d.name_len, d.src_len), .line = d.line,
-			.dso = dso[0] ? dso : NULL, .dso_short = dso_short[0] ? dso_short : NULL });
+			.src_len = strnlen(s + d.name_len, d.src_len), .line = d.line };
+		/* SAME_DSO: the handles of the entry before, not a string compared again. */
+		if (!(d.flags & PM_JITSYM_F_SAME_DSO)) {
+			disk__dso(dso, s + d.name_len + d.src_len, d.dso_len);
+			disk__dso(dso_short, s + d.name_len + d.src_len + d.dso_len, d.short_len);
+			a.dso = dso[0] ? dso : NULL;
+			a.dso_short = dso_short[0] ? dso_short : NULL;
+			err = jitsyms__add_dsos(t, &a, &dso_h, &short_h);
+			if (err)
+				return err == -EINVAL ? -EBADMSG : err;
+		}
+		err = jitsyms__add_ent(t, &a, dso_h, short_h);
 		if (err == -EINVAL)
 			return -EBADMSG;
 		if (err)

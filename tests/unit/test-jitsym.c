@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,47 @@ static void test_overlaps(void)
 	       !strcmp(js.dso, "/tmp/perf-1.map") && !js.src, "the range found is the entry's");
 	tap_ok(add(t, 1, 0x10, 0, "empty") == -EINVAL && add(t, 1, UINT64_MAX - 1, 4, "wrap") == -EINVAL,
 	       "empty and wrapping ranges are refused");
+	pm_jitsyms__delete(t);
+}
+
+/*
+ * Random ranges, many overlapping, some abutting, some sharing starts or
+ * ends, in random order: every address is named by the last range added
+ * that covers it (a brute-force oracle), across the radix sort's bytes
+ * (addresses spread over 40 bits) and the sweep.
+ */
+static void test_random_overlaps(void)
+{
+	enum { N = 3000, PROBES = 20000 };
+	static uint64_t start[N], size[N];
+	static char names[N][8];
+	struct pm_jitsyms *t = pm_jitsyms__new();
+	uint64_t seed = 42, addr;
+	int i, j, k, bad = 0;
+
+	for (i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		start[i] = (i % 3 == 0 ? (seed >> 24) % (1ULL << 40) : (seed >> 20) % 4096) & ~3ULL;
+		if (i % 7 == 0 && i)
+			start[i] = start[i - 1] + size[i - 1];	/* abutting */
+		size[i] = 1 + (seed >> 50) % 200;
+		snprintf(names[i], sizeof(names[i]), "f%d", i);
+		add(t, 9, start[i], size[i], names[i]);
+	}
+	for (k = 0; k < PROBES; k++) {
+		const char *want = "-";
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		i = (int)((seed >> 33) % N);
+		addr = start[i] + (seed >> 12) % (size[i] + 2) - 1;
+		for (j = N - 1; j >= 0; j--)
+			if (addr >= start[j] && addr - start[j] < size[j]) {
+				want = names[j];
+				break;
+			}
+		bad += strcmp(name_at(t, 9, addr), want) != 0;
+	}
+	tap_ok(!bad, "random overlapping ranges: the last added names each address (%d wrong)", bad);
 	pm_jitsyms__delete(t);
 }
 
@@ -195,6 +237,7 @@ static void test_encoding(void)
 int main(void)
 {
 	test_overlaps();
+	test_random_overlaps();
 	test_sources_and_names();
 	test_loader();
 	test_bounds();
