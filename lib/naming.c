@@ -30,6 +30,7 @@ struct pm_namer {
 	bool jit_copy_read;		/* the recording's copy of the perf maps taken in */
 	struct pm_jitcode *jitcode;	/* jitdump files met (marker mappings), NULL before */
 	bool jitcode_full;		/* the table's bound reached: said once */
+	bool jitcode_copy_bad;		/* the recording's copy of the jitdumps unreadable: said */
 	struct pm_hashtab jitdump_pids;	/* processes whose jitdump was read: once each */
 	pm_warn_fn *warn;
 	void *warn_arg;
@@ -162,9 +163,9 @@ static void namer__jitcode_full(struct pm_namer *n, int err, const char *path)
 	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_FULL, .dso = path });
 }
 
-/* What one jitdump gave, or why it gave nothing. */
+/* What one jitdump gave (from the recording's copy: why, else NULL), or why it gave nothing. */
 static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed,
-				const struct pm_jitcode_stats *st)
+				const struct pm_jitcode_stats *st, const char *why)
 {
 	if (st->bad)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_BAD, .dso = path,
@@ -177,7 +178,53 @@ static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_UNTIMED, .dso = path,
 						    .err = st->arch_time });
 	namer__jit_names(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
-					    .size = st->loads + st->moves });
+					    .size = st->loads + st->moves, .why = why });
+}
+
+/* The recording's copy of process pid's jitdump at path (pmrec record), if it has one. */
+static bool namer__jitdump_copy(struct pm_namer *n, int32_t pid, const char *path,
+				struct pm_jitcode_copy *cp)
+{
+	struct pm_cursor c;
+	const void *p;
+	size_t len;
+	int err;
+
+	if (pm_reader__feature(n->r, HEADER_PMREC_JIT_CODE, &c))
+		return false;
+	len = pm_cursor__left(&c);
+	err = pm_cursor__bytes(&c, len, &p);
+	if (!err)
+		err = pm_jitcode__copy_find(p, len, pid, path, cp);
+	if (err && err != -ENOENT && !n->jitcode_copy_bad) {
+		n->jitcode_copy_bad = true;
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
+	}
+	return !err;
+}
+
+/* The file at path read (fd), or the copy (fd: why the file is not used). */
+static void namer__jitdump_read(struct pm_namer *n, int fd, const struct pm_jitcode_copy *cp,
+				int32_t pid, const char *path)
+{
+	static const char *const why[] = { "the file is gone", "the file is not read",
+					   "the file at its path is another one" };
+	bool timed = namer__monotonic(n), copy = fd < 0 || (cp && !pm_jitcode__copy_matches(cp, fd));
+	struct pm_jitcode_stats st;
+	int err;
+
+	if (copy)
+		err = pm_jitcode__read_copy(n->jitcode, cp, path, timed, &st);
+	else
+		err = pm_jitcode__read(n->jitcode, fd, pid, path, timed, &st);
+	if (err == -E2BIG)
+		namer__jitcode_full(n, err, path);
+	else if (err)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
+						    .err = -err });
+	else
+		namer__jitdump_said(n, path, timed, &st,
+				    copy ? why[fd == -ENOENT ? 0 : fd < 0 ? 1 : 2] : NULL);
 }
 
 /*
@@ -187,12 +234,12 @@ static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed
  */
 static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h, size_t body_len)
 {
-	struct pm_jitcode_stats st;
+	struct pm_jitcode_copy cp;
 	struct pm_mmap_body m;
 	char path[4096];
 	size_t len;
-	bool timed;
-	int fd, err;
+	bool copy;
+	int fd;
 
 	if (pm_mmap_body__decode(h, body_len, &m) || (m.v2 && !(m.prot & PROT_EXEC)) ||
 	    (!m.v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA)))
@@ -210,22 +257,20 @@ static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h
 	/* A runtime maps its marker once; a second mapping (-p's synthesized one too) adds nothing. */
 	if (pm_hashtab__insert_int(&n->jitdump_pids, (uint32_t)m.pid, 0))
 		return;
+	/*
+	 * The file as it is now if it is the one recorded, else the copy
+	 * record made of it (gone, replaced, refused: the copy is silent).
+	 */
+	copy = namer__jitdump_copy(n, m.pid, path, &cp);
 	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
-	if (fd < 0) {
+	if (fd < 0 && !copy) {
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
 						    .err = -fd });
 		return;
 	}
-	timed = namer__monotonic(n);
-	err = pm_jitcode__read(n->jitcode, fd, m.pid, path, timed, &st);
-	close(fd);
-	if (err == -E2BIG)
-		namer__jitcode_full(n, err, path);
-	else if (err)
-		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
-						    .err = -err });
-	else
-		namer__jitdump_said(n, path, timed, &st);
+	namer__jitdump_read(n, fd, copy ? &cp : NULL, m.pid, path);
+	if (fd >= 0)
+		close(fd);
 }
 
 void pm_namer__time(struct pm_namer *n, uint64_t time)
