@@ -20,6 +20,7 @@ struct jit_load {
 	int32_t pid;
 	uint32_t line;
 	size_t name_off, name_len, src_off, src_len, dso_off;
+	size_t ref;			/* a move's load, an index in loads (held loads only) */
 	bool has_src, move;
 };
 
@@ -72,6 +73,9 @@ void pm_jitcode__delete(struct pm_jitcode *c)
 
 static int jitcode__string(struct pm_jitcode *c, const void *p, size_t n, size_t *off)
 {
+	/* The recorder's copy holds what the table would: as many bytes of names. */
+	if (c->hold && c->strings.len + n > PM_JITSYM_MAX_BYTES)
+		return -E2BIG;
 	*off = c->strings.len;
 	return pm_buf__append(&c->strings, p, n);
 }
@@ -165,6 +169,7 @@ static int jitcode__load(struct pm_jitcode *c, const struct pm_jitdump_rec *r, i
 		l->line = c->loads[first].line;
 		l->dso_off = dso_off;
 		l->move = true;
+		l->ref = first;
 		return 0;
 	}
 	l = jitcode__push(c);
@@ -445,7 +450,7 @@ struct copy_entry {
 	uint64_t time, start, size;
 	uint32_t line, flags;
 	uint16_t name_len, src_len;
-	uint32_t reserved;
+	uint32_t load;			/* a move's load: its index among the file's entries */
 };
 
 static size_t pad8(size_t n)
@@ -464,18 +469,22 @@ void pm_jitcode__held(const struct pm_jitcode *c, uint64_t *files, uint64_t *loa
 	*loads = c->hold ? c->nr : 0;
 }
 
-static int copy__put_load(const struct pm_jitcode *c, const struct jit_load *l, struct pm_buf *out)
+/* Entry l of file f; a move names its load by index (its name is not copied again). */
+static int copy__put_load(const struct pm_jitcode *c, const struct jit_file *f,
+			  const struct jit_load *l, struct pm_buf *out)
 {
 	const char *s = (const char *)c->strings.data;
 	struct copy_entry e = { .time = l->time, .start = l->start, .size = l->size,
 				.line = l->line, .name_len = (uint16_t)l->name_len };
 
-	if (l->has_src) {
+	if (l->move) {
+		e = (struct copy_entry){ .time = l->time, .start = l->start, .size = l->size,
+					 .flags = PM_JITCODE_F_MOVE,
+					 .load = (uint32_t)(l->ref - f->first) };
+	} else if (l->has_src) {
 		e.flags |= PM_JITCODE_F_SRC;
 		e.src_len = (uint16_t)l->src_len;
 	}
-	if (l->move)
-		e.flags |= PM_JITCODE_F_MOVE;
 	if (pm_buf__append(out, &e, sizeof(e)) || pm_buf__append(out, s + l->name_off, e.name_len) ||
 	    pm_buf__append(out, s + l->src_off, e.src_len) || pm_buf__pad(out, 8))
 		return -ENOMEM;
@@ -501,7 +510,7 @@ int pm_jitcode__encode(const struct pm_jitcode *c, struct pm_buf *out)
 		    pm_buf__pad(out, 8))
 			return -ENOMEM;
 		for (k = f->first; k < f->first + f->nr; k++)
-			if (copy__put_load(c, &c->loads[k], out))
+			if (copy__put_load(c, f, &c->loads[k], out))
 				return -ENOMEM;
 	}
 	return 0;
@@ -517,7 +526,8 @@ static int copy__entry(const unsigned char *p, size_t len, size_t *pos, struct c
 		return -EBADMSG;
 	memcpy(e, p + *pos, sizeof(*e));
 	n = pad8(sizeof(*e) + e->name_len + e->src_len);
-	if (len - *pos < n || !e->size || e->start + e->size < e->start)
+	/* A size the table refuses (0, wrapping) is its to refuse, as from the file. */
+	if (len - *pos < n)
 		return -EBADMSG;
 	*name = (const char *)p + *pos + sizeof(*e);
 	*src = *name + e->name_len;
@@ -585,18 +595,35 @@ bool pm_jitcode__copy_matches(const struct pm_jitcode_copy *cp, int fd)
 	       j.h.pid == (uint32_t)cp->hdr_pid && j.h.timestamp == cp->stamp;
 }
 
-/* One entry of a copy as a pending load. */
-static int copy__push(struct pm_jitcode *c, const struct pm_jitcode_copy *cp,
-		      const struct copy_entry *e, const char *name, const char *src, size_t dso_off)
+/*
+ * Entry i of a copy as a pending load (the file's entries from loads[first]
+ * on); a move takes the name and source of the load it names, as the file's
+ * reading does.  -EBADMSG: a move of no load before it.
+ */
+static int copy__push(struct pm_jitcode *c, const struct pm_jitcode_copy *cp, size_t first,
+		      uint64_t i, const struct copy_entry *e, const char *name, const char *src,
+		      size_t dso_off)
 {
-	struct jit_load *l;
+	struct jit_load *l, *m;
 	int err;
 
 	if (c->nr >= PM_JITSYM_MAX_ENTRIES)
 		return -E2BIG;
+	if (e->flags & PM_JITCODE_F_MOVE &&
+	    (e->load >= i || c->loads[first + e->load].move))
+		return -EBADMSG;
 	l = jitcode__push(c);
 	if (!l)
 		return -ENOMEM;
+	if (e->flags & PM_JITCODE_F_MOVE) {
+		m = &c->loads[first + e->load];
+		*l = (struct jit_load){ .seq = l->seq, .time = e->time, .start = e->start,
+					.size = e->size, .pid = cp->pid, .line = m->line,
+					.name_off = m->name_off, .name_len = m->name_len,
+					.src_off = m->src_off, .src_len = m->src_len,
+					.has_src = m->has_src, .dso_off = dso_off, .move = true };
+		return 0;
+	}
 	*l = (struct jit_load){ .seq = l->seq, .time = e->time, .start = e->start, .size = e->size,
 				.pid = cp->pid, .line = e->line, .name_len = e->name_len,
 				.src_len = e->src_len, .dso_off = dso_off,
@@ -625,13 +652,14 @@ int pm_jitcode__read_copy(struct pm_jitcode *c, const struct pm_jitcode_copy *cp
 	for (i = 0; i < cp->nr && !err; i++) {
 		size_t at = pos;
 
-		if (copy__entry(cp->entries, cp->entries_len, &pos, &e, &name, &src)) {
+		if (copy__entry(cp->entries, cp->entries_len, &pos, &e, &name, &src) ||
+		    (err = copy__push(c, cp, first, i, &e, name, src, dso_off)) == -EBADMSG) {
 			st->bad = true;
 			st->err = (struct pm_jitdump_error){ .offset = at,
 							     .why = "malformed entry in the copy" };
+			err = 0;
 			break;
 		}
-		err = copy__push(c, cp, &e, name, src, dso_off);
 		if (!err)
 			e.flags & PM_JITCODE_F_MOVE ? st->moves++ : st->loads++;
 	}

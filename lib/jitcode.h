@@ -80,7 +80,7 @@ int pm_jitcode__advance(struct pm_jitcode *c, uint64_t time);
  *       dso bytes (the file's path, no NUL), zeros to 8
  *       then nr entries, each:
  *         u64 time; u64 start; u64 size; u32 line; u32 flags;
- *         u16 name_len, src_len; u32 reserved;
+ *         u16 name_len, src_len; u32 load;
  *         name, source bytes (no NULs), zeros to 8
  *
  * A file's hdr_pid and stamp are its jitdump header's pid and timestamp,
@@ -88,9 +88,11 @@ int pm_jitcode__advance(struct pm_jitcode *c, uint64_t time);
  * that size is the one copied (a runtime only appends).  File flags:
  * PM_JITCODE_F_ARCH_TIME (the file's times are the CPU's counter).  Entry
  * flags: PM_JITCODE_F_SRC (a source is given, line applies),
- * PM_JITCODE_F_MOVE (a CODE_MOVE: the moved code's name).  Names and
- * sources are kept up to PM_SYM_NAME_MAX + 1 bytes (the table cuts them
- * there).
+ * PM_JITCODE_F_MOVE (a CODE_MOVE: no strings, line 0; it names the code
+ * that load, the index of an earlier CODE_LOAD entry of its file, named).
+ * Names and sources are kept up to PM_SYM_NAME_MAX + 1 bytes (the table
+ * cuts them there), and PM_JITSYM_MAX_BYTES of them in all, as the table
+ * keeps: a file past that is copied up to it (st->truncated).
  */
 #define PM_JITCODE_FORMAT 1
 #define PM_JITCODE_F_ARCH_TIME 1u
