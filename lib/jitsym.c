@@ -576,32 +576,41 @@ static void disk__dso(char *buf, const char *s, uint16_t len)
 	buf[len] = '\0';
 }
 
-int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
+/* Where decoding is, from one piece of a payload to the next. */
+struct decode_state {
+	uint32_t dso, dso_short;	/* the handles of the entry before (SAME_DSO) */
+};
+
+/*
+ * The whole entries at the start of [b, b + len): *used bytes of them
+ * added.  0 (what is left is an entry cut by the piece's end, when more
+ * follows: more), -EBADMSG, or what pm_jitsyms__add returns.
+ */
+static int jitsyms__decode_entries(struct pm_jitsyms *t, struct decode_state *ds,
+				   const unsigned char *b, size_t len, bool more, size_t *used)
 {
-	const unsigned char *b = p, *end = b + len;
 	char dso[DSO_MAX], dso_short[DSO_MAX];
-	uint32_t dso_h = NO_STR, short_h = NO_STR;
+	size_t pos = 0;
 	struct jit_disk d;
-	uint64_t version;
 	int err;
 
-	if (len < sizeof(version))
-		return -EBADMSG;
-	memcpy(&version, b, sizeof(version));
-	if (version != PM_JITSYM_FORMAT)
-		return -EPROTO;
-	for (b += sizeof(version); b < end; b += disk__len(&d)) {
+	for (; pos < len; pos += disk__len(&d)) {
 		struct pm_jitsym_add a;
 		const char *s;
 
-		if ((size_t)(end - b) < sizeof(d))
-			return -EBADMSG;
-		memcpy(&d, b, sizeof(d));
-		if (disk__len(&d) > (size_t)(end - b) || d.dso_len >= DSO_MAX ||
-		    d.short_len >= DSO_MAX ||
+		if (len - pos < sizeof(d)) {
+			*used = pos;
+			return more ? 0 : -EBADMSG;
+		}
+		memcpy(&d, b + pos, sizeof(d));
+		if (d.dso_len >= DSO_MAX || d.short_len >= DSO_MAX ||
 		    (d.flags & PM_JITSYM_F_SAME_DSO && (d.dso_len || d.short_len)))
 			return -EBADMSG;
-		s = (const char *)b + sizeof(d);
+		if (disk__len(&d) > len - pos) {
+			*used = pos;
+			return more ? 0 : -EBADMSG;
+		}
+		s = (const char *)b + pos + sizeof(d);
 		a = (struct pm_jitsym_add){
 			.pid = (int32_t)d.pid, .start = d.start, .size = d.size,
 			.name = s, .name_len = strnlen(s, d.name_len),
@@ -613,15 +622,68 @@ int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
 			disk__dso(dso_short, s + d.name_len + d.src_len + d.dso_len, d.short_len);
 			a.dso = dso[0] ? dso : NULL;
 			a.dso_short = dso_short[0] ? dso_short : NULL;
-			err = jitsyms__add_dsos(t, &a, &dso_h, &short_h);
+			err = jitsyms__add_dsos(t, &a, &ds->dso, &ds->dso_short);
 			if (err)
 				return err == -EINVAL ? -EBADMSG : err;
 		}
-		err = jitsyms__add_ent(t, &a, dso_h, short_h);
-		if (err == -EINVAL)
-			return -EBADMSG;
+		err = jitsyms__add_ent(t, &a, ds->dso, ds->dso_short);
 		if (err)
-			return err;
+			return err == -EINVAL ? -EBADMSG : err;
 	}
+	*used = pos;
 	return 0;
+}
+
+int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
+{
+	struct decode_state ds = { .dso = NO_STR, .dso_short = NO_STR };
+	uint64_t version;
+	size_t used;
+
+	if (len < sizeof(version))
+		return -EBADMSG;
+	memcpy(&version, p, sizeof(version));
+	if (version != PM_JITSYM_FORMAT)
+		return -EPROTO;
+	return jitsyms__decode_entries(t, &ds, (const unsigned char *)p + sizeof(version),
+				       len - sizeof(version), false, &used);
+}
+
+/* A piece holds any one entry: its fixed part, four strings of at most 64 KiB, padding. */
+#define PIECE_SIZE (512u << 10)
+
+int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg)
+{
+	struct decode_state ds = { .dso = NO_STR, .dso_short = NO_STR };
+	size_t have = 0, used, n;
+	unsigned char *buf;
+	uint64_t off = 0;
+	int err;
+
+	if (size < sizeof(uint64_t))
+		return -EBADMSG;
+	buf = malloc(PIECE_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	err = read(arg, 0, buf, sizeof(uint64_t));
+	if (!err && memcmp(buf, &(uint64_t){ PM_JITSYM_FORMAT }, sizeof(uint64_t)))
+		err = -EPROTO;
+	off = sizeof(uint64_t);
+	/* Pieces: what the last one left (an entry cut by its end) and what follows it. */
+	while (!err && (off < size || have)) {
+		n = size - off < PIECE_SIZE - have ? (size_t)(size - off) : PIECE_SIZE - have;
+		err = read(arg, off, buf + have, n);
+		if (err)
+			break;
+		off += n;
+		have += n;
+		err = jitsyms__decode_entries(t, &ds, buf, have, off < size, &used);
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		if (!err && !used && off < size)
+			err = -EBADMSG;	/* no whole entry in a full piece */
+	}
+	free(buf);
+	return err;
 }

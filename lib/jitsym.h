@@ -138,5 +138,14 @@ int pm_jitsyms__encode(const struct pm_jitsyms *t, size_t *pos, size_t max, stru
  * pm_jitsyms__add returns (-E2BIG: the bound reached).
  */
 int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len);
+/*
+ * pm_jitsyms__decode of a payload of size bytes read in pieces (half a
+ * megabyte at a time, never whole in memory) by read: 0 or a negative
+ * errno, len bytes of the payload from byte off into buf.  Returns as
+ * pm_jitsyms__decode does, or read's error.
+ */
+typedef int pm_jitsym_read_fn(void *arg, uint64_t off, void *buf, size_t len);
+int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg);
 
 #endif

@@ -71,23 +71,27 @@ static void namer__jit_names(struct pm_namer *n, struct pm_warning w)
 		namer__warn(n, w);
 }
 
-/* The copies of the perf maps that the recording carries (pmrec record). */
+/* pm_jitsym_read_fn for the recording's copy of the perf maps. */
+static int namer__read_jit_piece(void *arg, uint64_t off, void *buf, size_t len)
+{
+	return pm_reader__feature_read(arg, HEADER_PMREC_JIT_SYMBOLS, off, buf, len);
+}
+
+/*
+ * The copies of the perf maps that the recording carries (pmrec record):
+ * tens of megabytes for a big JIT, read in pieces: the table holds what
+ * report needs.
+ */
 static void namer__read_jit_copy(struct pm_namer *n)
 {
 	size_t before = pm_jitsyms__count(n->jit);
-	struct pm_cursor c;
-	const void *p;
-	size_t len;
+	uint64_t size;
 	int err;
 
 	n->jit_copy_read = true;
-	if (pm_reader__feature(n->r, HEADER_PMREC_JIT_SYMBOLS, &c))
+	if (pm_reader__feature_size(n->r, HEADER_PMREC_JIT_SYMBOLS, &size))
 		return;
-	len = pm_cursor__left(&c);
-	err = pm_cursor__bytes(&c, len, &p);
-	if (!err)
-		err = pm_jitsyms__decode(n->jit, p, len);
-	/* Tens of megabytes for a big JIT: the table holds what report needs. */
+	err = pm_jitsyms__decode_from(n->jit, size, namer__read_jit_piece, n->r);
 	pm_reader__feature_drop(n->r, HEADER_PMREC_JIT_SYMBOLS);
 	if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });

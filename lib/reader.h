@@ -154,6 +154,15 @@ int pm_reader__feature(struct pm_reader *r, int feat, struct pm_cursor *c);
  * keep theirs: it was their only copy.
  */
 void pm_reader__feature_drop(struct pm_reader *r, int feat);
+/*
+ * A large payload in pieces, never whole in memory (a file's copy of 100k
+ * JIT names is 9 MB): its size (-ENOENT when absent), and len bytes of it
+ * from byte off into buf (-EINVAL past its end, -EBADMSG past the file's,
+ * or what pm_reader__feature returns when it must be read whole first: a
+ * file read from a pipe).
+ */
+int pm_reader__feature_size(struct pm_reader *r, int feat, uint64_t *size);
+int pm_reader__feature_read(struct pm_reader *r, int feat, uint64_t off, void *buf, size_t len);
 
 /*
  * The sample clock's reference (record -k): CLOCK_DATA's clockid and

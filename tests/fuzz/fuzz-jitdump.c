@@ -31,6 +31,48 @@
 #define FUZZ_BUDGET_EXTRA (4 << 20)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int fuzz_memfd = -1;
+static volatile size_t fuzz_sink;
+static int64_t fuzz_heap_peak;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (fuzz_memfd < 0)
+		fuzz_memfd = fuzz_memfd__new("fuzz-jitdump");
+	return 0;
+}
+
+/* Every record and debug line; the first load's address, for the lookups. */
+static uint64_t fuzz__parse(const uint8_t *data, size_t size)
+{
+	struct pm_jitdump_line line = { 0 };
+	struct pm_jitdump_rec r;
+	struct pm_jitdump j;
+	uint64_t first = 0, idx;
+	size_t pos;
+
+	if (pm_jitdump__init(&j, data, size))
+		return 0;
+	while (pm_jitdump__next(&j, &r) == 1) {
+		if (r.type == PM_JIT_CODE_LOAD) {
+			first = first ? first : r.load.code_addr;
+			fuzz_sink += r.load.name_len + r.load.code[r.load.code_size - 1];
+		} else if (r.type == PM_JIT_CODE_DEBUG_INFO) {
+			idx = 0;
+			pos = 0;
+			while (pm_jitdump__next_line(&j, &r, &idx, &pos, &line) == 1)
+				fuzz_sink += line.file_len + (line.file_len ? line.file[0] : 0);
+		} else if (r.type == PM_JIT_CODE_UNWINDING_INFO && r.unwind.unwinding_size) {
+			fuzz_sink += r.unwind.data[r.unwind.unwinding_size - 1];
+		}
+	}
+	return first;
+}
+
 /* What the table names across the first load's addresses, as one hash. */
 static uint64_t fuzz__names(struct pm_jitsyms *t, uint64_t first)
 {

@@ -101,6 +101,61 @@ static void test_random_overlaps(void)
 	pm_jitsyms__delete(t);
 }
 
+/* pm_jitsym_read_fn over a buffer, counting its calls. */
+struct piece_src {
+	const struct pm_buf *b;
+	size_t reads;
+};
+
+static int read_piece(void *arg, uint64_t off, void *buf, size_t len)
+{
+	struct piece_src *ps = arg;
+
+	ps->reads++;
+	if (off > ps->b->len || len > ps->b->len - off)
+		return -EINVAL;
+	memcpy(buf, ps->b->data + off, len);
+	return 0;
+}
+
+/* A payload over the pieces' half megabyte, read in pieces: entries cut by a piece's end. */
+static void test_decode_pieces(void)
+{
+	struct pm_jitsyms *t = pm_jitsyms__new(), *back = pm_jitsyms__new();
+	struct pm_buf b = { 0 };
+	struct piece_src ps = { .b = &b };
+	char name[64];
+	size_t pos = 0;
+	int i, bad = 0;
+
+	for (i = 0; i < 30000; i++) {
+		snprintf(name, sizeof(name), "JS:*fn_%d /srv/app/module_%d.js:%d", i, i % 7, i);
+		add(t, 3 + i / 10000, 0x10000 + 64ULL * (uint64_t)i, 64, name);
+	}
+	pm_jitsyms__encode(t, &pos, SIZE_MAX, &b);
+	i = !pm_jitsyms__decode_from(back, b.len, read_piece, &ps);
+	tap_ok(i && b.len > (1u << 20) && ps.reads > 3 && pm_jitsyms__count(back) == 30000,
+	       "a %zu-byte payload read in %zu pieces", b.len, ps.reads);
+	for (i = 0; i < 30000; i += 7) {
+		snprintf(name, sizeof(name), "JS:*fn_%d /srv/app/module_%d.js:%d", i, i % 7, i);
+		bad += strcmp(name_at(back, 3 + i / 10000, 0x10000 + 64ULL * (uint64_t)i + 5), name) != 0;
+	}
+	tap_ok(!bad, "every entry read back whole across the pieces (%d wrong)", bad);
+	pm_jitsyms__delete(back);
+	back = pm_jitsyms__new();
+	tap_ok(pm_jitsyms__decode_from(back, b.len - 8, read_piece, &ps) == -EBADMSG &&
+	       pm_jitsyms__count(back) == 29999, "cut: an error, the entries before it kept");
+	pm_jitsyms__delete(back);
+	back = pm_jitsyms__new();
+	b.data[0] = 9;
+	tap_ok(pm_jitsyms__decode_from(back, b.len, read_piece, &ps) == -EPROTO &&
+	       pm_jitsyms__decode_from(back, 4, read_piece, &ps) == -EBADMSG && !pm_jitsyms__count(back),
+	       "pieces: another version, a payload too short");
+	pm_jitsyms__delete(back);
+	pm_jitsyms__delete(t);
+	pm_buf__exit(&b);
+}
+
 static void test_sources_and_names(void)
 {
 	struct pm_jitsyms *t = pm_jitsyms__new();
@@ -242,5 +297,6 @@ int main(void)
 	test_loader();
 	test_bounds();
 	test_encoding();
+	test_decode_pieces();
 	return tap_done();
 }
