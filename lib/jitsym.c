@@ -250,8 +250,9 @@ static uint64_t ent__key(const struct jit_ent *e, bool end)
 
 /*
  * Sorts n entry indexes by their entries' start (end: by their end),
- * stably (equal keys stay in the order given), tmp n indexes of room: a
- * least significant digit radix sort, a byte a pass, the counts of every
+ * stably (equal keys stay in the order given), tmp n indexes of room: runs
+ * already in order merged when they are few, else a least significant
+ * digit radix sort, a byte a pass, the counts of every
  * byte taken in one pass first and the bytes that all keys share skipped
  * (the high bytes of a process's addresses).  A 100k-line map sorts in a
  * few passes, where qsort's calls of a comparison cost five times the
@@ -259,19 +260,61 @@ static uint64_t ent__key(const struct jit_ent *e, bool end)
  * the memory to touch.  The result is in a or in tmp: the pointer
  * returned, NULL without memory.
  */
+/* Runs of keys in order, at most, that a merge sorts instead of the radix sort. */
+#define MAX_RUNS 16
+
+/*
+ * Merges the nr sorted runs of a (run r is [bound[r], bound[r + 1])),
+ * stably, pairwise until one is left: log2 nr passes, for a map appended
+ * in a few address ranges.  The result is in a or in tmp: the pointer
+ * returned.
+ */
+static uint32_t *order__merge_runs(const struct jit_ent *ents, bool end, uint32_t *a,
+				   uint32_t *tmp, size_t *bound, size_t nr)
+{
+	size_t r, w, i, j, k;
+	uint32_t *swap;
+
+	while (nr > 1) {
+		for (r = 0, w = 0; r < nr; r += 2, w++) {
+			size_t lo = bound[r], mid = bound[r + 1], hi = r + 2 <= nr ? bound[r + 2] : mid;
+
+			for (i = lo, j = mid, k = lo; i < mid && j < hi;)
+				tmp[k++] = ent__key(&ents[a[j]], end) < ent__key(&ents[a[i]], end) ?
+					   a[j++] : a[i++];
+			while (i < mid)
+				tmp[k++] = a[i++];
+			while (j < hi)
+				tmp[k++] = a[j++];
+			bound[w] = lo;
+		}
+		bound[w] = bound[nr];
+		nr = w;
+		swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	return a;
+}
+
 static uint32_t *order__sort(const struct jit_ent *ents, bool end, uint32_t *a, uint32_t *tmp,
 			     size_t n)
 {
-	size_t (*count)[256], i, sum, sorted = 1;
+	size_t (*count)[256], i, sum, bound[MAX_RUNS + 1] = { 0 }, nr = 1;
 	unsigned int d;
 	uint32_t *swap;
 	uint64_t k0;
 
-	for (i = 1; i < n && sorted; i++)
-		sorted = ent__key(&ents[a[i - 1]], end) <= ent__key(&ents[a[i]], end);
-	/* Maps are mostly written in address order: nothing to move then. */
-	if (sorted || !(count = calloc(8, sizeof(*count))))
-		return sorted ? a : NULL;
+	/* Maps are mostly written in address order: a few runs are merged, one is sorted. */
+	for (i = 1; i < n && nr <= MAX_RUNS; i++)
+		if (ent__key(&ents[a[i - 1]], end) > ent__key(&ents[a[i]], end) && nr++ < MAX_RUNS)
+			bound[nr - 1] = i;
+	if (nr <= MAX_RUNS) {
+		bound[nr] = n;
+		return order__merge_runs(ents, end, a, tmp, bound, nr);
+	}
+	if (!(count = calloc(8, sizeof(*count))))
+		return NULL;
 	for (i = 0; i < n; i++) {
 		uint64_t k = ent__key(&ents[a[i]], end);
 

@@ -62,11 +62,12 @@ static void test_overlaps(void)
 
 /*
  * Random ranges, many overlapping, some abutting, some sharing starts or
- * ends, in random order: every address is named by the last range added
- * that covers it (a brute-force oracle), across the radix sort's bytes
+ * ends, in random order (the radix sort), or in five runs of ascending
+ * starts (the merge of runs): every address is named by the last range
+ * added that covers it (a brute-force oracle), across the sorts' bytes
  * (addresses spread over 40 bits) and the sweep.
  */
-static void test_random_overlaps(void)
+static void test_random_overlaps(int runs)
 {
 	enum { N = 3000, PROBES = 20000 };
 	static uint64_t start[N], size[N];
@@ -78,7 +79,9 @@ static void test_random_overlaps(void)
 	for (i = 0; i < N; i++) {
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		start[i] = (i % 3 == 0 ? (seed >> 24) % (1ULL << 40) : (seed >> 20) % 4096) & ~3ULL;
-		if (i % 7 == 0 && i)
+		if (runs)	/* run i / (N / 5), ascending within it, over the others */
+			start[i] = (uint64_t)(i / (N / 5)) * 0x40 + (uint64_t)(i % (N / 5)) * 8;
+		if (i % 7 == 0 && i && !runs)
 			start[i] = start[i - 1] + size[i - 1];	/* abutting */
 		size[i] = 1 + (seed >> 50) % 200;
 		snprintf(names[i], sizeof(names[i]), "f%d", i);
@@ -97,7 +100,8 @@ static void test_random_overlaps(void)
 			}
 		bad += strcmp(name_at(t, 9, addr), want) != 0;
 	}
-	tap_ok(!bad, "random overlapping ranges: the last added names each address (%d wrong)", bad);
+	tap_ok(!bad, "%s overlapping ranges: the last added names each address (%d wrong)",
+	       runs ? "five runs of" : "random", bad);
 	pm_jitsyms__delete(t);
 }
 
@@ -292,7 +296,8 @@ static void test_encoding(void)
 int main(void)
 {
 	test_overlaps();
-	test_random_overlaps();
+	test_random_overlaps(0);
+	test_random_overlaps(1);
 	test_sources_and_names();
 	test_loader();
 	test_bounds();
