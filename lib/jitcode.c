@@ -669,3 +669,19 @@ int pm_jitcode__read_copy(struct pm_jitcode *c, const struct pm_jitcode_copy *cp
 	}
 	return jitcode__settle(c, first, strings, timed, err);
 }
+
+int pm_jitcode__read_either(struct pm_jitcode *c, int fd, const struct pm_jitcode_copy *cp,
+			    int32_t pid, const char *path, bool timed, struct pm_jitcode_stats *st,
+			    const char **why)
+{
+	static const char *const reason[] = { "the file is gone", "the file is not read",
+					      "the file at its path is another one" };
+
+	*why = NULL;
+	if (fd >= 0 && (!cp || pm_jitcode__copy_matches(cp, fd)))
+		return pm_jitcode__read(c, fd, pid, path, timed, st);
+	if (!cp)
+		return fd;
+	*why = reason[fd == -ENOENT ? 0 : fd < 0 ? 1 : 2];
+	return pm_jitcode__read_copy(c, cp, path, timed, st);
+}

@@ -135,5 +135,14 @@ bool pm_jitcode__copy_matches(const struct pm_jitcode_copy *cp, int fd);
  */
 int pm_jitcode__read_copy(struct pm_jitcode *c, const struct pm_jitcode_copy *cp, const char *dso,
 			  bool timed, struct pm_jitcode_stats *st);
+/*
+ * Report's choice: the jitdump on fd (a negative errno: not opened, why)
+ * when it is the file cp (NULL: no copy) was made of, else the copy; *why
+ * is NULL when the file was read, else why the copy was (a static
+ * string).  What the read returns (fd itself: no file and no copy).
+ */
+int pm_jitcode__read_either(struct pm_jitcode *c, int fd, const struct pm_jitcode_copy *cp,
+			    int32_t pid, const char *path, bool timed, struct pm_jitcode_stats *st,
+			    const char **why);
 
 #endif

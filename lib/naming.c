@@ -190,16 +190,11 @@ static bool namer__jitdump_copy(struct pm_namer *n, int32_t pid, const char *pat
 				struct pm_jitcode_copy *cp)
 {
 	struct pm_cursor c;
-	const void *p;
-	size_t len;
-	int err;
+	int err = pm_reader__feature(n->r, HEADER_PMREC_JIT_CODE, &c);
 
-	if (pm_reader__feature(n->r, HEADER_PMREC_JIT_CODE, &c))
+	if (err)
 		return false;
-	len = pm_cursor__left(&c);
-	err = pm_cursor__bytes(&c, len, &p);
-	if (!err)
-		err = pm_jitcode__copy_find(p, len, pid, path, cp);
+	err = pm_jitcode__copy_find(c.p + c.pos, pm_cursor__left(&c), pid, path, cp);
 	if (err && err != -ENOENT && !n->jitcode_copy_bad) {
 		n->jitcode_copy_bad = true;
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
@@ -207,28 +202,22 @@ static bool namer__jitdump_copy(struct pm_namer *n, int32_t pid, const char *pat
 	return !err;
 }
 
-/* The file at path read (fd), or the copy (fd: why the file is not used). */
+/* The file at path (fd, or why not) if it is the one copied, else the copy; or why neither. */
 static void namer__jitdump_read(struct pm_namer *n, int fd, const struct pm_jitcode_copy *cp,
 				int32_t pid, const char *path)
 {
-	static const char *const why[] = { "the file is gone", "the file is not read",
-					   "the file at its path is another one" };
-	bool timed = namer__monotonic(n), copy = fd < 0 || (cp && !pm_jitcode__copy_matches(cp, fd));
+	bool timed = namer__monotonic(n);
 	struct pm_jitcode_stats st;
-	int err;
+	const char *why;
+	int err = pm_jitcode__read_either(n->jitcode, fd, cp, pid, path, timed, &st, &why);
 
-	if (copy)
-		err = pm_jitcode__read_copy(n->jitcode, cp, path, timed, &st);
-	else
-		err = pm_jitcode__read(n->jitcode, fd, pid, path, timed, &st);
 	if (err == -E2BIG)
 		namer__jitcode_full(n, err, path);
 	else if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
 						    .err = -err });
 	else
-		namer__jitdump_said(n, path, timed, &st,
-				    copy ? why[fd == -ENOENT ? 0 : fd < 0 ? 1 : 2] : NULL);
+		namer__jitdump_said(n, path, timed, &st, why);
 }
 
 /*
@@ -267,11 +256,6 @@ static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h
 	 */
 	copy = namer__jitdump_copy(n, m.pid, path, &cp);
 	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
-	if (fd < 0 && !copy) {
-		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
-						    .err = -fd });
-		return;
-	}
 	namer__jitdump_read(n, fd, copy ? &cp : NULL, m.pid, path);
 	if (fd >= 0)
 		close(fd);

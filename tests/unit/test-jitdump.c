@@ -406,6 +406,28 @@ static void test_copy(void)
 	if (fd >= 0)
 		close(fd);
 
+	/* Report's choice between the file and the copy. */
+	{
+		const char *why = "?";
+
+		t = pm_jitsyms__new();
+		c = pm_jitcode__new(t);
+		fd = memfd_of(&b);
+		tap_ok(fd >= 0 && !pm_jitcode__read_either(c, fd, &cp, 1234, "/x/jit-1234.dump", false,
+							   &st, &why) &&
+		       !why && st.loads == 3 && !strcmp(name_at(t, 0x3004), "later"),
+		       "the file copied, grown since: read, not the copy");
+		if (fd >= 0)
+			close(fd);
+		tap_ok(!pm_jitcode__read_either(c, -ENOENT, &cp, 1234, "/x/jit-1234.dump", false, &st,
+						&why) && why && !strcmp(why, "the file is gone") &&
+		       st.loads == 2, "no file: the copy, and why");
+		tap_ok(pm_jitcode__read_either(c, -ELOOP, NULL, 1234, "/x/jit-1234.dump", false, &st,
+					       &why) == -ELOOP, "neither: why the file was not read");
+		pm_jitcode__delete(c);
+		pm_jitsyms__delete(t);
+	}
+
 	/* Damaged payloads. */
 	tap_ok(pm_jitcode__copy_find(p.data, p.len - 8, 1234, "/x/jit-1234.dump", &cp) == -EBADMSG &&
 	       pm_jitcode__copy_find(p.data, 4, 1234, "/x/jit-1234.dump", &cp) == -EBADMSG,
