@@ -16,8 +16,10 @@
  * Where ranges of one process overlap, the one added last wins, as perf
  * names perf maps: a JIT reuses the memory of code it threw away and
  * appends the new code's line.  Additions are cheap (appended); the
- * first lookup after them sorts the process's ranges once (O(n log n))
- * into disjoint runs that a lookup finds by binary search.
+ * first lookup after them sorts the process's ranges once (a merge of the
+ * runs already in address order when they are few, else a radix sort:
+ * no comparison calls) into disjoint runs that a lookup finds by binary
+ * search.
  *
  * Bounded: at most PM_JITSYM_MAX_ENTRIES ranges and PM_JITSYM_MAX_BYTES
  * bytes of names and sources over all processes; an addition beyond that
