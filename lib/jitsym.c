@@ -17,6 +17,8 @@
 #define CHUNK_SIZE (1u << CHUNK_BITS)
 #define NR_CHUNKS (PM_JITSYM_MAX_BYTES / CHUNK_SIZE + 1)
 #define NO_STR UINT32_MAX
+/* An entry's src when its name and source are still in the payload, at the offset its name holds. */
+#define LAZY_STR (UINT32_MAX - 1)
 #define DSO_MAX 4096
 
 struct jit_ent {
@@ -53,6 +55,8 @@ struct pm_jitsyms {
 	uint64_t gen;
 	pm_jitsym_load_fn *load;
 	void *load_arg;
+	pm_jitsym_read_fn *lazy_read;	/* the payload of the lazy entries */
+	void *lazy_arg;
 };
 
 bool pm_jitsym__anon_mapping(const char *name)
@@ -106,7 +110,7 @@ void pm_jitsyms__set_loader(struct pm_jitsyms *t, pm_jitsym_load_fn *fn, void *a
 
 static const char *jitsyms__str(const struct pm_jitsyms *t, uint32_t s)
 {
-	if (s == NO_STR)
+	if (s == NO_STR || s == LAZY_STR)
 		return NULL;
 	return t->chunk[s >> CHUNK_BITS] + (s & (CHUNK_SIZE - 1));
 }
@@ -182,9 +186,13 @@ static struct jit_proc *jitsyms__proc(struct pm_jitsyms *t, int32_t pid, bool cr
 	return &t->procs[t->nr_procs++];
 }
 
-/* Adds a range whose dso strings are interned already (dso, dso_short: handles or NO_STR). */
+/*
+ * Adds a range whose dso strings are interned already (dso, dso_short:
+ * handles or NO_STR); lazy: the payload offset of its entry, whose name
+ * and source are read at its first lookup (UINT64_MAX: a's, copied now).
+ */
 static int jitsyms__add_ent(struct pm_jitsyms *t, const struct pm_jitsym_add *a, uint32_t dso,
-			    uint32_t dso_short)
+			    uint32_t dso_short, uint64_t lazy)
 {
 	struct jit_ent e = { .start = a->start, .end = a->start + a->size, .src = NO_STR,
 			     .dso = dso, .dso_short = dso_short, .line = a->line };
@@ -203,8 +211,14 @@ static int jitsyms__add_ent(struct pm_jitsyms *t, const struct pm_jitsym_add *a,
 	if (!p || pm_array__grow((void **)&p->ents, &p->cap_ents, p->nr_ents, sizeof(e)))
 		return -ENOMEM;
 	t->last_proc = (size_t)(p - t->procs);
-	err = jitsyms__intern_name(t, a->name, a->name_len, &e.name);
-	if (!err && a->src)
+	err = 0;
+	if (lazy < LAZY_STR) {
+		e.name = (uint32_t)lazy;
+		e.src = LAZY_STR;
+	} else {
+		err = jitsyms__intern_name(t, a->name, a->name_len, &e.name);
+	}
+	if (!err && a->src && e.src != LAZY_STR)
 		err = jitsyms__intern_name(t, a->src, a->src_len, &e.src);
 	if (err)
 		return err;
@@ -239,7 +253,7 @@ int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 	if (t->nr_ents >= PM_JITSYM_MAX_ENTRIES)
 		return -E2BIG;
 	err = jitsyms__add_dsos(t, a, &dso, &dso_short);
-	return err ?: jitsyms__add_ent(t, a, dso, dso_short);
+	return err ?: jitsyms__add_ent(t, a, dso, dso_short, UINT64_MAX);
 }
 
 /* The address an entry is sorted by: its start, or its end. */
@@ -497,11 +511,17 @@ static struct jit_proc *jitsyms__lookup_proc(struct pm_jitsyms *t, int32_t pid)
 	return jitsyms__proc(t, pid, false);
 }
 
+static int jitsyms__resolve(struct pm_jitsyms *t, struct jit_ent *e);
+
 static void jitsyms__fill(const struct pm_jitsyms *t, const struct jit_ent *e,
 			  struct pm_jitsym *out)
 {
+	/* A lazy entry whose name could not be read: no name. */
+	bool lazy = e->src == LAZY_STR;
+
 	*out = (struct pm_jitsym){ .start = e->start, .size = e->end - e->start,
-				   .name = jitsyms__str(t, e->name), .src = jitsyms__str(t, e->src),
+				   .name = lazy ? "" : jitsyms__str(t, e->name),
+				   .src = jitsyms__str(t, e->src),
 				   .line = e->line, .dso = jitsyms__str(t, e->dso),
 				   .dso_short = jitsyms__str(t, e->dso_short) };
 }
@@ -523,7 +543,8 @@ int pm_jitsyms__find(struct pm_jitsyms *t, int32_t pid, uint64_t addr, struct pm
 		else
 			hi = mid;
 	}
-	if (lo == p->nr_runs || p->runs[lo].start > addr)
+	if (lo == p->nr_runs || p->runs[lo].start > addr ||
+	    jitsyms__resolve(t, &p->ents[p->runs[lo].ent]))
 		return -ENOENT;
 	jitsyms__fill(t, &p->ents[p->runs[lo].ent], out);
 	return 0;
@@ -556,6 +577,8 @@ bool pm_jitsyms__next(const struct pm_jitsyms *t, size_t *pos, int32_t *pid,
 	if (proc == t->nr_procs)
 		return false;
 	*pid = t->procs[proc].pid;
+	/* A lazy entry read now (the strings handed out are the table's anyway). */
+	jitsyms__resolve((struct pm_jitsyms *)t, &t->procs[proc].ents[ent]);
 	jitsyms__fill(t, &t->procs[proc].ents[ent], out);
 	*pos = (size_t)proc << 32 | (ent + 1);
 	return true;
@@ -630,7 +653,8 @@ struct decode_state {
  * follows: more), -EBADMSG, or what pm_jitsyms__add returns.
  */
 static int jitsyms__decode_entries(struct pm_jitsyms *t, struct decode_state *ds,
-				   const unsigned char *b, size_t len, bool more, size_t *used)
+				   const unsigned char *b, size_t len, bool more, size_t *used,
+				   uint64_t base)
 {
 	char dso[DSO_MAX], dso_short[DSO_MAX];
 	size_t pos = 0;
@@ -655,10 +679,13 @@ static int jitsyms__decode_entries(struct pm_jitsyms *t, struct decode_state *ds
 		}
 		s = (const char *)b + pos + sizeof(d);
 		a = (struct pm_jitsym_add){
-			.pid = (int32_t)d.pid, .start = d.start, .size = d.size,
-			.name = s, .name_len = strnlen(s, d.name_len),
-			.src = d.flags & PM_JITSYM_F_SRC ? s + d.name_len : NULL,
-			.src_len = strnlen(s + d.name_len, d.src_len), .line = d.line };
+			.pid = (int32_t)d.pid, .start = d.start, .size = d.size, .name = s,
+			.src = d.flags & PM_JITSYM_F_SRC ? s + d.name_len : NULL, .line = d.line };
+		/* Lazy: the lengths are measured when the strings are read. */
+		if (base == UINT64_MAX) {
+			a.name_len = strnlen(s, d.name_len);
+			a.src_len = strnlen(s + d.name_len, d.src_len);
+		}
 		/* SAME_DSO: the handles of the entry before, not a string compared again. */
 		if (!(d.flags & PM_JITSYM_F_SAME_DSO)) {
 			disk__dso(dso, s + d.name_len + d.src_len, d.dso_len);
@@ -669,7 +696,8 @@ static int jitsyms__decode_entries(struct pm_jitsyms *t, struct decode_state *ds
 			if (err)
 				return err == -EINVAL ? -EBADMSG : err;
 		}
-		err = jitsyms__add_ent(t, &a, ds->dso, ds->dso_short);
+		err = jitsyms__add_ent(t, &a, ds->dso, ds->dso_short,
+				       base == UINT64_MAX ? UINT64_MAX : base + pos);
 		if (err)
 			return err == -EINVAL ? -EBADMSG : err;
 	}
@@ -689,14 +717,15 @@ int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
 	if (version != PM_JITSYM_FORMAT)
 		return -EPROTO;
 	return jitsyms__decode_entries(t, &ds, (const unsigned char *)p + sizeof(version),
-				       len - sizeof(version), false, &used);
+				       len - sizeof(version), false, &used, UINT64_MAX);
 }
 
 /* A piece holds any one entry: its fixed part, four strings of at most 64 KiB, padding. */
 #define PIECE_SIZE (512u << 10)
 
-int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
-			    void *arg)
+/* pm_jitsyms__decode_from; lazy: names left in the payload (read keeps working). */
+static int jitsyms__decode_pieces(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+				  void *arg, bool lazy)
 {
 	struct decode_state ds = { .dso = NO_STR, .dso_short = NO_STR };
 	size_t have = 0, used, n;
@@ -721,12 +750,64 @@ int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_
 			break;
 		off += n;
 		have += n;
-		err = jitsyms__decode_entries(t, &ds, buf, have, off < size, &used);
+		/* Lazy names are offsets of 32 bits: a payload past 4 GiB is copied. */
+		err = jitsyms__decode_entries(t, &ds, buf, have, off < size, &used,
+					      lazy && size < LAZY_STR ? off - have : UINT64_MAX);
 		memmove(buf, buf + used, have - used);
 		have -= used;
 		if (!err && !used && off < size)
 			err = -EBADMSG;	/* no whole entry in a full piece */
 	}
 	free(buf);
+	return err;
+}
+
+int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg)
+{
+	return jitsyms__decode_pieces(t, size, read, arg, false);
+}
+
+int pm_jitsyms__decode_lazy(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg)
+{
+	if (t->lazy_read)
+		return -EBUSY;
+	t->lazy_read = read;
+	t->lazy_arg = arg;
+	return jitsyms__decode_pieces(t, size, read, arg, true);
+}
+
+/*
+ * The name and source of a lazy entry, read from the payload at its
+ * first lookup and kept from then on.  0, or why not (the entry stays
+ * lazy: a lookup finds nothing there).
+ */
+static int jitsyms__resolve(struct pm_jitsyms *t, struct jit_ent *e)
+{
+	uint32_t name = NO_STR, src = NO_STR;
+	struct jit_disk d;
+	char *buf;
+	int err;
+
+	if (e->src != LAZY_STR)
+		return 0;
+	err = t->lazy_read(t->lazy_arg, e->name, &d, sizeof(d));
+	if (err)
+		return err;
+	buf = malloc((size_t)d.name_len + d.src_len + 1);
+	if (!buf)
+		return -ENOMEM;
+	err = t->lazy_read(t->lazy_arg, e->name + sizeof(d), buf, (size_t)d.name_len + d.src_len);
+	if (!err)
+		err = jitsyms__intern_name(t, buf, strnlen(buf, d.name_len), &name);
+	if (!err && d.flags & PM_JITSYM_F_SRC)
+		err = jitsyms__intern_name(t, buf + d.name_len,
+					   strnlen(buf + d.name_len, d.src_len), &src);
+	free(buf);
+	if (!err) {
+		e->name = name;
+		e->src = src;
+	}
 	return err;
 }

@@ -149,5 +149,14 @@ int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len);
 typedef int pm_jitsym_read_fn(void *arg, uint64_t off, void *buf, size_t len);
 int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
 			    void *arg);
+/*
+ * pm_jitsyms__decode_from, the names and sources left in the payload:
+ * each is read (by read, which must keep working while the table lives)
+ * at the first lookup that finds its range.  A copy of 100k names is
+ * looked up in a few hundred: the rest are never copied.  Once per
+ * table (-EBUSY after).
+ */
+int pm_jitsyms__decode_lazy(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg);
 
 #endif

@@ -79,8 +79,9 @@ static int namer__read_jit_piece(void *arg, uint64_t off, void *buf, size_t len)
 
 /*
  * The copies of the perf maps that the recording carries (pmrec record):
- * tens of megabytes for a big JIT, read in pieces: the table holds what
- * report needs.
+ * tens of megabytes for a big JIT, read in pieces; from a regular file,
+ * each name only when a lookup finds its code (a pread: the reader
+ * outlives us, and its thread reads records meanwhile).
  */
 static void namer__read_jit_copy(struct pm_namer *n)
 {
@@ -91,8 +92,12 @@ static void namer__read_jit_copy(struct pm_namer *n)
 	n->jit_copy_read = true;
 	if (pm_reader__feature_size(n->r, HEADER_PMREC_JIT_SYMBOLS, &size))
 		return;
-	err = pm_jitsyms__decode_from(n->jit, size, namer__read_jit_piece, n->r);
-	pm_reader__feature_drop(n->r, HEADER_PMREC_JIT_SYMBOLS);
+	if (pm_reader__seekable(n->r)) {
+		err = pm_jitsyms__decode_lazy(n->jit, size, namer__read_jit_piece, n->r);
+	} else {
+		err = pm_jitsyms__decode_from(n->jit, size, namer__read_jit_piece, n->r);
+		pm_reader__feature_drop(n->r, HEADER_PMREC_JIT_SYMBOLS);
+	}
 	if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
 	namer__jit_names(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES,

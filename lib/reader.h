@@ -124,6 +124,8 @@ void pm_reader__set_sync(struct pm_reader *r, void (*fn)(void *arg), void *arg);
 const struct pm_reader_error *pm_reader__error(const struct pm_reader *r);
 
 bool pm_reader__is_pipe(const struct pm_reader *r);
+/* A file read from a regular file: pm_reader__feature_read is a pread then (any thread). */
+bool pm_reader__seekable(const struct pm_reader *r);
 /* File mode: data.size was 0, the records are scanned up to end of file. */
 bool pm_reader__is_unfinished(const struct pm_reader *r);
 /* The events' sample_id_all: records other than samples carry a time (and ids). */

@@ -132,6 +132,11 @@ bool pm_reader__is_pipe(const struct pm_reader *r)
 	return r->pipe;
 }
 
+bool pm_reader__seekable(const struct pm_reader *r)
+{
+	return !r->pipe && r->in.seekable;
+}
+
 bool pm_reader__sample_id_all(const struct pm_reader *r)
 {
 	return r->sample_id_all;

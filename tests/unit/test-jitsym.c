@@ -5,6 +5,7 @@
  * (whole, in pieces, and damaged).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,7 @@ static void test_random_overlaps(int runs)
 struct piece_src {
 	const struct pm_buf *b;
 	size_t reads;
+	bool fail;			/* every read fails */
 };
 
 static int read_piece(void *arg, uint64_t off, void *buf, size_t len)
@@ -116,6 +118,8 @@ static int read_piece(void *arg, uint64_t off, void *buf, size_t len)
 	struct piece_src *ps = arg;
 
 	ps->reads++;
+	if (ps->fail)
+		return -EIO;
 	if (off > ps->b->len || len > ps->b->len - off)
 		return -EINVAL;
 	memcpy(buf, ps->b->data + off, len);
@@ -145,6 +149,41 @@ static void test_decode_pieces(void)
 		bad += strcmp(name_at(back, 3 + i / 10000, 0x10000 + 64ULL * (uint64_t)i + 5), name) != 0;
 	}
 	tap_ok(!bad, "every entry read back whole across the pieces (%d wrong)", bad);
+	pm_jitsyms__delete(back);
+
+	/* Lazy: the names stay in the payload until a lookup finds their code. */
+	back = pm_jitsyms__new();
+	ps.reads = 0;
+	i = !pm_jitsyms__decode_lazy(back, b.len, read_piece, &ps);
+	tap_ok(i && pm_jitsyms__count(back) == 30000 && ps.reads < 10 &&
+	       pm_jitsyms__decode_lazy(back, b.len, read_piece, &ps) == -EBUSY,
+	       "lazy: every range taken in, no name read (%zu reads), once per table", ps.reads);
+	for (i = 0; i < 30000; i += 7) {
+		snprintf(name, sizeof(name), "JS:*fn_%d /srv/app/module_%d.js:%d", i, i % 7, i);
+		bad += strcmp(name_at(back, 3 + i / 10000, 0x10000 + 64ULL * (uint64_t)i + 5), name) != 0;
+	}
+	tap_ok(!bad && !strcmp(name_at(back, 3, 0x10000 + 5), "JS:*fn_0 /srv/app/module_0.js:0"),
+	       "lazy: each name read at its lookup, and again from the table (%d wrong)", bad);
+	{
+		struct pm_jitsyms *again = pm_jitsyms__new();
+		struct pm_buf b2 = { 0 };
+
+		pos = 0;
+		tap_ok(!pm_jitsyms__encode(back, &pos, SIZE_MAX, &b2) && b2.len == b.len &&
+		       !memcmp(b2.data, b.data, b.len), "a lazy table encodes as the payload it read");
+		pm_jitsyms__delete(again);
+		pm_buf__exit(&b2);
+	}
+	pm_jitsyms__delete(back);
+	/* The payload unreadable after the decode: a name unread is no name. */
+	back = pm_jitsyms__new();
+	pm_jitsyms__decode_lazy(back, b.len, read_piece, &ps);
+	ps.fail = true;
+	tap_ok(!strcmp(name_at(back, 5, 0x10000 + 64ULL * 29999 + 5), "-"),
+	       "a name that cannot be read: the range is not named");
+	ps.fail = false;
+	tap_ok(!strcmp(name_at(back, 5, 0x10000 + 64ULL * 29999 + 5),
+		       "JS:*fn_29999 /srv/app/module_4.js:29999"), "and named once it can");
 	pm_jitsyms__delete(back);
 	back = pm_jitsyms__new();
 	tap_ok(pm_jitsyms__decode_from(back, b.len - 8, read_piece, &ps) == -EBADMSG &&
