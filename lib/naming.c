@@ -78,10 +78,8 @@ static int namer__read_jit_piece(void *arg, uint64_t off, void *buf, size_t len)
 }
 
 /*
- * The copies of the perf maps that the recording carries (pmrec record):
- * tens of megabytes for a big JIT, read in pieces; from a regular file,
- * each name only when a lookup finds its code (a pread: the reader
- * outlives us, and its thread reads records meanwhile).
+ * The recording's copy of the perf maps: tens of MB for a big JIT, read in
+ * pieces; from a file, each name when a lookup finds its code (a pread).
  */
 static void namer__read_jit_copy(struct pm_namer *n)
 {
