@@ -112,7 +112,10 @@ void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w
 		fprintf(stderr, "more JIT code than pmrec keeps names for: later code stays unnamed");
 		break;
 	case PM_WARN_JIT_NAMES:
-		if (w->dso)
+		if (w->dso && w->why)
+			fprintf(stderr, "JIT code names: %llu from the recording's copy of '%s' (%s)",
+				(unsigned long long)w->size, w->dso, w->why);
+		else if (w->dso)
 			fprintf(stderr, "JIT code names: %llu from '%s'", (unsigned long long)w->size,
 				w->dso);
 		else

@@ -515,8 +515,10 @@ static void record__copy_jit_maps(struct record *rec)
 	pm_jitcap__stats(rec->jitcap, &st);
 	if (rec->opts->verbose && st.processes)
 		fprintf(stderr, "%s: JIT code in %llu processes: copied %llu names from %llu perf "
-			"maps\n", record_prog, (unsigned long long)st.processes,
-			(unsigned long long)st.entries, (unsigned long long)st.maps);
+			"maps, %llu code loads from %llu jitdump files\n", record_prog,
+			(unsigned long long)st.processes, (unsigned long long)st.entries,
+			(unsigned long long)st.maps, (unsigned long long)st.loads,
+			(unsigned long long)st.jitdumps);
 }
 
 static int record__init_build_ids(struct record *rec)

@@ -13,6 +13,8 @@
 #include "file.h"
 #include "hashtab.h"
 #include "jitcap.h"
+#include "jitcode.h"
+#include "jitdump.h"
 #include "jitsym.h"
 #include "perf_data.h"
 #include "perfmap.h"
@@ -27,10 +29,12 @@ struct jc_proc {
 	uid_t ruid, euid;		/* (uid_t)-1: unknown, root's maps only */
 	int tmp_fd;			/* its /tmp, when not pmrec's; else -1 */
 	bool read;			/* its map was read at its exit */
+	char *jitdump;			/* the path of its jitdump marker, NULL if none */
 };
 
 struct pm_jitcap {
 	struct pm_jitsyms *syms;
+	struct pm_jitcode *code;	/* the jitdumps' loads, held */
 	struct jc_proc *procs;
 	size_t nr_procs, cap_procs, nr_tmp_fds;
 	struct pm_hashtab idx;		/* pid -> index in procs */
@@ -46,10 +50,13 @@ struct pm_jitcap *pm_jitcap__new(pm_warn_fn *warn, void *warn_arg)
 	if (!c)
 		return NULL;
 	c->syms = pm_jitsyms__new();
-	if (!c->syms) {
+	c->code = c->syms ? pm_jitcode__new(c->syms) : NULL;
+	if (!c->code) {
+		pm_jitsyms__delete(c->syms);
 		free(c);
 		return NULL;
 	}
+	pm_jitcode__hold(c->code);
 	pm_hashtab__init(&c->idx, NULL, NULL);
 	c->warn = warn;
 	c->warn_arg = warn_arg;
@@ -62,11 +69,14 @@ void pm_jitcap__delete(struct pm_jitcap *c)
 
 	if (!c)
 		return;
-	for (i = 0; i < c->nr_procs; i++)
+	for (i = 0; i < c->nr_procs; i++) {
 		if (c->procs[i].tmp_fd >= 0)
 			close(c->procs[i].tmp_fd);
+		free(c->procs[i].jitdump);
+	}
 	free(c->procs);
 	pm_hashtab__exit(&c->idx);
+	pm_jitcode__delete(c->code);
 	pm_jitsyms__delete(c->syms);
 	free(c);
 }
@@ -155,7 +165,8 @@ static void jitcap__open_tmp(struct pm_jitcap *c, struct jc_proc *p)
 	c->nr_tmp_fds += p->tmp_fd >= 0;
 }
 
-static void jitcap__note(struct pm_jitcap *c, int32_t pid)
+/* The process pid, noted now if it was not (or was read: its pid is reused); NULL if no room. */
+static struct jc_proc *jitcap__note(struct pm_jitcap *c, int32_t pid)
 {
 	struct jc_proc *p;
 	uint64_t i;
@@ -164,16 +175,17 @@ static void jitcap__note(struct pm_jitcap *c, int32_t pid)
 		p = &c->procs[i];
 		/* Read at its exit: the pid is another process's now. */
 		if (!p->read)
-			return;
+			return p;
 		if (p->tmp_fd >= 0) {
 			close(p->tmp_fd);
 			c->nr_tmp_fds--;
 		}
+		free(p->jitdump);
 	} else {
 		if (c->nr_procs == MAX_PROCS ||
 		    pm_array__grow((void **)&c->procs, &c->cap_procs, c->nr_procs, sizeof(*p)) ||
 		    pm_hashtab__insert_int(&c->idx, (uint32_t)pid, c->nr_procs))
-			return;
+			return NULL;
 		p = &c->procs[c->nr_procs++];
 		c->stats.processes++;
 	}
@@ -181,9 +193,46 @@ static void jitcap__note(struct pm_jitcap *c, int32_t pid)
 			       .tmp_fd = -1 };
 	proc__read_status(p);
 	jitcap__open_tmp(c, p);
+	return p;
 }
 
-/* Reads the map of p into the table. */
+/*
+ * Holds the loads of p's jitdump, read as report reads it (the owner rule
+ * of perf maps, no symlink), at the path its marker mapping names: in
+ * pmrec's root only (a container's path means another file here, and
+ * report reads the path as it is).
+ */
+static void jitcap__read_jitdump(struct pm_jitcap *c, struct jc_proc *p)
+{
+	struct pm_jitcode_stats st;
+	int fd, err;
+
+	if (!p->jitdump || p->tmp_fd >= 0)
+		return;
+	fd = pm_perfmap__open(-1, p->jitdump, p->ruid, p->euid);
+	if (fd == -ENOENT)
+		return;
+	if (fd < 0) {
+		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED,
+						     .dso = p->jitdump, .err = -fd });
+		return;
+	}
+	/* Timed: held with their times, report decides how to use them. */
+	err = pm_jitcode__read(c->code, fd, p->pid, p->jitdump, true, &st);
+	close(fd);
+	if (err)
+		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED,
+						     .dso = p->jitdump, .err = -err });
+	if (st.bad)
+		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_BAD, .dso = p->jitdump,
+						     .offset = st.err.offset, .why = st.err.why,
+						     .size = st.loads });
+	if (st.truncated)
+		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_TRUNCATED,
+						     .dso = p->jitdump, .size = st.loads });
+}
+
+/* Reads the map of p into the table, and holds its jitdump's loads. */
 static void jitcap__read(struct pm_jitcap *c, struct jc_proc *p)
 {
 	char name[32], path[96], dso[48], dso_short[32];
@@ -198,6 +247,7 @@ static void jitcap__read(struct pm_jitcap *c, struct jc_proc *p)
 	/* What report would read: the pid as recorded. */
 	snprintf(dso, sizeof(dso), "/tmp/perf-%d.map", p->pid);
 	snprintf(dso_short, sizeof(dso_short), "[JIT] tid %d", p->pid);
+	jitcap__read_jitdump(c, p);
 	fd = pm_perfmap__open(p->tmp_fd, p->tmp_fd >= 0 ? name : path, p->ruid, p->euid);
 	if (fd == -ENOENT)
 		return;
@@ -225,12 +275,20 @@ static void jitcap__mmap2(struct pm_jitcap *c, const struct perf_event_header *h
 {
 	struct pm_mmap_body mb;
 
+	struct jc_proc *p;
+	bool marker;
+
 	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
 	    pm_mmap_body__decode(h, h->size - sizeof(*h), &mb) || !mb.v2 ||
-	    !(mb.prot & PROT_EXEC) || !memchr(mb.filename, '\0', mb.filename_max) ||
-	    !pm_jitsym__anon_mapping(mb.filename))
+	    !(mb.prot & PROT_EXEC) || !memchr(mb.filename, '\0', mb.filename_max))
 		return;
-	jitcap__note(c, mb.pid);
+	/* A runtime's jitdump marker (perf inject --jit's rule): its first one is the file. */
+	marker = pm_jitdump__marker_pid(mb.filename) >= 0 && mb.filename[0] == '/';
+	if (!marker && !pm_jitsym__anon_mapping(mb.filename))
+		return;
+	p = jitcap__note(c, mb.pid);
+	if (p && marker && !p->jitdump)
+		p->jitdump = strdup(mb.filename);
 }
 
 static void jitcap__exit(struct pm_jitcap *c, const struct perf_event_header *h)
@@ -290,6 +348,7 @@ void pm_jitcap__finish(struct pm_jitcap *c)
 void pm_jitcap__stats(const struct pm_jitcap *c, struct pm_jitcap_stats *st)
 {
 	*st = c->stats;
+	pm_jitcode__held(c->code, &st->jitdumps, &st->loads);
 }
 
 int pm_jitcap__encode(const struct pm_jitcap *c, size_t *pos, size_t max, struct pm_buf *out)
@@ -300,4 +359,17 @@ int pm_jitcap__encode(const struct pm_jitcap *c, size_t *pos, size_t max, struct
 bool pm_jitcap__any(const struct pm_jitcap *c)
 {
 	return pm_jitsyms__count(c->syms) > 0;
+}
+
+int pm_jitcap__encode_code(const struct pm_jitcap *c, struct pm_buf *out)
+{
+	return pm_jitcode__encode(c->code, out);
+}
+
+bool pm_jitcap__any_code(const struct pm_jitcap *c)
+{
+	uint64_t files, loads;
+
+	pm_jitcode__held(c->code, &files, &loads);
+	return files > 0;
 }

@@ -24,6 +24,13 @@
  * process's root, no symlink followed.  The
  * map must be a regular file owned by root or by the process's real or
  * effective user (lib/perfmap.h), and only its parsed entries are kept.
+ *
+ * jitdump files (node --perf-prof, the JVM's and .NET's agents): a process
+ * that maps a file named jit-PID.dump executable (the runtime's marker,
+ * as perf inject --jit finds it) has that file read at the same moments,
+ * at the path the marker names and under the same rules, and its code
+ * loads and moves held with their times (lib/jitcode.h): feature 242.
+ * Only in pmrec's own root: a container's jitdump is not copied.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,6 +64,7 @@ struct pm_jitcap_stats {
 	uint64_t processes;		/* noted: with anonymous executable memory */
 	uint64_t maps;			/* maps read */
 	uint64_t entries;		/* names kept */
+	uint64_t jitdumps, loads;	/* jitdump files read, code loads and moves held */
 };
 void pm_jitcap__stats(const struct pm_jitcap *c, struct pm_jitcap_stats *st);
 
@@ -67,5 +75,8 @@ void pm_jitcap__stats(const struct pm_jitcap *c, struct pm_jitcap_stats *st);
 int pm_jitcap__encode(const struct pm_jitcap *c, size_t *pos, size_t max, struct pm_buf *out);
 /* True when any name was kept. */
 bool pm_jitcap__any(const struct pm_jitcap *c);
+/* The jitdumps' loads held (lib/jitcode.h's payload); nothing to add when none. */
+int pm_jitcap__encode_code(const struct pm_jitcap *c, struct pm_buf *out);
+bool pm_jitcap__any_code(const struct pm_jitcap *c);
 
 #endif

@@ -17,6 +17,8 @@
 #define CHUNK_SIZE (1u << CHUNK_BITS)
 #define NR_CHUNKS (PM_JITSYM_MAX_BYTES / CHUNK_SIZE + 1)
 #define NO_STR UINT32_MAX
+/* An entry's src when its name and source are still in the payload, at the offset its name holds. */
+#define LAZY_STR (UINT32_MAX - 1)
 #define DSO_MAX 4096
 
 struct jit_ent {
@@ -49,9 +51,12 @@ struct pm_jitsyms {
 	uint32_t nr_chunks, chunk_used;	/* bytes used in the last chunk */
 	size_t bytes, nr_ents;
 	uint32_t last_dso[2];		/* the dso strings added last, reused while equal */
+	size_t last_proc;		/* the process added to last */
 	uint64_t gen;
 	pm_jitsym_load_fn *load;
 	void *load_arg;
+	pm_jitsym_read_fn *lazy_read;	/* the payload of the lazy entries */
+	void *lazy_arg;
 };
 
 bool pm_jitsym__anon_mapping(const char *name)
@@ -105,7 +110,7 @@ void pm_jitsyms__set_loader(struct pm_jitsyms *t, pm_jitsym_load_fn *fn, void *a
 
 static const char *jitsyms__str(const struct pm_jitsyms *t, uint32_t s)
 {
-	if (s == NO_STR)
+	if (s == NO_STR || s == LAZY_STR)
 		return NULL;
 	return t->chunk[s >> CHUNK_BITS] + (s & (CHUNK_SIZE - 1));
 }
@@ -181,10 +186,16 @@ static struct jit_proc *jitsyms__proc(struct pm_jitsyms *t, int32_t pid, bool cr
 	return &t->procs[t->nr_procs++];
 }
 
-int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
+/*
+ * Adds a range whose dso strings are interned already (dso, dso_short:
+ * handles or NO_STR); lazy: the payload offset of its entry, whose name
+ * and source are read at its first lookup (UINT64_MAX: a's, copied now).
+ */
+static int jitsyms__add_ent(struct pm_jitsyms *t, const struct pm_jitsym_add *a, uint32_t dso,
+			    uint32_t dso_short, uint64_t lazy)
 {
 	struct jit_ent e = { .start = a->start, .end = a->start + a->size, .src = NO_STR,
-			     .dso = NO_STR, .dso_short = NO_STR, .line = a->line };
+			     .dso = dso, .dso_short = dso_short, .line = a->line };
 	struct jit_proc *p;
 	int err;
 
@@ -192,16 +203,23 @@ int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 		return -EINVAL;
 	if (t->nr_ents >= PM_JITSYM_MAX_ENTRIES)
 		return -E2BIG;
-	p = jitsyms__proc(t, a->pid, true);
+	/* Entries come process by process: the last one's, without a lookup. */
+	if (t->nr_procs && t->procs[t->last_proc].pid == a->pid)
+		p = &t->procs[t->last_proc];
+	else
+		p = jitsyms__proc(t, a->pid, true);
 	if (!p || pm_array__grow((void **)&p->ents, &p->cap_ents, p->nr_ents, sizeof(e)))
 		return -ENOMEM;
-	err = jitsyms__intern_name(t, a->name, a->name_len, &e.name);
-	if (!err && a->src)
+	t->last_proc = (size_t)(p - t->procs);
+	err = 0;
+	if (lazy < LAZY_STR) {
+		e.name = (uint32_t)lazy;
+		e.src = LAZY_STR;
+	} else {
+		err = jitsyms__intern_name(t, a->name, a->name_len, &e.name);
+	}
+	if (!err && a->src && e.src != LAZY_STR)
 		err = jitsyms__intern_name(t, a->src, a->src_len, &e.src);
-	if (!err && a->dso)
-		err = jitsyms__intern_dso(t, a->dso, 0, &e.dso);
-	if (!err && a->dso_short)
-		err = jitsyms__intern_dso(t, a->dso_short, 1, &e.dso_short);
 	if (err)
 		return err;
 	p->ents[p->nr_ents++] = e;
@@ -211,26 +229,130 @@ int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 	return 0;
 }
 
-/* Sorting context: qsort has none, so the entries travel in the key. */
-struct order_key {
-	uint64_t start;
-	uint32_t ent;
-};
-
-static int order__cmp(const void *a, const void *b)
+/* The handles of an addition's dso strings. */
+static int jitsyms__add_dsos(struct pm_jitsyms *t, const struct pm_jitsym_add *a, uint32_t *dso,
+			     uint32_t *dso_short)
 {
-	const struct order_key *x = a, *y = b;
+	int err = 0;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->ent < y->ent ? -1 : x->ent > y->ent;
+	*dso = *dso_short = NO_STR;
+	if (a->dso)
+		err = jitsyms__intern_dso(t, a->dso, 0, dso);
+	if (!err && a->dso_short)
+		err = jitsyms__intern_dso(t, a->dso_short, 1, dso_short);
+	return err;
 }
 
-static int u64__cmp(const void *a, const void *b)
+int pm_jitsyms__add(struct pm_jitsyms *t, const struct pm_jitsym_add *a)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint32_t dso, dso_short;
+	int err;
 
-	return x < y ? -1 : x > y;
+	if (!a->size || a->start + a->size < a->start)
+		return -EINVAL;
+	if (t->nr_ents >= PM_JITSYM_MAX_ENTRIES)
+		return -E2BIG;
+	err = jitsyms__add_dsos(t, a, &dso, &dso_short);
+	return err ?: jitsyms__add_ent(t, a, dso, dso_short, UINT64_MAX);
+}
+
+/* The address an entry is sorted by: its start, or its end. */
+static uint64_t ent__key(const struct jit_ent *e, bool end)
+{
+	return end ? e->end : e->start;
+}
+
+/*
+ * Sorts n entry indexes by their entries' start (end: by their end),
+ * stably (equal keys stay in the order given), tmp n indexes of room: runs
+ * already in order merged when they are few, else a least significant
+ * digit radix sort, a byte a pass, the counts of every
+ * byte taken in one pass first and the bytes that all keys share skipped
+ * (the high bytes of a process's addresses).  A 100k-line map sorts in a
+ * few passes, where qsort's calls of a comparison cost five times the
+ * rest of report's work on it; indexes, not keys, are moved: a quarter of
+ * the memory to touch.  The result is in a or in tmp: the pointer
+ * returned, NULL without memory.
+ */
+/* Runs of keys in order, at most, that a merge sorts instead of the radix sort. */
+#define MAX_RUNS 16
+
+/*
+ * Merges the nr sorted runs of a (run r is [bound[r], bound[r + 1])),
+ * stably, pairwise until one is left: log2 nr passes, for a map appended
+ * in a few address ranges.  The result is in a or in tmp: the pointer
+ * returned.
+ */
+static uint32_t *order__merge_runs(const struct jit_ent *ents, bool end, uint32_t *a,
+				   uint32_t *tmp, size_t *bound, size_t nr)
+{
+	size_t r, w, i, j, k;
+	uint32_t *swap;
+
+	while (nr > 1) {
+		for (r = 0, w = 0; r < nr; r += 2, w++) {
+			size_t lo = bound[r], mid = bound[r + 1], hi = r + 2 <= nr ? bound[r + 2] : mid;
+
+			for (i = lo, j = mid, k = lo; i < mid && j < hi;)
+				tmp[k++] = ent__key(&ents[a[j]], end) < ent__key(&ents[a[i]], end) ?
+					   a[j++] : a[i++];
+			while (i < mid)
+				tmp[k++] = a[i++];
+			while (j < hi)
+				tmp[k++] = a[j++];
+			bound[w] = lo;
+		}
+		bound[w] = bound[nr];
+		nr = w;
+		swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	return a;
+}
+
+static uint32_t *order__sort(const struct jit_ent *ents, bool end, uint32_t *a, uint32_t *tmp,
+			     size_t n)
+{
+	size_t (*count)[256], i, sum, bound[MAX_RUNS + 1] = { 0 }, nr = 1;
+	unsigned int d;
+	uint32_t *swap;
+	uint64_t k0;
+
+	/* Maps are mostly written in address order: a few runs are merged, one is sorted. */
+	for (i = 1; i < n && nr <= MAX_RUNS; i++)
+		if (ent__key(&ents[a[i - 1]], end) > ent__key(&ents[a[i]], end) && nr++ < MAX_RUNS)
+			bound[nr - 1] = i;
+	if (nr <= MAX_RUNS) {
+		bound[nr] = n;
+		return order__merge_runs(ents, end, a, tmp, bound, nr);
+	}
+	if (!(count = calloc(8, sizeof(*count))))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		uint64_t k = ent__key(&ents[a[i]], end);
+
+		for (d = 0; d < 8; d++)
+			count[d][(k >> (8 * d)) & 0xff]++;
+	}
+	k0 = ent__key(&ents[a[0]], end);
+	for (d = 0; d < 8; d++) {
+		if (count[d][(k0 >> (8 * d)) & 0xff] == n)
+			continue;	/* one value of this byte: the pass would move nothing */
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = count[d][i];
+
+			count[d][i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[d][(ent__key(&ents[a[i]], end) >> (8 * d)) & 0xff]++] = a[i];
+		swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	free(count);
+	return a;
 }
 
 /* A max-heap of entry indexes: the later entry is on top. */
@@ -273,71 +395,106 @@ static void proc__add_run(struct jit_proc *p, uint64_t start, uint64_t end, uint
 }
 
 /* True when no two of p's entries, in start order, overlap. */
-static bool proc__disjoint(const struct jit_proc *p, const struct order_key *order, size_t n)
+static bool proc__disjoint(const struct jit_proc *p, const uint32_t *order, size_t n)
 {
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		if (p->ents[order[i - 1].ent].end > order[i].start)
+		if (p->ents[order[i - 1]].end > p->ents[order[i]].start)
 			return false;
 	return true;
 }
 
 /*
- * The disjoint runs of p's entries, the later entry winning each point: a
- * sweep over every start and end, the entries covering the current point
- * in a heap (an entry that has ended leaves it when it comes on top).
+ * The runs of overlapping entries, the later entry winning each point: a
+ * sweep over every start and end in address order (the entries by start,
+ * order, merged with them by end, ends), the entries covering the current
+ * point in a heap (an entry that has ended leaves it when it comes on
+ * top).
  */
+static void proc__sweep(struct jit_proc *p, const uint32_t *order, const uint32_t *ends,
+			uint32_t *heap)
+{
+	size_t n = p->nr_ents, nr_heap = 0, next = 0, s = 0, e = 0;
+	const struct jit_ent *ents = p->ents;
+	bool have = false;
+	uint64_t at = 0, pt;
+
+	/* The points, each once: at is swept when the next greater point is known. */
+	while (s < n || e < n) {
+		if (s < n && (e == n || ents[order[s]].start <= ents[ends[e]].end))
+			pt = ents[order[s++]].start;
+		else
+			pt = ents[ends[e++]].end;
+		if (have && pt == at)
+			continue;
+		if (have) {
+			/*
+			 * The ended first: an entry pushed on top of one ended at
+			 * this point would bury it, and a map of abutting ranges
+			 * would grow the heap to the whole map.
+			 */
+			while (nr_heap && ents[heap[0]].end <= at)
+				heap__pop(heap, &nr_heap);
+			while (next < n && ents[order[next]].start <= at)
+				heap__push(heap, &nr_heap, order[next++]);
+			if (nr_heap)
+				proc__add_run(p, at, pt, heap[0]);
+		}
+		at = pt;
+		have = true;
+	}
+}
+
+/*
+ * The disjoint runs of p's entries, the later entry winning each point.
+ * idx: room for 4 n indexes (the entries by start, by end, each with the
+ * radix sort's spare room).
+ */
+static int proc__runs(struct jit_proc *p, uint32_t *idx, uint32_t *heap)
+{
+	size_t n = p->nr_ents, i;
+	uint32_t *order, *ends;
+
+	for (i = 0; i < n; i++)
+		idx[i] = idx[2 * n + i] = (uint32_t)i;
+	order = order__sort(p->ents, false, idx, idx + n, n);
+	if (!order)
+		return -ENOMEM;
+	p->nr_runs = 0;
+	if (proc__disjoint(p, order, n)) {
+		/* The usual map: no two ranges overlap, each one is a run. */
+		for (i = 0; i < n; i++)
+			p->runs[i] = (struct jit_run){ .start = p->ents[order[i]].start,
+						       .end = p->ents[order[i]].end,
+						       .ent = order[i] };
+		p->nr_runs = n;
+		return 0;
+	}
+	ends = order__sort(p->ents, true, idx + 2 * n, idx + 3 * n, n);
+	if (!ends)
+		return -ENOMEM;
+	proc__sweep(p, order, ends, heap);
+	return 0;
+}
+
 static int proc__sort(struct jit_proc *p)
 {
-	size_t n = p->nr_ents, nr_pts = 0, nr_heap = 0, i, k, next = 0;
-	struct order_key *order = malloc((n + 1) * sizeof(*order));
-	uint64_t *pts = malloc((2 * n + 1) * sizeof(*pts));
+	size_t n = p->nr_ents;
+	uint32_t *idx = malloc((4 * n + 1) * sizeof(*idx));
 	uint32_t *heap = malloc((n + 1) * sizeof(*heap));
 	struct jit_run *runs = realloc(p->runs, (2 * n + 1) * sizeof(*runs));
 	int err = -ENOMEM;
 
-	if (!runs)
-		goto out;
-	p->runs = runs;
-	p->nr_runs = 0;
-	if (!order || !pts || !heap)
-		goto out;
-	for (i = 0; i < n; i++) {
-		order[i] = (struct order_key){ .start = p->ents[i].start, .ent = (uint32_t)i };
-		pts[nr_pts++] = p->ents[i].start;
-		pts[nr_pts++] = p->ents[i].end;
+	if (runs) {
+		p->runs = runs;
+		p->nr_runs = 0;
 	}
-	qsort(order, n, sizeof(*order), order__cmp);
-	if (proc__disjoint(p, order, n)) {
-		/* The usual map: no two ranges overlap, each one is a run. */
-		for (i = 0; i < n; i++)
-			p->runs[i] = (struct jit_run){ .start = p->ents[order[i].ent].start,
-						       .end = p->ents[order[i].ent].end,
-						       .ent = order[i].ent };
-		p->nr_runs = n;
-		p->sorted = true;
-		err = 0;
-		goto out;
+	if (runs && idx && heap) {
+		err = proc__runs(p, idx, heap);
+		p->sorted = !err;
 	}
-	qsort(pts, nr_pts, sizeof(*pts), u64__cmp);
-	for (k = 0; k < nr_pts; k++) {
-		uint64_t at = pts[k];
-
-		if (k + 1 < nr_pts && pts[k + 1] == at)
-			continue;	/* the last copy of a point is the one swept */
-		while (next < n && order[next].start <= at)
-			heap__push(heap, &nr_heap, order[next++].ent);
-		while (nr_heap && p->ents[heap[0]].end <= at)
-			heap__pop(heap, &nr_heap);
-		if (nr_heap && k + 1 < nr_pts)
-			proc__add_run(p, at, pts[k + 1], heap[0]);
-	}
-	p->sorted = true;
-	err = 0;
-out:
-	free(order);
-	free(pts);
+	free(idx);
 	free(heap);
 	return err;
 }
@@ -354,11 +511,17 @@ static struct jit_proc *jitsyms__lookup_proc(struct pm_jitsyms *t, int32_t pid)
 	return jitsyms__proc(t, pid, false);
 }
 
+static int jitsyms__resolve(struct pm_jitsyms *t, struct jit_ent *e);
+
 static void jitsyms__fill(const struct pm_jitsyms *t, const struct jit_ent *e,
 			  struct pm_jitsym *out)
 {
+	/* A lazy entry whose name could not be read: no name. */
+	bool lazy = e->src == LAZY_STR;
+
 	*out = (struct pm_jitsym){ .start = e->start, .size = e->end - e->start,
-				   .name = jitsyms__str(t, e->name), .src = jitsyms__str(t, e->src),
+				   .name = lazy ? "" : jitsyms__str(t, e->name),
+				   .src = jitsyms__str(t, e->src),
 				   .line = e->line, .dso = jitsyms__str(t, e->dso),
 				   .dso_short = jitsyms__str(t, e->dso_short) };
 }
@@ -380,7 +543,8 @@ int pm_jitsyms__find(struct pm_jitsyms *t, int32_t pid, uint64_t addr, struct pm
 		else
 			hi = mid;
 	}
-	if (lo == p->nr_runs || p->runs[lo].start > addr)
+	if (lo == p->nr_runs || p->runs[lo].start > addr ||
+	    jitsyms__resolve(t, &p->ents[p->runs[lo].ent]))
 		return -ENOENT;
 	jitsyms__fill(t, &p->ents[p->runs[lo].ent], out);
 	return 0;
@@ -413,6 +577,8 @@ bool pm_jitsyms__next(const struct pm_jitsyms *t, size_t *pos, int32_t *pid,
 	if (proc == t->nr_procs)
 		return false;
 	*pid = t->procs[proc].pid;
+	/* A lazy entry read now (the strings handed out are the table's anyway). */
+	jitsyms__resolve((struct pm_jitsyms *)t, &t->procs[proc].ents[ent]);
 	jitsyms__fill(t, &t->procs[proc].ents[ent], out);
 	*pos = (size_t)proc << 32 | (ent + 1);
 	return true;
@@ -476,44 +642,172 @@ static void disk__dso(char *buf, const char *s, uint16_t len)
 	buf[len] = '\0';
 }
 
-int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
+/* Where decoding is, from one piece of a payload to the next. */
+struct decode_state {
+	uint32_t dso, dso_short;	/* the handles of the entry before (SAME_DSO) */
+};
+
+/*
+ * The whole entries at the start of [b, b + len): *used bytes of them
+ * added.  0 (what is left is an entry cut by the piece's end, when more
+ * follows: more), -EBADMSG, or what pm_jitsyms__add returns.
+ */
+static int jitsyms__decode_entries(struct pm_jitsyms *t, struct decode_state *ds,
+				   const unsigned char *b, size_t len, bool more, size_t *used,
+				   uint64_t base)
 {
-	const unsigned char *b = p, *end = b + len;
-	char dso[DSO_MAX] = "", dso_short[DSO_MAX] = "";
+	char dso[DSO_MAX], dso_short[DSO_MAX];
+	size_t pos = 0;
 	struct jit_disk d;
-	uint64_t version;
 	int err;
 
-	if (len < sizeof(version))
-		return -EBADMSG;
-	memcpy(&version, b, sizeof(version));
-	if (version != PM_JITSYM_FORMAT)
-		return -EPROTO;
-	for (b += sizeof(version); b < end; b += disk__len(&d)) {
+	for (; pos < len; pos += disk__len(&d)) {
+		struct pm_jitsym_add a;
 		const char *s;
 
-		if ((size_t)(end - b) < sizeof(d))
-			return -EBADMSG;
-		memcpy(&d, b, sizeof(d));
-		if (disk__len(&d) > (size_t)(end - b) || d.dso_len >= DSO_MAX ||
-		    d.short_len >= DSO_MAX ||
+		if (len - pos < sizeof(d)) {
+			*used = pos;
+			return more ? 0 : -EBADMSG;
+		}
+		memcpy(&d, b + pos, sizeof(d));
+		if (d.dso_len >= DSO_MAX || d.short_len >= DSO_MAX ||
 		    (d.flags & PM_JITSYM_F_SAME_DSO && (d.dso_len || d.short_len)))
 			return -EBADMSG;
-		s = (const char *)b + sizeof(d);
+		if (disk__len(&d) > len - pos) {
+			*used = pos;
+			return more ? 0 : -EBADMSG;
+		}
+		s = (const char *)b + pos + sizeof(d);
+		a = (struct pm_jitsym_add){
+			.pid = (int32_t)d.pid, .start = d.start, .size = d.size, .name = s,
+			.src = d.flags & PM_JITSYM_F_SRC ? s + d.name_len : NULL, .line = d.line };
+		/* Lazy: the lengths are measured when the strings are read. */
+		if (base == UINT64_MAX) {
+			a.name_len = strnlen(s, d.name_len);
+			a.src_len = strnlen(s + d.name_len, d.src_len);
+		}
+		/* SAME_DSO: the handles of the entry before, not a string compared again. */
 		if (!(d.flags & PM_JITSYM_F_SAME_DSO)) {
 			disk__dso(dso, s + d.name_len + d.src_len, d.dso_len);
 			disk__dso(dso_short, s + d.name_len + d.src_len + d.dso_len, d.short_len);
+			a.dso = dso[0] ? dso : NULL;
+			a.dso_short = dso_short[0] ? dso_short : NULL;
+			err = jitsyms__add_dsos(t, &a, &ds->dso, &ds->dso_short);
+			if (err)
+				return err == -EINVAL ? -EBADMSG : err;
 		}
-		err = pm_jitsyms__add(t, &(struct pm_jitsym_add){
-			.pid = (int32_t)d.pid, .start = d.start, .size = d.size,
-			.name = s, .name_len = strnlen(s, d.name_len),
-			.src = d.flags & PM_JITSYM_F_SRC ? s + d.name_len : NULL,
-			.src_len = strnlen(s + d.name_len, d.src_len), .line = d.line,
-			.dso = dso[0] ? dso : NULL, .dso_short = dso_short[0] ? dso_short : NULL });
-		if (err == -EINVAL)
-			return -EBADMSG;
+		err = jitsyms__add_ent(t, &a, ds->dso, ds->dso_short,
+				       base == UINT64_MAX ? UINT64_MAX : base + pos);
 		if (err)
-			return err;
+			return err == -EINVAL ? -EBADMSG : err;
 	}
+	*used = pos;
 	return 0;
+}
+
+int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len)
+{
+	struct decode_state ds = { .dso = NO_STR, .dso_short = NO_STR };
+	uint64_t version;
+	size_t used;
+
+	if (len < sizeof(version))
+		return -EBADMSG;
+	memcpy(&version, p, sizeof(version));
+	if (version != PM_JITSYM_FORMAT)
+		return -EPROTO;
+	return jitsyms__decode_entries(t, &ds, (const unsigned char *)p + sizeof(version),
+				       len - sizeof(version), false, &used, UINT64_MAX);
+}
+
+/* A piece holds any one entry: its fixed part, four strings of at most 64 KiB, padding. */
+#define PIECE_SIZE (512u << 10)
+
+/* pm_jitsyms__decode_from; lazy: names left in the payload (read keeps working). */
+static int jitsyms__decode_pieces(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+				  void *arg, bool lazy)
+{
+	struct decode_state ds = { .dso = NO_STR, .dso_short = NO_STR };
+	size_t have = 0, used, n;
+	unsigned char *buf;
+	uint64_t off = 0;
+	int err;
+
+	if (size < sizeof(uint64_t))
+		return -EBADMSG;
+	buf = malloc(PIECE_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	err = read(arg, 0, buf, sizeof(uint64_t));
+	if (!err && memcmp(buf, &(uint64_t){ PM_JITSYM_FORMAT }, sizeof(uint64_t)))
+		err = -EPROTO;
+	off = sizeof(uint64_t);
+	/* Pieces: what the last one left (an entry cut by its end) and what follows it. */
+	while (!err && (off < size || have)) {
+		n = size - off < PIECE_SIZE - have ? (size_t)(size - off) : PIECE_SIZE - have;
+		err = read(arg, off, buf + have, n);
+		if (err)
+			break;
+		off += n;
+		have += n;
+		/* Lazy names are offsets of 32 bits: a payload past 4 GiB is copied. */
+		err = jitsyms__decode_entries(t, &ds, buf, have, off < size, &used,
+					      lazy && size < LAZY_STR ? off - have : UINT64_MAX);
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		if (!err && !used && off < size)
+			err = -EBADMSG;	/* no whole entry in a full piece */
+	}
+	free(buf);
+	return err;
+}
+
+int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg)
+{
+	return jitsyms__decode_pieces(t, size, read, arg, false);
+}
+
+int pm_jitsyms__decode_lazy(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg)
+{
+	if (t->lazy_read)
+		return -EBUSY;
+	t->lazy_read = read;
+	t->lazy_arg = arg;
+	return jitsyms__decode_pieces(t, size, read, arg, true);
+}
+
+/*
+ * The name and source of a lazy entry, read from the payload at its
+ * first lookup and kept from then on.  0, or why not (the entry stays
+ * lazy: a lookup finds nothing there).
+ */
+static int jitsyms__resolve(struct pm_jitsyms *t, struct jit_ent *e)
+{
+	uint32_t name = NO_STR, src = NO_STR;
+	struct jit_disk d;
+	char *buf;
+	int err;
+
+	if (e->src != LAZY_STR)
+		return 0;
+	err = t->lazy_read(t->lazy_arg, e->name, &d, sizeof(d));
+	if (err)
+		return err;
+	buf = malloc((size_t)d.name_len + d.src_len + 1);
+	if (!buf)
+		return -ENOMEM;
+	err = t->lazy_read(t->lazy_arg, e->name + sizeof(d), buf, (size_t)d.name_len + d.src_len);
+	if (!err)
+		err = jitsyms__intern_name(t, buf, strnlen(buf, d.name_len), &name);
+	if (!err && d.flags & PM_JITSYM_F_SRC)
+		err = jitsyms__intern_name(t, buf + d.name_len,
+					   strnlen(buf + d.name_len, d.src_len), &src);
+	free(buf);
+	if (!err) {
+		e->name = name;
+		e->src = src;
+	}
+	return err;
 }

@@ -16,8 +16,10 @@
  * Where ranges of one process overlap, the one added last wins, as perf
  * names perf maps: a JIT reuses the memory of code it threw away and
  * appends the new code's line.  Additions are cheap (appended); the
- * first lookup after them sorts the process's ranges once (O(n log n))
- * into disjoint runs that a lookup finds by binary search.
+ * first lookup after them sorts the process's ranges once (a merge of the
+ * runs already in address order when they are few, else a radix sort:
+ * no comparison calls) into disjoint runs that a lookup finds by binary
+ * search.
  *
  * Bounded: at most PM_JITSYM_MAX_ENTRIES ranges and PM_JITSYM_MAX_BYTES
  * bytes of names and sources over all processes; an addition beyond that
@@ -138,5 +140,23 @@ int pm_jitsyms__encode(const struct pm_jitsyms *t, size_t *pos, size_t max, stru
  * pm_jitsyms__add returns (-E2BIG: the bound reached).
  */
 int pm_jitsyms__decode(struct pm_jitsyms *t, const void *p, size_t len);
+/*
+ * pm_jitsyms__decode of a payload of size bytes read in pieces (half a
+ * megabyte at a time, never whole in memory) by read: 0 or a negative
+ * errno, len bytes of the payload from byte off into buf.  Returns as
+ * pm_jitsyms__decode does, or read's error.
+ */
+typedef int pm_jitsym_read_fn(void *arg, uint64_t off, void *buf, size_t len);
+int pm_jitsyms__decode_from(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg);
+/*
+ * pm_jitsyms__decode_from, the names and sources left in the payload:
+ * each is read (by read, which must keep working while the table lives)
+ * at the first lookup that finds its range.  A copy of 100k names is
+ * looked up in a few hundred: the rest are never copied.  Once per
+ * table (-EBUSY after).
+ */
+int pm_jitsyms__decode_lazy(struct pm_jitsyms *t, uint64_t size, pm_jitsym_read_fn *read,
+			    void *arg);
 
 #endif

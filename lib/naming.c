@@ -32,6 +32,7 @@ struct pm_namer {
 	bool jit_copy_read;		/* the recording's copy of the perf maps taken in */
 	struct pm_jitcode *jitcode;	/* jitdump files met (marker mappings), NULL before */
 	bool jitcode_full;		/* the table's bound reached: said once */
+	bool jitcode_copy_bad;		/* the recording's copy of the jitdumps unreadable: said */
 	struct pm_hashtab jitdump_pids;	/* processes whose jitdump was read: once each */
 	struct pm_hashtab map_pids;	/* the pids of the perf maps in /tmp */
 	int map_pids_listed;		/* 0: not yet; 1: listed; -1: /tmp unlisted, try each */
@@ -74,24 +75,31 @@ static void namer__jit_names(struct pm_namer *n, struct pm_warning w)
 		namer__warn(n, w);
 }
 
-/* The copies of the perf maps that the recording carries (pmrec record). */
+/* pm_jitsym_read_fn for the recording's copy of the perf maps. */
+static int namer__read_jit_piece(void *arg, uint64_t off, void *buf, size_t len)
+{
+	return pm_reader__feature_read(arg, HEADER_PMREC_JIT_SYMBOLS, off, buf, len);
+}
+
+/*
+ * The recording's copy of the perf maps: tens of MB for a big JIT, read in
+ * pieces; from a file, each name when a lookup finds its code (a pread).
+ */
 static void namer__read_jit_copy(struct pm_namer *n)
 {
 	size_t before = pm_jitsyms__count(n->jit);
-	struct pm_cursor c;
-	const void *p;
-	size_t len;
+	uint64_t size;
 	int err;
 
 	n->jit_copy_read = true;
-	if (pm_reader__feature(n->r, HEADER_PMREC_JIT_SYMBOLS, &c))
+	if (pm_reader__feature_size(n->r, HEADER_PMREC_JIT_SYMBOLS, &size))
 		return;
-	len = pm_cursor__left(&c);
-	err = pm_cursor__bytes(&c, len, &p);
-	if (!err)
-		err = pm_jitsyms__decode(n->jit, p, len);
-	/* Tens of megabytes for a big JIT: the table holds what report needs. */
-	pm_reader__feature_drop(n->r, HEADER_PMREC_JIT_SYMBOLS);
+	if (pm_reader__seekable(n->r)) {
+		err = pm_jitsyms__decode_lazy(n->jit, size, namer__read_jit_piece, n->r);
+	} else {
+		err = pm_jitsyms__decode_from(n->jit, size, namer__read_jit_piece, n->r);
+		pm_reader__feature_drop(n->r, HEADER_PMREC_JIT_SYMBOLS);
+	}
 	if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
 	namer__jit_names(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES,
@@ -200,9 +208,9 @@ static void namer__jitcode_full(struct pm_namer *n, int err, const char *path)
 	namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_FULL, .dso = path });
 }
 
-/* What one jitdump gave, or why it gave nothing. */
+/* What one jitdump gave (from the recording's copy: why, else NULL), or why it gave nothing. */
 static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed,
-				const struct pm_jitcode_stats *st)
+				const struct pm_jitcode_stats *st, const char *why)
 {
 	if (st->bad)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_BAD, .dso = path,
@@ -215,7 +223,42 @@ static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_UNTIMED, .dso = path,
 						    .err = st->arch_time });
 	namer__jit_names(n, (struct pm_warning){ .kind = PM_WARN_JIT_NAMES, .dso = path,
-					    .size = st->loads + st->moves });
+					    .size = st->loads + st->moves, .why = why });
+}
+
+/* The recording's copy of process pid's jitdump at path (pmrec record), if it has one. */
+static bool namer__jitdump_copy(struct pm_namer *n, int32_t pid, const char *path,
+				struct pm_jitcode_copy *cp)
+{
+	struct pm_cursor c;
+	int err = pm_reader__feature(n->r, HEADER_PMREC_JIT_CODE, &c);
+
+	if (err)
+		return false;
+	err = pm_jitcode__copy_find(c.p + c.pos, pm_cursor__left(&c), pid, path, cp);
+	if (err && err != -ENOENT && !n->jitcode_copy_bad) {
+		n->jitcode_copy_bad = true;
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_COPY_BAD, .err = -err });
+	}
+	return !err;
+}
+
+/* The file at path (fd, or why not) if it is the one copied, else the copy; or why neither. */
+static void namer__jitdump_read(struct pm_namer *n, int fd, const struct pm_jitcode_copy *cp,
+				int32_t pid, const char *path)
+{
+	bool timed = namer__monotonic(n);
+	struct pm_jitcode_stats st;
+	const char *why;
+	int err = pm_jitcode__read_either(n->jitcode, fd, cp, pid, path, timed, &st, &why);
+
+	if (err == -E2BIG)
+		namer__jitcode_full(n, err, path);
+	else if (err)
+		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
+						    .err = -err });
+	else
+		namer__jitdump_said(n, path, timed, &st, why);
 }
 
 /*
@@ -225,12 +268,12 @@ static void namer__jitdump_said(struct pm_namer *n, const char *path, bool timed
  */
 static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h, size_t body_len)
 {
-	struct pm_jitcode_stats st;
+	struct pm_jitcode_copy cp;
 	struct pm_mmap_body m;
 	char path[4096];
 	size_t len;
-	bool timed;
-	int fd, err;
+	bool copy;
+	int fd;
 
 	if (pm_mmap_body__decode(h, body_len, &m) || (m.v2 && !(m.prot & PROT_EXEC)) ||
 	    (!m.v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA)))
@@ -248,22 +291,15 @@ static void namer__jitdump(struct pm_namer *n, const struct perf_event_header *h
 	/* A runtime maps its marker once; a second mapping (-p's synthesized one too) adds nothing. */
 	if (pm_hashtab__insert_int(&n->jitdump_pids, (uint32_t)m.pid, 0))
 		return;
+	/*
+	 * The file as it is now if it is the one recorded, else the copy
+	 * record made of it (gone, replaced, refused: the copy is silent).
+	 */
+	copy = namer__jitdump_copy(n, m.pid, path, &cp);
 	fd = pm_perfmap__open(-1, path, geteuid(), geteuid());
-	if (fd < 0) {
-		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
-						    .err = -fd });
-		return;
-	}
-	timed = namer__monotonic(n);
-	err = pm_jitcode__read(n->jitcode, fd, m.pid, path, timed, &st);
-	close(fd);
-	if (err == -E2BIG)
-		namer__jitcode_full(n, err, path);
-	else if (err)
-		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED, .dso = path,
-						    .err = -err });
-	else
-		namer__jitdump_said(n, path, timed, &st);
+	namer__jitdump_read(n, fd, copy ? &cp : NULL, m.pid, path);
+	if (fd >= 0)
+		close(fd);
 }
 
 void pm_namer__time(struct pm_namer *n, uint64_t time)

@@ -109,6 +109,11 @@ enum {
 enum {
 	/* Symbols for other machines (lib/symarchive.h), written by `pmrec archive`. */
 	HEADER_PMREC_SYMBOLS = 241,
+	/*
+	 * The code the recorded processes' jitdump files load, with its times
+	 * (lib/jitcode.h's format), copied by pmrec record.
+	 */
+	HEADER_PMREC_JIT_CODE = 242,
 };
 
 /* Record types perf itself synthesizes (never produced by the kernel). */

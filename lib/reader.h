@@ -124,6 +124,8 @@ void pm_reader__set_sync(struct pm_reader *r, void (*fn)(void *arg), void *arg);
 const struct pm_reader_error *pm_reader__error(const struct pm_reader *r);
 
 bool pm_reader__is_pipe(const struct pm_reader *r);
+/* A file read from a regular file: pm_reader__feature_read is a pread then (any thread). */
+bool pm_reader__seekable(const struct pm_reader *r);
 /* File mode: data.size was 0, the records are scanned up to end of file. */
 bool pm_reader__is_unfinished(const struct pm_reader *r);
 /* The events' sample_id_all: records other than samples carry a time (and ids). */
@@ -154,6 +156,15 @@ int pm_reader__feature(struct pm_reader *r, int feat, struct pm_cursor *c);
  * keep theirs: it was their only copy.
  */
 void pm_reader__feature_drop(struct pm_reader *r, int feat);
+/*
+ * A large payload in pieces, never whole in memory (a file's copy of 100k
+ * JIT names is 9 MB): its size (-ENOENT when absent), and len bytes of it
+ * from byte off into buf (-EINVAL past its end, -EBADMSG past the file's,
+ * or what pm_reader__feature returns when it must be read whole first: a
+ * file read from a pipe).
+ */
+int pm_reader__feature_size(struct pm_reader *r, int feat, uint64_t *size);
+int pm_reader__feature_read(struct pm_reader *r, int feat, uint64_t off, void *buf, size_t len);
 
 /*
  * The sample clock's reference (record -k): CLOCK_DATA's clockid and

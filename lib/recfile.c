@@ -133,6 +133,8 @@ static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 		err = pm_jitcap__encode(f->jitcap, &pos, SIZE_MAX,
 					pm_features__add(feat, HEADER_PMREC_JIT_SYMBOLS));
 	}
+	if (!err && f->jitcap && pm_jitcap__any_code(f->jitcap))
+		err = pm_jitcap__encode_code(f->jitcap, pm_features__add(feat, HEADER_PMREC_JIT_CODE));
 	if (!err) {
 		b = pm_features__add(feat, HEADER_SAMPLE_TIME);
 		if (pm_buf__append_u64(b, f->stats->first_time) ||

@@ -20,7 +20,10 @@ enum pm_warning_kind {
 	PM_WARN_JIT_MAP_MALFORMED,	/* size lines of perf map dso skipped */
 	PM_WARN_JIT_MAP_TRUNCATED,	/* perf map dso read up to a bound: size entries kept */
 	PM_WARN_JIT_COPY_BAD,		/* the recording's JIT names unreadable: err, at offset */
-	/* Information (--verbose): size JIT names taken from dso, or from the recording if NULL. */
+	/*
+	 * Information (--verbose): size JIT names taken from dso, or from the
+	 * recording if NULL; from the recording's copy of dso if why (why not dso).
+	 */
 	PM_WARN_JIT_NAMES,
 	PM_WARN_JITDUMP_REFUSED,	/* jitdump dso not read: err (ENOENT, ELOOP, EPERM...) */
 	PM_WARN_JITDUMP_BAD,		/* jitdump dso malformed at offset: why; size loads before */

@@ -132,6 +132,11 @@ bool pm_reader__is_pipe(const struct pm_reader *r)
 	return r->pipe;
 }
 
+bool pm_reader__seekable(const struct pm_reader *r)
+{
+	return !r->pipe && r->in.seekable;
+}
+
 bool pm_reader__sample_id_all(const struct pm_reader *r)
 {
 	return r->sample_id_all;
@@ -574,6 +579,39 @@ void pm_reader__feature_drop(struct pm_reader *r, int feat)
 	free(f->data);
 	f->data = NULL;
 	r->feat_bytes -= f->size;
+}
+
+int pm_reader__feature_size(struct pm_reader *r, int feat, uint64_t *size)
+{
+	if (feat < 0 || feat >= HEADER_FEAT_BITS || !r->feat[feat].present)
+		return -ENOENT;
+	*size = r->feat[feat].size;
+	return 0;
+}
+
+int pm_reader__feature_read(struct pm_reader *r, int feat, uint64_t off, void *buf, size_t len)
+{
+	struct pm_feat_slot *f;
+	struct pm_cursor c;
+	int err;
+
+	if (feat < 0 || feat >= HEADER_FEAT_BITS || !r->feat[feat].present)
+		return -ENOENT;
+	f = &r->feat[feat];
+	if (off > f->size || len > f->size - off)
+		return -EINVAL;
+	if (f->offset > UINT64_MAX - f->size)
+		return -EBADMSG;
+	if (!len)
+		return 0;
+	if (!f->data && !r->pipe && r->in.seekable) {
+		err = pm_input__pread(&r->in, buf, len, f->offset + off);
+		return err == -ENODATA ? -EBADMSG : err;
+	}
+	if (!f->data && (err = pm_reader__feature(r, feat, &c)))
+		return err;
+	memcpy(buf, f->data + off, len);
+	return 0;
 }
 
 static void reader__store_feature(struct pm_reader *r, uint64_t feat, const void *p,

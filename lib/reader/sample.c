@@ -114,6 +114,8 @@ const char *pm_feature__name(int feat)
 		return "PMREC_JIT_SYMBOLS";
 	if (feat == HEADER_PMREC_SYMBOLS)
 		return "PMREC_SYMBOLS";
+	if (feat == HEADER_PMREC_JIT_CODE)
+		return "PMREC_JIT_CODE";
 	return feat >= 0 && feat < HEADER_LAST_FEATURE ? feature_names[feat] : NULL;
 }
 

@@ -6,9 +6,12 @@
  * runs the profiled program, so it is as much an input of report as the
  * perf.data itself.  One input is parsed record by record (debug lines
  * too), then read from a memfd as report reads it, timed, advanced to the
- * end of time and looked up across the addresses its loads name.  The
+ * end of time and looked up across the addresses its loads name.  Then as
+ * pmrec record copies it (held, encoded: feature 242) and report reads the
+ * copy back: every lookup must name what the file named.  And the input
+ * taken as such a copy itself (its first file found and read back).  The
  * heap stays within the budget of fuzz-budget.h: the file read once, the
- * names copied at most twice.
+ * names copied at most four times (each path freed before the next).
  *
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
  * -DFUZZ_REPLAY for a main() over files.
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "fuzz-budget.h"
 #include "fuzz-memfd.h"
 #include "jitcode.h"
@@ -69,32 +73,119 @@ static uint64_t fuzz__parse(const uint8_t *data, size_t size)
 	return first;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* What the table names across the first load's addresses, as one hash. */
+static uint64_t fuzz__names(struct pm_jitsyms *t, uint64_t first)
+{
+	uint64_t ip, h = 1469598103934665603ULL;
+	struct pm_jitsym s;
+	const char *p;
+
+	for (ip = first; ip < first + 0x10000; ip += 61) {
+		if (pm_jitsyms__find(t, 1, ip, &s)) {
+			h = (h ^ 0xff) * 1099511628211ULL;
+			continue;
+		}
+		for (p = s.name; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		for (p = s.src ? s.src : ""; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ s.line ^ s.start ^ (s.size << 1)) * 1099511628211ULL;
+	}
+	return h;
+}
+
+/* The loads read into a table of their own, advanced to the end; its names' hash. */
+static uint64_t fuzz__named(bool copy, const struct pm_jitcode_copy *cp, uint64_t first, bool *ok)
 {
 	struct pm_jitcode_stats st;
-	struct pm_jitsyms *t;
-	struct pm_jitcode *c;
-	struct pm_jitsym s;
-	uint64_t first, ip;
+	struct pm_jitsyms *t = pm_jitsyms__new();
+	struct pm_jitcode *c = t ? pm_jitcode__new(t) : NULL;
+	uint64_t h = 0;
+
+	if (!c)
+		abort();
+	*ok = !(copy ? pm_jitcode__read_copy(c, cp, "/tmp/jit-1.dump", true, &st) :
+		       pm_jitcode__read(c, fuzz_memfd, 1, "/tmp/jit-1.dump", true, &st));
+	if (*ok) {
+		pm_jitcode__advance(c, UINT64_MAX / 2);
+		pm_jitcode__advance(c, UINT64_MAX);
+		h = fuzz__names(t, first);
+	}
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
+	return h;
+}
+
+/* The file as the recorder copies it: the payload, NULL when it holds nothing. */
+static void fuzz__hold(struct pm_buf *payload)
+{
+	struct pm_jitcode_stats st;
+	struct pm_jitsyms *t = pm_jitsyms__new();
+	struct pm_jitcode *c = t ? pm_jitcode__new(t) : NULL;
+
+	if (!c)
+		abort();
+	pm_jitcode__hold(c);
+	if (!pm_jitcode__read(c, fuzz_memfd, 1, "/tmp/jit-1.dump", true, &st) &&
+	    pm_jitcode__encode(c, payload))
+		abort();
+	/* Held, never added. */
+	if (pm_jitsyms__count(t))
+		abort();
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
+}
+
+/* The input as a copy: its first file, found by its own pid and path, read back. */
+static void fuzz__as_copy(const uint8_t *data, size_t size)
+{
+	struct pm_jitcode_copy cp;
+	uint32_t pid, dso_len;
+	uint64_t first = 0;
+	char dso[4096];
+	bool ok;
+
+	if (size < 48)
+		return;
+	memcpy(&pid, data + 8, 4);
+	memcpy(&dso_len, data + 20, 4);
+	if (dso_len >= sizeof(dso) || dso_len > size - 48)
+		return;
+	memcpy(dso, data + 48, dso_len);
+	dso[dso_len] = '\0';
+	if (pm_jitcode__copy_find(data, size, (int32_t)pid, dso, &cp))
+		return;
+	cp.pid = 1;	/* the pid fuzz__names looks up */
+	/* From its first entry's start (its second u64). */
+	if (cp.entries_len >= 16)
+		memcpy(&first, cp.entries + 8, 8);
+	fuzz_sink += fuzz__named(true, &cp, first, &ok);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pm_buf payload = { 0 };
+	struct pm_jitcode_copy cp;
+	uint64_t first, live, copied;
+	bool ok, ok2;
 
 	if (fuzz_memfd < 0)
 		LLVMFuzzerInitialize(NULL, NULL);
 	fuzz_budget__arm(size, FUZZ_BUDGET_EXTRA);
 	first = fuzz__parse(data, size);
 	fuzz_memfd__fill(fuzz_memfd, data, size);
-	t = pm_jitsyms__new();
-	c = t ? pm_jitcode__new(t) : NULL;
-	if (!c)
-		abort();
-	if (!pm_jitcode__read(c, fuzz_memfd, 1, "/tmp/jit-1.dump", true, &st)) {
-		pm_jitcode__advance(c, UINT64_MAX / 2);
-		pm_jitcode__advance(c, UINT64_MAX);
-		for (ip = first; ip < first + 0x10000; ip += 61)
-			if (!pm_jitsyms__find(t, 1, ip, &s))
-				fuzz_sink += strlen(s.name) + (s.src ? strlen(s.src) : 0);
+	live = fuzz__named(false, NULL, first, &ok);
+	fuzz__hold(&payload);
+	if (payload.len) {
+		/* What the recorder wrote, report finds and names alike. */
+		if (pm_jitcode__copy_find(payload.data, payload.len, 1, "/tmp/jit-1.dump", &cp))
+			abort();
+		copied = fuzz__named(true, &cp, first, &ok2);
+		if (ok && ok2 && copied != live)
+			abort();
 	}
-	pm_jitcode__delete(c);
-	pm_jitsyms__delete(t);
+	pm_buf__exit(&payload);
+	fuzz__as_copy(data, size);
 	fuzz_heap_peak = fuzz_budget__disarm();
 	return 0;
 }

@@ -512,7 +512,8 @@ static void fuzz__metadata(struct pm_reader *r)
 		const char *name = pm_feature__name(feat);
 
 		fuzz_check(!name || (feat > 0 && feat < HEADER_LAST_FEATURE) ||
-			   feat == HEADER_PMREC_JIT_SYMBOLS || feat == HEADER_PMREC_SYMBOLS);
+			   feat == HEADER_PMREC_JIT_SYMBOLS || feat == HEADER_PMREC_SYMBOLS ||
+			   feat == HEADER_PMREC_JIT_CODE);
 		err = pm_reader__feature(r, feat, &c);
 		if (err) {
 			fuzz_check(err < 0);

@@ -3,7 +3,9 @@
  * The jitdump parser on files built here byte by byte: every record kind
  * in both byte orders, the lines of a debug info record, and each size it
  * checks, refused with the offset and the reason; then the loads fed into
- * the JIT names, timed (reused code named by its time) and untimed.
+ * the JIT names, timed (reused code named by its time) and untimed; and
+ * the recorder's copy of a file (held, encoded, found, read back) naming
+ * alike, checked against the file it was made of, and refused when damaged.
  */
 #include <byteswap.h>
 #include <errno.h>
@@ -311,11 +313,152 @@ static void test_timeline(void)
 	pm_buf__exit(&b);
 }
 
+/* The payload of the file in b as the recorder holds and encodes it. */
+static int copy_of(const struct pm_buf *b, struct pm_buf *payload, struct pm_jitcode_stats *st)
+{
+	struct pm_jitsyms *t = pm_jitsyms__new();
+	struct pm_jitcode *c = pm_jitcode__new(t);
+	int fd = memfd_of(b), err = -EIO;
+
+	pm_jitcode__hold(c);
+	if (fd >= 0)
+		err = pm_jitcode__read(c, fd, 1234, "/x/jit-1234.dump", true, st) ?:
+		      pm_jitcode__encode(c, payload);
+	/* Held, not added: the recorder's table stays the perf maps'. */
+	if (pm_jitsyms__count(t))
+		err = -EINVAL;
+	if (fd >= 0)
+		close(fd);
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
+	return err;
+}
+
+static void test_copy(void)
+{
+	struct pm_buf b = { 0 }, p = { 0 }, other = { 0 };
+	struct pm_jitcode_copy cp;
+	struct pm_jitcode_stats st;
+	struct pm_jitsyms *t;
+	struct pm_jitcode *c;
+	struct pm_jitsym s;
+	uint64_t v;
+	int fd;
+
+	header(&b, 0);
+	debug(&b, 0x1000);
+	load(&b, 100, "first", 0x1000, 16, 1);
+	load(&b, 200, "reused", 0x1000, 16, 2);
+	move(&b, 300, 0x1000, 0x2000, 16, 1);
+	tap_ok(!copy_of(&b, &p, &st) && st.loads == 2 && st.moves == 1 && p.len % 8 == 0,
+	       "held: the loads and the move, encoded");
+	tap_ok(!pm_jitcode__copy_find(p.data, p.len, 1234, "/x/jit-1234.dump", &cp) && cp.nr == 3 &&
+	       cp.hdr_pid == 1234 && cp.stamp == 5 && cp.size == b.len &&
+	       pm_jitcode__copy_find(p.data, p.len, 1235, "/x/jit-1234.dump", &cp) == -ENOENT &&
+	       pm_jitcode__copy_find(p.data, p.len, 1234, "/x/jit-1.dump", &cp) == -ENOENT,
+	       "found by pid and path, the file's header and size with it");
+	pm_jitcode__copy_find(p.data, p.len, 1234, "/x/jit-1234.dump", &cp);
+	t = pm_jitsyms__new();
+	c = pm_jitcode__new(t);
+	tap_ok(!pm_jitcode__read_copy(c, &cp, "/x/jit-1234.dump", true, &st) && st.loads == 2 &&
+	       st.moves == 1 && !st.bad && !strcmp(name_at(t, 0x1000), "-"), "timed copy: read");
+	pm_jitcode__advance(c, 150);
+	tap_ok(!strcmp(name_at(t, 0x1004), "first") && !pm_jitsyms__find(t, 1234, 0x1000, &s) &&
+	       s.src && !strcmp(s.src, "app.js") && s.line == 42 && !strcmp(s.dso, "/x/jit-1234.dump"),
+	       "copy at 150: the first load, its source line and file");
+	pm_jitcode__advance(c, 250);
+	tap_ok(!strcmp(name_at(t, 0x1004), "reused"), "copy at 250: the code that reused its memory");
+	pm_jitcode__advance(c, 300);
+	tap_ok(!strcmp(name_at(t, 0x2004), "first") && !pm_jitsyms__find(t, 1234, 0x2000, &s) &&
+	       s.src && s.line == 42, "copy at 300: the moved code, with its load's source");
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
+
+	t = pm_jitsyms__new();
+	c = pm_jitcode__new(t);
+	tap_ok(!pm_jitcode__read_copy(c, &cp, "/x/jit-1234.dump", false, &st) &&
+	       !strcmp(name_at(t, 0x1004), "reused") && !strcmp(name_at(t, 0x2004), "first"),
+	       "untimed copy: the last load at an address wins, as from the file");
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
+
+	/* The file at the path: the one copied (or grown), or another. */
+	fd = memfd_of(&b);
+	tap_ok(fd >= 0 && pm_jitcode__copy_matches(&cp, fd), "the file copied matches its copy");
+	if (fd >= 0)
+		close(fd);
+	load(&b, 400, "later", 0x3000, 16, 3);
+	fd = memfd_of(&b);
+	tap_ok(fd >= 0 && pm_jitcode__copy_matches(&cp, fd), "so does the file grown since");
+	if (fd >= 0)
+		close(fd);
+	header(&other, 0);
+	pm_buf__append(&other, b.data + 40, b.len - 40);
+	memcpy(other.data + 24, &(uint64_t){ 6 }, 8);	/* another run's timestamp */
+	fd = memfd_of(&other);
+	tap_ok(fd >= 0 && !pm_jitcode__copy_matches(&cp, fd), "another run's file does not");
+	if (fd >= 0)
+		close(fd);
+	other.len = cp.size - 1;
+	memcpy(other.data + 24, &(uint64_t){ 5 }, 8);
+	fd = memfd_of(&other);
+	tap_ok(fd >= 0 && !pm_jitcode__copy_matches(&cp, fd), "nor a shorter one");
+	if (fd >= 0)
+		close(fd);
+
+	/* Report's choice between the file and the copy. */
+	{
+		const char *why = "?";
+
+		t = pm_jitsyms__new();
+		c = pm_jitcode__new(t);
+		fd = memfd_of(&b);
+		tap_ok(fd >= 0 && !pm_jitcode__read_either(c, fd, &cp, 1234, "/x/jit-1234.dump", false,
+							   &st, &why) &&
+		       !why && st.loads == 3 && !strcmp(name_at(t, 0x3004), "later"),
+		       "the file copied, grown since: read, not the copy");
+		if (fd >= 0)
+			close(fd);
+		tap_ok(!pm_jitcode__read_either(c, -ENOENT, &cp, 1234, "/x/jit-1234.dump", false, &st,
+						&why) && why && !strcmp(why, "the file is gone") &&
+		       st.loads == 2, "no file: the copy, and why");
+		tap_ok(pm_jitcode__read_either(c, -ELOOP, NULL, 1234, "/x/jit-1234.dump", false, &st,
+					       &why) == -ELOOP, "neither: why the file was not read");
+		pm_jitcode__delete(c);
+		pm_jitsyms__delete(t);
+	}
+
+	/* Damaged payloads. */
+	tap_ok(pm_jitcode__copy_find(p.data, p.len - 8, 1234, "/x/jit-1234.dump", &cp) == -EBADMSG &&
+	       pm_jitcode__copy_find(p.data, 4, 1234, "/x/jit-1234.dump", &cp) == -EBADMSG,
+	       "a payload cut short is malformed");
+	v = 2;
+	memcpy(p.data, &v, 8);
+	tap_ok(pm_jitcode__copy_find(p.data, p.len, 1234, "/x/jit-1234.dump", &cp) == -EPROTO,
+	       "another version is refused");
+	v = PM_JITCODE_FORMAT;
+	memcpy(p.data, &v, 8);
+	/* The move (the last entry, 40 bytes) names itself as its load. */
+	memcpy(p.data + p.len - 4, &(uint32_t){ 2 }, 4);
+	pm_jitcode__copy_find(p.data, p.len, 1234, "/x/jit-1234.dump", &cp);
+	t = pm_jitsyms__new();
+	c = pm_jitcode__new(t);
+	tap_ok(!pm_jitcode__read_copy(c, &cp, "/x/jit-1234.dump", false, &st) && st.bad &&
+	       st.loads == 2 && !st.moves && !strcmp(name_at(t, 0x1004), "reused") &&
+	       !strcmp(name_at(t, 0x2004), "-"), "a move of no earlier load: the entries before it");
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
+	pm_buf__exit(&b);
+	pm_buf__exit(&p);
+	pm_buf__exit(&other);
+}
+
 int main(void)
 {
 	test_records();
 	test_refusals();
 	test_marker();
 	test_timeline();
+	test_copy();
 	return tap_done();
 }

@@ -5,7 +5,9 @@
  * (whole, in pieces, and damaged).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,144 @@ static void test_overlaps(void)
 	tap_ok(add(t, 1, 0x10, 0, "empty") == -EINVAL && add(t, 1, UINT64_MAX - 1, 4, "wrap") == -EINVAL,
 	       "empty and wrapping ranges are refused");
 	pm_jitsyms__delete(t);
+}
+
+/*
+ * Random ranges, many overlapping, some abutting, some sharing starts or
+ * ends, in random order (the radix sort), or in five runs of ascending
+ * starts (the merge of runs): every address is named by the last range
+ * added that covers it (a brute-force oracle), across the sorts' bytes
+ * (addresses spread over 40 bits) and the sweep.
+ */
+static void test_random_overlaps(int runs)
+{
+	enum { N = 3000, PROBES = 20000 };
+	static uint64_t start[N], size[N];
+	static char names[N][8];
+	struct pm_jitsyms *t = pm_jitsyms__new();
+	uint64_t seed = 42, addr;
+	int i, j, k, bad = 0;
+
+	for (i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		start[i] = (i % 3 == 0 ? (seed >> 24) % (1ULL << 40) : (seed >> 20) % 4096) & ~3ULL;
+		if (runs)	/* run i / (N / 5), ascending within it, over the others */
+			start[i] = (uint64_t)(i / (N / 5)) * 0x40 + (uint64_t)(i % (N / 5)) * 8;
+		if (i % 7 == 0 && i && !runs)
+			start[i] = start[i - 1] + size[i - 1];	/* abutting */
+		size[i] = 1 + (seed >> 50) % 200;
+		snprintf(names[i], sizeof(names[i]), "f%d", i);
+		add(t, 9, start[i], size[i], names[i]);
+	}
+	for (k = 0; k < PROBES; k++) {
+		const char *want = "-";
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		i = (int)((seed >> 33) % N);
+		addr = start[i] + (seed >> 12) % (size[i] + 2) - 1;
+		for (j = N - 1; j >= 0; j--)
+			if (addr >= start[j] && addr - start[j] < size[j]) {
+				want = names[j];
+				break;
+			}
+		bad += strcmp(name_at(t, 9, addr), want) != 0;
+	}
+	tap_ok(!bad, "%s overlapping ranges: the last added names each address (%d wrong)",
+	       runs ? "five runs of" : "random", bad);
+	pm_jitsyms__delete(t);
+}
+
+/* pm_jitsym_read_fn over a buffer, counting its calls. */
+struct piece_src {
+	const struct pm_buf *b;
+	size_t reads;
+	bool fail;			/* every read fails */
+};
+
+static int read_piece(void *arg, uint64_t off, void *buf, size_t len)
+{
+	struct piece_src *ps = arg;
+
+	ps->reads++;
+	if (ps->fail)
+		return -EIO;
+	if (off > ps->b->len || len > ps->b->len - off)
+		return -EINVAL;
+	memcpy(buf, ps->b->data + off, len);
+	return 0;
+}
+
+/* A payload over the pieces' half megabyte, read in pieces: entries cut by a piece's end. */
+static void test_decode_pieces(void)
+{
+	struct pm_jitsyms *t = pm_jitsyms__new(), *back = pm_jitsyms__new();
+	struct pm_buf b = { 0 };
+	struct piece_src ps = { .b = &b };
+	char name[64];
+	size_t pos = 0;
+	int i, bad = 0;
+
+	for (i = 0; i < 30000; i++) {
+		snprintf(name, sizeof(name), "JS:*fn_%d /srv/app/module_%d.js:%d", i, i % 7, i);
+		add(t, 3 + i / 10000, 0x10000 + 64ULL * (uint64_t)i, 64, name);
+	}
+	pm_jitsyms__encode(t, &pos, SIZE_MAX, &b);
+	i = !pm_jitsyms__decode_from(back, b.len, read_piece, &ps);
+	tap_ok(i && b.len > (1u << 20) && ps.reads > 3 && pm_jitsyms__count(back) == 30000,
+	       "a %zu-byte payload read in %zu pieces", b.len, ps.reads);
+	for (i = 0; i < 30000; i += 7) {
+		snprintf(name, sizeof(name), "JS:*fn_%d /srv/app/module_%d.js:%d", i, i % 7, i);
+		bad += strcmp(name_at(back, 3 + i / 10000, 0x10000 + 64ULL * (uint64_t)i + 5), name) != 0;
+	}
+	tap_ok(!bad, "every entry read back whole across the pieces (%d wrong)", bad);
+	pm_jitsyms__delete(back);
+
+	/* Lazy: the names stay in the payload until a lookup finds their code. */
+	back = pm_jitsyms__new();
+	ps.reads = 0;
+	i = !pm_jitsyms__decode_lazy(back, b.len, read_piece, &ps);
+	tap_ok(i && pm_jitsyms__count(back) == 30000 && ps.reads < 10 &&
+	       pm_jitsyms__decode_lazy(back, b.len, read_piece, &ps) == -EBUSY,
+	       "lazy: every range taken in, no name read (%zu reads), once per table", ps.reads);
+	for (i = 0; i < 30000; i += 7) {
+		snprintf(name, sizeof(name), "JS:*fn_%d /srv/app/module_%d.js:%d", i, i % 7, i);
+		bad += strcmp(name_at(back, 3 + i / 10000, 0x10000 + 64ULL * (uint64_t)i + 5), name) != 0;
+	}
+	tap_ok(!bad && !strcmp(name_at(back, 3, 0x10000 + 5), "JS:*fn_0 /srv/app/module_0.js:0"),
+	       "lazy: each name read at its lookup, and again from the table (%d wrong)", bad);
+	{
+		struct pm_jitsyms *again = pm_jitsyms__new();
+		struct pm_buf b2 = { 0 };
+
+		pos = 0;
+		tap_ok(!pm_jitsyms__encode(back, &pos, SIZE_MAX, &b2) && b2.len == b.len &&
+		       !memcmp(b2.data, b.data, b.len), "a lazy table encodes as the payload it read");
+		pm_jitsyms__delete(again);
+		pm_buf__exit(&b2);
+	}
+	pm_jitsyms__delete(back);
+	/* The payload unreadable after the decode: a name unread is no name. */
+	back = pm_jitsyms__new();
+	pm_jitsyms__decode_lazy(back, b.len, read_piece, &ps);
+	ps.fail = true;
+	tap_ok(!strcmp(name_at(back, 5, 0x10000 + 64ULL * 29999 + 5), "-"),
+	       "a name that cannot be read: the range is not named");
+	ps.fail = false;
+	tap_ok(!strcmp(name_at(back, 5, 0x10000 + 64ULL * 29999 + 5),
+		       "JS:*fn_29999 /srv/app/module_4.js:29999"), "and named once it can");
+	pm_jitsyms__delete(back);
+	back = pm_jitsyms__new();
+	tap_ok(pm_jitsyms__decode_from(back, b.len - 8, read_piece, &ps) == -EBADMSG &&
+	       pm_jitsyms__count(back) == 29999, "cut: an error, the entries before it kept");
+	pm_jitsyms__delete(back);
+	back = pm_jitsyms__new();
+	b.data[0] = 9;
+	tap_ok(pm_jitsyms__decode_from(back, b.len, read_piece, &ps) == -EPROTO &&
+	       pm_jitsyms__decode_from(back, 4, read_piece, &ps) == -EBADMSG && !pm_jitsyms__count(back),
+	       "pieces: another version, a payload too short");
+	pm_jitsyms__delete(back);
+	pm_jitsyms__delete(t);
+	pm_buf__exit(&b);
 }
 
 static void test_sources_and_names(void)
@@ -195,9 +335,12 @@ static void test_encoding(void)
 int main(void)
 {
 	test_overlaps();
+	test_random_overlaps(0);
+	test_random_overlaps(1);
 	test_sources_and_names();
 	test_loader();
 	test_bounds();
 	test_encoding();
+	test_decode_pieces();
 	return tap_done();
 }
