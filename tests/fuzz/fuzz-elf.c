@@ -103,7 +103,7 @@ static void fuzz__annotate(struct pm_dso_cache *cache, char *path)
 	struct pm_annotation a;
 
 	for (hit.off = 0; hit.off < 0x8000; hit.off += 0x7f1) {
-		if (!pm_annotation__build(&a, &f, cache, &e))
+		if (!pm_annotation__build(&a, &f, cache, NULL, &e))
 			fuzz_sink += a.nr_insns + a.nr_lines + a.samples;
 		pm_annotation__exit(&a);
 	}

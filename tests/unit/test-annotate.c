@@ -75,19 +75,19 @@ static void test_refusals(void)
 
 	f.dso = kernel;
 	f.kernel = true;
-	err = pm_annotation__build(&a, &f, cache, &e);
+	err = pm_annotation__build(&a, &f, cache, NULL, &e);
 	tap_ok(err == -ENOTSUP && e.why == PM_ANNOTATE_KERNEL, "kernel code is refused (%d)", err);
 	pm_annotation__exit(&a);
 	f.dso = missing;
 	f.kernel = false;
-	err = pm_annotation__build(&a, &f, cache, &e);
+	err = pm_annotation__build(&a, &f, cache, NULL, &e);
 	tap_ok(err && e.why == PM_ANNOTATE_OPEN, "a missing file: its error (%d)", err);
 	pm_annotation__exit(&a);
 	/* This very program, with a build id it does not have. */
 	f.dso = self;
 	memset(f.build_id, 0xab, 20);
 	f.build_id_len = 20;
-	err = pm_annotation__build(&a, &f, cache, &e);
+	err = pm_annotation__build(&a, &f, cache, NULL, &e);
 	tap_ok(err == -ESTALE && e.why == PM_ANNOTATE_BUILD_ID,
 	       "another build id than recorded is refused (%d)", err);
 	pm_annotation__exit(&a);
