@@ -130,7 +130,7 @@ static error_t annotate_parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child annotate_children[] = {
-	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
+	{ .argp = &pm_cmd__kallsyms_argp },
 	{ 0 }
 };
 
