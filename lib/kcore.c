@@ -12,12 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kcore.h"
+#include "buf.h"
 #include "file.h"
+#include "kcore.h"
 
 /* The notes read from each PT_NOTE segment, and how many such segments. */
 #define NOTES_MAX (64u << 10)
 #define NOTE_SEGS_MAX 8
+/* Program headers read at once. */
+#define PHDRS_AT_ONCE 64
 
 static int kcore__ehdr(struct pm_kcore *kc, Elf64_Ehdr *eh)
 {
@@ -93,31 +96,37 @@ static int kcore__notes(struct pm_kcore *kc, const Elf64_Phdr *ph)
 	return err == -EIO || err == -EINVAL ? 0 : err;
 }
 
+/*
+ * The program headers, read a few at a time: memory grows with the
+ * segments the file holds, not with the count its header claims.
+ */
 static int kcore__phdrs(struct pm_kcore *kc, const Elf64_Ehdr *eh)
 {
-	size_t n = eh->e_phnum, i, notes = 0;
-	Elf64_Phdr *ph = calloc(n, sizeof(*ph));
-	int err;
+	Elf64_Phdr ph[PHDRS_AT_ONCE];
+	size_t n = eh->e_phnum, i, j, got, cap = 0, notes = 0;
+	int err = 0;
 
-	kc->segs = calloc(n, sizeof(*kc->segs));
-	if (!ph || !kc->segs) {
-		free(ph);
-		return -ENOMEM;
+	for (i = 0; !err && i < n; i += got) {
+		got = n - i < PHDRS_AT_ONCE ? n - i : PHDRS_AT_ONCE;
+		err = pm_file__pread_all(kc->fd, ph, got * sizeof(*ph),
+					 eh->e_phoff + i * sizeof(*ph));
+		if (err == -EIO || err == -EINVAL)
+			return -ENOEXEC;
+		for (j = 0; !err && j < got; j++) {
+			const Elf64_Phdr *p = &ph[j];
+
+			if (p->p_type == PT_NOTE && notes++ < NOTE_SEGS_MAX)
+				err = kcore__notes(kc, p);
+			if (err || p->p_type != PT_LOAD || !p->p_filesz ||
+			    p->p_vaddr + p->p_filesz < p->p_vaddr ||
+			    p->p_offset + p->p_filesz < p->p_offset)
+				continue;
+			if (pm_array__grow((void **)&kc->segs, &cap, kc->nr_segs, sizeof(*kc->segs)))
+				return -ENOMEM;
+			kc->segs[kc->nr_segs++] = (struct pm_kcore_seg){
+				.vaddr = p->p_vaddr, .size = p->p_filesz, .offset = p->p_offset };
+		}
 	}
-	err = pm_file__pread_all(kc->fd, ph, n * sizeof(*ph), eh->e_phoff);
-	if (err == -EIO || err == -EINVAL)
-		err = -ENOEXEC;
-	for (i = 0; !err && i < n; i++) {
-		if (ph[i].p_type == PT_NOTE && notes++ < NOTE_SEGS_MAX)
-			err = kcore__notes(kc, &ph[i]);
-		if (ph[i].p_type != PT_LOAD || !ph[i].p_filesz ||
-		    ph[i].p_vaddr + ph[i].p_filesz < ph[i].p_vaddr ||
-		    ph[i].p_offset + ph[i].p_filesz < ph[i].p_offset)
-			continue;
-		kc->segs[kc->nr_segs++] = (struct pm_kcore_seg){
-			.vaddr = ph[i].p_vaddr, .size = ph[i].p_filesz, .offset = ph[i].p_offset };
-	}
-	free(ph);
 	return err;
 }
 
