@@ -304,6 +304,26 @@ test_expect_success 'kernel: --kcore: each instruction with its exact share, the
 	test_grep "jne +ffffffff81001004 <kfunc\+0x4>$" kfunc.pm
 '
 
+# perf reads a kcore copy from a perf.data directory (perf record --kcore's
+# layout: data, kcore_dir/kcore, kallsyms, modules).  It stops at the ret
+# (objdump's end of kfunc); every instruction it shows has pmrec's share.
+test_expect_success 'kernel: perf annotate over the same kcore shows the same shares' '
+	cd "$K" &&
+	mkdir -p p.data/kcore_dir && cp k.data p.data/data &&
+	cp kcore kallsyms p.data/kcore_dir/ && : >p.data/kcore_dir/modules &&
+	perf annotate --stdio -i p.data kfunc >kfunc.perf 2>/dev/null &&
+	awk "
+	FNR == 1 { f++ }
+	/^ *[0-9.]+ +: +[0-9a-f]+:/ { a = \$3; if (f == 1) pm[a] = \$1; else perf[a] = \$1 }
+	END {
+		for (a in perf) { n++; if (!(a in pm) || pm[a] != perf[a]) { print a, pm[a], perf[a]; bad = 1 } }
+		for (a in pm) if (!(a in perf) && pm[a] != \"0.00\") { print a, pm[a], \"not in perf\"; bad = 1 }
+		if (n < 7) { print \"perf shows \" n \" instructions\"; bad = 1 }
+		exit bad
+	}" kfunc.pm kfunc.perf &&
+	test_grep "^ +60.00 : +ffffffff81001004: +add " kfunc.perf
+'
+
 test_expect_success 'kernel: no source lines, and the output says so' '
 	cd "$K" &&
 	test_grep "^ +: \(kernel code from kcore: no source lines\)$" kfunc.pm &&
