@@ -8,8 +8,9 @@
 # id under /usr/lib/debug/.build-id.  Then JSON, the default selection and
 # the errors; report --sort srcline, whose rows are perf's; and pprof's
 # lines, which go tool pprof -list shows as annotate counts them.  Last,
-# kernel functions read from a synthetic kcore (see below), and the errors
-# of kernel code.
+# kernel functions read from a synthetic kcore (see below), their shares
+# exact and perf annotate's over the same kcore, and the errors of kernel
+# code.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_root
