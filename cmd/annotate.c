@@ -31,6 +31,8 @@
 
 struct annotate_opts {
 	const char *input;
+	const char *kcore;
+	struct pm_namer_opts naming;
 	const char **syms;
 	size_t nr_syms;
 	double percent_limit;
@@ -49,6 +51,7 @@ struct annotate {
 	struct pm_sources sources;
 	struct pm_out out;
 	struct pm_annotate_print print;
+	struct pm_annotate_kernel kernel;
 };
 
 enum {
@@ -56,6 +59,7 @@ enum {
 	OPT_JSON,
 	OPT_PERCENT_LIMIT,
 	OPT_NO_SOURCE,
+	OPT_KCORE,
 };
 
 static const struct argp_option annotate_options[] = {
@@ -68,6 +72,11 @@ static const struct argp_option annotate_options[] = {
 	  .doc = "without SYMBOL: the functions with at least PCT % of the samples (default 1)" },
 	{ .name = "no-source", .key = OPT_NO_SOURCE,
 	  .doc = "do not read source files: show file:line above the instructions" },
+	{ .name = "kcore", .key = OPT_KCORE, .arg = "FILE",
+	  .doc = "read kernel code from FILE, a copy of the recorded kernel's /proc/kcore "
+		 "(perf record --kcore's kcore_dir/kcore), with --kallsyms naming the "
+		 "kallsyms copied with it (default: /proc/kcore, when this is the recorded "
+		 "kernel)" },
 	{ 0 }
 };
 
@@ -78,8 +87,20 @@ static error_t annotate_parse_opt(int key, char *arg, struct argp_state *state)
 	char *end;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->naming;
+		break;
 	case 'i':
 		o->input = arg;
+		break;
+	case OPT_KCORE:
+		o->kcore = arg;
+		break;
+	case ARGP_KEY_END:
+		/* A copy's functions are bounded by its own kernel's symbols, not this one's. */
+		if (o->kcore && !o->naming.kallsyms)
+			argp_error(state, "--kcore needs --kallsyms: the kallsyms copied with the "
+				   "kcore (perf.data/kcore_dir/kallsyms)");
 		break;
 	case OPT_STDIO:
 		o->json = false;
@@ -108,9 +129,15 @@ static error_t annotate_parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child annotate_children[] = {
+	{ .argp = &pm_cmd__kallsyms_argp },
+	{ 0 }
+};
+
 static const struct argp annotate_argp = {
 	.options = annotate_options,
 	.parser = annotate_parse_opt,
+	.children = annotate_children,
 	.args_doc = "[SYMBOL...]",
 	.doc = "Show where in the named functions (by default the hottest ones) the samples "
 	       "of a recording are: each instruction with its share of the function's "
@@ -154,6 +181,7 @@ static int annotate__read(struct annotate *an)
 		.nr_consumers = 1,
 		.warn = annotate__warn,
 		.warn_arg = an,
+		.naming = an->opts.naming,
 	};
 	err = pm_pipeline__setup(p);
 	if (!err) {
@@ -217,21 +245,72 @@ static void annotate__say_unknown(const struct annotate *an, const char *sym)
 	fputc('\n', stderr);
 }
 
-static void annotate__say_error(const struct pm_annotate_func *f,
-				const struct pm_annotate_error *e, int err)
+static void say_build_id(const unsigned char *id, size_t len)
 {
 	size_t i;
 
+	for (i = 0; i < len; i++)
+		fprintf(stderr, "%02x", id[i]);
+	if (!len)
+		fputs("none", stderr);
+}
+
+/* Why kcore could not be read: what the kernel or the file lacks. */
+static void annotate__say_kcore(const struct annotate *an, const struct pm_annotate_error *e)
+{
+	const char *path = an->opts.kcore;
+
+	if (!path && e->err == -ENOENT)
+		fputs("this kernel has no /proc/kcore (it was built without CONFIG_PROC_KCORE); "
+		      "give a copy with --kcore and --kallsyms", stderr);
+	else if (!path && (e->err == -EPERM || e->err == -EACCES))
+		fputs("reading /proc/kcore needs CAP_SYS_RAWIO (root), and a kernel not in "
+		      "lockdown", stderr);
+	else if (e->err == -ENOEXEC)
+		fprintf(stderr, "%s is not an ELF64 core file of kernel memory (kcore)",
+			path ? path : "/proc/kcore");
+	else
+		fprintf(stderr, "%s: %s", path ? path : "/proc/kcore", strerror(-e->err));
+}
+
+static void annotate__say_kernel(const struct annotate *an, const struct pm_annotate_error *e)
+{
+	switch (e->why) {
+	case PM_ANNOTATE_KCORE:
+		annotate__say_kcore(an, e);
+		break;
+	case PM_ANNOTATE_KCORE_RANGE:
+		fprintf(stderr, "no segment of %s holds its code at 0x%llx (is --kallsyms the "
+			"kcore's kernel's?)", an->opts.kcore ? an->opts.kcore : "/proc/kcore",
+			(unsigned long long)e->addr);
+		break;
+	case PM_ANNOTATE_KERNEL_OTHER:
+		fputs("the recording is another kernel's (build id ", stderr);
+		say_build_id(an->kernel.id, an->kernel.id_len);
+		fprintf(stderr, " recorded, %s has ", an->opts.kcore ? an->opts.kcore :
+			"the running kernel");
+		say_build_id(e->build_id, e->build_id_len);
+		fputc(')', stderr);
+		break;
+	case PM_ANNOTATE_NO_KALLSYMS:
+		fputs("no kernel symbols (give the recorded kernel's with --kallsyms)", stderr);
+		break;
+	default:
+		break;
+	}
+}
+
+static void annotate__say_error(const struct annotate *an, const struct pm_annotate_func *f,
+				const struct pm_annotate_error *e, int err)
+{
 	fprintf(stderr, CMD ": cannot annotate '%s' in '%s': ", f->sym, f->dso);
 	switch (e->why) {
 	case PM_ANNOTATE_BUILD_ID:
 		fputs("the file is not the one recorded (build id ", stderr);
-		for (i = 0; i < f->build_id_len; i++)
-			fprintf(stderr, "%02x", f->build_id[i]);
+		say_build_id(f->build_id, f->build_id_len);
 		fputs(" recorded, ", stderr);
-		for (i = 0; i < e->build_id_len; i++)
-			fprintf(stderr, "%02x", e->build_id[i]);
-		fputs(e->build_id_len ? " now)" : "none now)", stderr);
+		say_build_id(e->build_id, e->build_id_len);
+		fputs(" now)", stderr);
 		break;
 	case PM_ANNOTATE_NO_SYMBOL:
 		fputs("no symbol of the file covers its samples", stderr);
@@ -251,6 +330,12 @@ static void annotate__say_error(const struct pm_annotate_func *f,
 	case PM_ANNOTATE_DISASM:
 		fputs("the disassembler failed", stderr);
 		break;
+	case PM_ANNOTATE_KCORE:
+	case PM_ANNOTATE_KCORE_RANGE:
+	case PM_ANNOTATE_KERNEL_OTHER:
+	case PM_ANNOTATE_NO_KALLSYMS:
+		annotate__say_kernel(an, e);
+		break;
 	default:
 		fputs(strerror(-err), stderr);
 		break;
@@ -265,13 +350,19 @@ static int annotate__one(struct annotate *an, const struct pm_annotate_func *f)
 	struct pm_annotation a;
 	int err;
 
-	err = pm_annotation__build(&a, f, an->dsos, &e);
+	/* The kernel's symbols are read on its first function only. */
+	if (f->kernel && !an->kernel.ks) {
+		an->kernel.kcore = an->opts.kcore;
+		an->kernel.ks = pm_namer__kallsyms(an->sink.namer);
+		an->kernel.id_len = pm_namer__kernel_build_id(an->sink.namer, &an->kernel.id);
+	}
+	err = pm_annotation__build(&a, f, an->dsos, &an->kernel, &e);
 	if (err == -ENOMEM) {
 		pm_annotation__exit(&a);
 		return err;
 	}
 	if (err) {
-		annotate__say_error(f, &e, err);
+		annotate__say_error(an, f, &e, err);
 		pm_annotation__exit(&a);
 		return 1;
 	}
@@ -324,6 +415,7 @@ static void annotate__exit(struct annotate *an)
 	if (an->fd >= 0)
 		close(an->fd);
 	pm_pipeline__exit(&an->pipe);
+	pm_annotate_kernel__exit(&an->kernel);
 	pm_annotate_sink__exit(&an->sink);
 	pm_sources__exit(&an->sources);
 	pm_dso_cache__delete(an->dsos);

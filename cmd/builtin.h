@@ -55,5 +55,7 @@ void pm_cmd__input_error(const char *cmd, const char *input, struct pm_reader *r
  * that name frames: a child parser whose input is a struct pm_namer_opts.
  */
 extern const struct argp pm_cmd__naming_argp;
+/* Its --kallsyms alone (annotate), the same child input. */
+extern const struct argp pm_cmd__kallsyms_argp;
 
 #endif

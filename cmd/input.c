@@ -189,12 +189,37 @@ static const struct argp_option naming_options[] = {
 	  .doc = "Do not show functions inlined at a frame as frames of their own" },
 	{ .name = "no-unwind", .key = OPT_NO_UNWIND,
 	  .doc = "Do not unwind --call-graph dwarf stack copies: use the call chain only" },
-	{ .name = "kallsyms", .key = OPT_KALLSYMS, .arg = "FILE",
-	  .doc = "Read the recorded kernel's symbols from FILE (a copy of its /proc/kallsyms) "
-		 "instead of /proc/kallsyms" },
 	{ .name = "verbose", .key = 'v',
 	  .doc = "Say where the names of each file and of the kernel come from: the file, "
 		 "kallsyms, or the symbols embedded in the recording (pmrec archive)" },
+	{ 0 },
+};
+
+/* --kallsyms alone, for annotate, which reads kernel symbols but names no stacks. */
+static const struct argp_option kallsyms_options[] = {
+	{ .name = "kallsyms", .key = OPT_KALLSYMS, .arg = "FILE",
+	  .doc = "Read the recorded kernel's symbols from FILE (a copy of its /proc/kallsyms) "
+		 "instead of /proc/kallsyms" },
+	{ 0 },
+};
+
+static error_t kallsyms_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct pm_namer_opts *o = state->input;
+
+	if (key != OPT_KALLSYMS)
+		return ARGP_ERR_UNKNOWN;
+	o->kallsyms = arg;
+	return 0;
+}
+
+const struct argp pm_cmd__kallsyms_argp = {
+	.options = kallsyms_options,
+	.parser = kallsyms_parse_opt,
+};
+
+static const struct argp_child naming_children[] = {
+	{ .argp = &pm_cmd__kallsyms_argp },
 	{ 0 },
 };
 
@@ -203,8 +228,8 @@ static error_t naming_parse_opt(int key, char *arg, struct argp_state *state)
 	struct pm_namer_opts *o = state->input;
 
 	switch (key) {
-	case OPT_KALLSYMS:
-		o->kallsyms = arg;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = o;
 		break;
 	case 'v':
 		o->verbose = true;
@@ -227,4 +252,5 @@ static error_t naming_parse_opt(int key, char *arg, struct argp_state *state)
 const struct argp pm_cmd__naming_argp = {
 	.options = naming_options,
 	.parser = naming_parse_opt,
+	.children = naming_children,
 };

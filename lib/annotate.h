@@ -23,6 +23,8 @@
 #include "dso.h"
 #include "elf.h"
 #include "hashtab.h"
+#include "kallsyms.h"
+#include "kcore.h"
 #include "naming.h"
 #include "pipeline.h"
 
@@ -112,23 +114,51 @@ enum pm_annotate_why {
 	PM_ANNOTATE_TOO_LARGE,		/* the symbol's size is over what is read */
 	PM_ANNOTATE_NO_CODE,		/* no code bytes there (a NOBITS section...) */
 	PM_ANNOTATE_ARCH,		/* a machine capstone is not set up for here */
-	PM_ANNOTATE_KERNEL,		/* kernel code is not read */
+	PM_ANNOTATE_KERNEL,		/* kernel code is not read (no pm_annotate_kernel) */
 	PM_ANNOTATE_DISASM,		/* capstone failed */
+	PM_ANNOTATE_KCORE,		/* kcore cannot be opened or read: err */
+	PM_ANNOTATE_KCORE_RANGE,	/* no segment of kcore holds the function */
+	PM_ANNOTATE_KERNEL_OTHER,	/* kcore is another kernel's than the recording's */
+	PM_ANNOTATE_NO_KALLSYMS,	/* no kernel symbols to bound the function */
 };
 
 struct pm_annotate_error {
 	enum pm_annotate_why why;
 	int err;
-	unsigned char build_id[PM_BUILD_ID_SIZE];	/* the file's, for BUILD_ID */
+	unsigned char build_id[PM_BUILD_ID_SIZE];	/* the file's, for BUILD_ID, KERNEL_OTHER */
 	size_t build_id_len;
+	uint64_t addr;			/* KCORE_RANGE: the function's start */
 };
 
 /*
- * Annotates f from its file (opened through cache).  0, or a negative
- * errno with e saying why.
+ * Where kernel functions are read from.  Their bounds come from ks, the
+ * kernel symbols that named the samples; their code from kcore, opened on
+ * the first kernel function and kept.  The kernel that runs (/proc/kcore)
+ * must have the recorded kernel's build id (/sys/kernel/notes), and a
+ * copy whose VMCOREINFO note gives one must have it too; a recording
+ * without one is read as it is.  Modules are checked by the kernel's id.
+ */
+struct pm_annotate_kernel {
+	const char *kcore;		/* a copy of /proc/kcore; NULL: /proc/kcore */
+	const struct pm_kallsyms *ks;	/* NULL: none */
+	const unsigned char *id;	/* the recorded kernel's build id */
+	size_t id_len;			/* 0: none recorded */
+	struct pm_kcore kc;
+	int open_err;			/* of opening kc, once tried */
+	bool tried;
+};
+
+void pm_annotate_kernel__exit(struct pm_annotate_kernel *k);
+
+/*
+ * Annotates f from its file (opened through cache), or a kernel function
+ * from k's kcore at its kernel address (NULL k: kernel functions are
+ * refused with PM_ANNOTATE_KERNEL).  Kernel code has no source lines.  0,
+ * or a negative errno with e saying why.
  */
 int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func *f,
-			 struct pm_dso_cache *cache, struct pm_annotate_error *e);
+			 struct pm_dso_cache *cache, struct pm_annotate_kernel *k,
+			 struct pm_annotate_error *e);
 void pm_annotation__exit(struct pm_annotation *a);
 
 /*

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "annotate.h"
+#include "elf.h"
 #include "file.h"
 #include "srcline.h"
 #include "symname.h"
@@ -170,6 +171,7 @@ static struct pm_annotate_insn *annotation__insn(struct pm_annotation *a, uint64
 	return &a->insns[lo - 1];
 }
 
+/* Each sample on its instruction: by file offset, or by address for the kernel (NULL dso). */
 static void annotation__place(struct pm_annotation *a, struct pm_dso *dso)
 {
 	const struct pm_annotate_func *f = a->func;
@@ -180,7 +182,9 @@ static void annotation__place(struct pm_annotation *a, struct pm_dso *dso)
 	for (i = 0; i < f->nr_hits; i++) {
 		const struct pm_annotate_hit *h = &f->hits[i];
 
-		in = pm_dso__offset_vaddr(dso, h->off, &vaddr) ? NULL :
+		if (!dso)
+			vaddr = h->off;
+		in = dso && pm_dso__offset_vaddr(dso, h->off, &vaddr) ? NULL :
 		     annotation__insn(a, vaddr);
 		if (!in) {
 			a->lost += h->samples;
@@ -287,31 +291,136 @@ static int annotation__symbol(struct pm_annotation *a, struct pm_dso *dso,
 	return a->sym ? 0 : -ENOMEM;
 }
 
+/* e for a kernel other than the recording's, whose build id is id (len 0: unknown). */
+static int kernel__other(struct pm_annotate_error *e, const unsigned char *id, size_t len)
+{
+	*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_KERNEL_OTHER, .err = -ESTALE };
+	memcpy(e->build_id, id, len);
+	e->build_id_len = len;
+	return -ESTALE;
+}
+
+/*
+ * kcore is the recorded kernel's, as far as can be told: /proc/kcore is the
+ * running kernel's, whose build id /sys/kernel/notes gives; a copy's
+ * VMCOREINFO note may give one.  Checked before /proc/kcore is opened, so
+ * that another kernel's recording is told so, not what opening needs.
+ */
+static int kernel__check(const struct pm_annotate_kernel *k, bool opened,
+			 struct pm_annotate_error *e)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	size_t len = 0;
+
+	if (!k->id_len)
+		return 0;
+	if (!k->kcore && !opened) {
+		if (pm_elf__kernel_build_id(id, &len))
+			len = 0;
+		if (len != k->id_len || memcmp(id, k->id, len))
+			return kernel__other(e, id, len);
+	}
+	if (opened && k->kc.build_id_len && (k->kc.build_id_len != k->id_len ||
+					     memcmp(k->kc.build_id, k->id, k->id_len)))
+		return kernel__other(e, k->kc.build_id, k->kc.build_id_len);
+	return 0;
+}
+
+/* The kernel function's bounds (kallsyms) and its code (kcore). */
+static int kernel__code(struct pm_annotation *a, const struct pm_annotate_func *f,
+			struct pm_annotate_kernel *k, unsigned char **code, int *machine,
+			struct pm_annotate_error *e)
+{
+	struct pm_symbol s;
+	const char *module;
+	int err;
+
+	if (!k->ks) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_NO_KALLSYMS, .err = -ENOENT };
+		return -ENOENT;
+	}
+	err = kernel__check(k, false, e);
+	if (err)
+		return err;
+	if (!k->tried) {
+		k->open_err = pm_kcore__open(&k->kc, k->kcore ? k->kcore : "/proc/kcore");
+		k->tried = true;
+	}
+	if (k->open_err) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_KCORE, .err = k->open_err };
+		return k->open_err;
+	}
+	err = kernel__check(k, true, e);
+	if (err)
+		return err;
+	if (!f->nr_hits || pm_kallsyms__lookup(k->ks, f->hits[0].off, &s, &module) || !s.size) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_NO_SYMBOL, .err = -ENOENT };
+		return -ENOENT;
+	}
+	a->start = s.addr;
+	a->size = s.size;
+	if (a->size > CODE_MAX) {
+		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_TOO_LARGE, .err = -EFBIG };
+		return -EFBIG;
+	}
+	a->sym = pm_sym_name__cut(strndup(s.name, PM_SYM_NAME_MAX + 1));
+	if (!a->sym)
+		return -ENOMEM;
+	*machine = k->kc.machine;
+	err = pm_kcore__read(&k->kc, a->start, a->size, code);
+	if (err && err != -ENOMEM)
+		*e = (struct pm_annotate_error){ .why = err == -ERANGE ? PM_ANNOTATE_KCORE_RANGE :
+						 PM_ANNOTATE_KCORE, .err = err, .addr = a->start };
+	return err;
+}
+
+/* A user-space function's bounds (its file's symbols) and code (its file). */
+static int file__code(struct pm_annotation *a, const struct pm_annotate_func *f,
+		      struct pm_dso *dso, unsigned char **code, int *machine,
+		      struct pm_annotate_error *e)
+{
+	int err = annotation__check_file(dso, f, e) ?: annotation__symbol(a, dso, e);
+
+	if (err)
+		return err;
+	err = code__read(f->dso, a->start, a->size, code, machine);
+	if (err)
+		*e = (struct pm_annotate_error){ .why = err == -ENOMEM ? PM_ANNOTATE_OK :
+						 PM_ANNOTATE_NO_CODE, .err = err };
+	return err;
+}
+
+void pm_annotate_kernel__exit(struct pm_annotate_kernel *k)
+{
+	if (k->tried && !k->open_err)
+		pm_kcore__close(&k->kc);
+	k->tried = false;
+}
+
 int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func *f,
-			 struct pm_dso_cache *cache, struct pm_annotate_error *e)
+			 struct pm_dso_cache *cache, struct pm_annotate_kernel *k,
+			 struct pm_annotate_error *e)
 {
 	unsigned char *code = NULL;
-	struct pm_dso *dso;
+	struct pm_dso *dso = NULL;
 	int err, machine = EM_NONE;
 
 	*a = (struct pm_annotation){ .func = f };
 	*e = (struct pm_annotate_error){ 0 };
 	if (f->kernel || f->dso[0] != '/') {
-		*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_KERNEL, .err = -ENOTSUP };
-		return -ENOTSUP;
+		if (!f->kernel || !k) {
+			*e = (struct pm_annotate_error){ .why = PM_ANNOTATE_KERNEL, .err = -ENOTSUP };
+			return -ENOTSUP;
+		}
+		err = kernel__code(a, f, k, &code, &machine, e);
+	} else {
+		dso = pm_dso_cache__findnew(cache, f->dso, 0, 0);
+		if (!dso)
+			return -ENOMEM;
+		err = file__code(a, f, dso, &code, &machine, e);
 	}
-	dso = pm_dso_cache__findnew(cache, f->dso, 0, 0);
-	if (!dso)
-		return -ENOMEM;
-	err = annotation__check_file(dso, f, e) ?: annotation__symbol(a, dso, e);
 	if (err)
 		return err;
-	err = code__read(f->dso, a->start, a->size, &code, &machine);
-	if (err) {
-		*e = (struct pm_annotate_error){ .why = err == -ENOMEM ? PM_ANNOTATE_OK :
-						 PM_ANNOTATE_NO_CODE, .err = err };
-		return err;
-	}
 	err = code__disasm(a, code, machine);
 	free(code);
 	if (err) {
@@ -320,10 +429,13 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 		return err;
 	}
 	annotation__place(a, dso);
-	a->src = pm_srcfile__open(f->dso);
-	if (!a->src)
-		return -ENOMEM;
-	annotation__lines(a);
+	/* No vmlinux with debug info is looked for: the kernel's code has no lines. */
+	if (dso) {
+		a->src = pm_srcfile__open(f->dso);
+		if (!a->src)
+			return -ENOMEM;
+		annotation__lines(a);
+	}
 	return annotation__sum_lines(a);
 }
 

@@ -82,6 +82,9 @@ static void print__text_one(struct pm_annotate_print *p, const struct pm_annotat
 	pm_out__printf(p->out, "\n         :\n         : %016" PRIx64 " <%s>:\n", a->start, a->sym);
 	if (a->has_lines)
 		pm_out__printf(p->out, "         : %s():\n", a->sym);
+	/* Kernel code comes from kcore; no vmlinux with debug info is read for its lines. */
+	if (a->func->kernel)
+		pm_out__str(p->out, "         : (kernel code from kcore: no source lines)\n");
 	for (i = 0; i < a->nr_insns; i++) {
 		const struct pm_annotate_insn *in = &a->insns[i];
 

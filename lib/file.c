@@ -155,3 +155,23 @@ const char *pm_path__base(const char *path)
 
 	return slash && slash[1] ? slash + 1 : path;
 }
+
+int pm_file__pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	if (off > (uint64_t)INT64_MAX || n > (uint64_t)INT64_MAX - off)
+		return -EINVAL;
+	while (got < n) {
+		r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			return -EIO;
+		got += (size_t)r;
+	}
+	return 0;
+}

@@ -53,6 +53,14 @@ int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned ac
 int pm_file__read_all(int fd, size_t max, char **buf, size_t *len);
 
 /*
+ * Reads exactly n bytes at off, through short reads and EINTR: for files
+ * whose st_size bounds nothing (/proc/kcore says the size of the address
+ * space), the caller bounds n and off.  0, -errno, or -EIO when the file
+ * ends first.
+ */
+int pm_file__pread_all(int fd, void *buf, size_t n, uint64_t off);
+
+/*
  * The writers' output callback (flame graphs, gzip, pprof, named outputs):
  * writes all n bytes, 0 or a negative errno that stops the writer.
  */

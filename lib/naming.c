@@ -645,6 +645,12 @@ const struct pm_kallsyms *pm_namer__kallsyms(struct pm_namer *n)
 	return pm_machine__kallsyms(n->machine);
 }
 
+size_t pm_namer__kernel_build_id(const struct pm_namer *n, const unsigned char **id)
+{
+	*id = n->kernel_id;
+	return n->kernel_id_len;
+}
+
 const struct pm_symarchive *pm_namer__archive(const struct pm_namer *n)
 {
 	return pm_machine__archive(n->machine);

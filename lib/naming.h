@@ -118,6 +118,8 @@ int pm_namer__file_at(struct pm_namer *n, int32_t pid, uint64_t ip, struct pm_ds
 		      unsigned char id[PM_BUILD_ID_SIZE], size_t *len);
 int pm_namer__for_each_file(struct pm_namer *n, pm_file_fn *fn, void *arg);
 const struct pm_kallsyms *pm_namer__kallsyms(struct pm_namer *n);
+/* The recorded kernel's build id (HEADER_BUILD_ID); its length, 0: none recorded. */
+size_t pm_namer__kernel_build_id(const struct pm_namer *n, const unsigned char **id);
 const struct pm_symarchive *pm_namer__archive(const struct pm_namer *n);
 /* True once the input had too many mappings to name everything. */
 bool pm_namer__overloaded(const struct pm_namer *n);

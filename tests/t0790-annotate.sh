@@ -7,7 +7,10 @@
 # built without debug info, and stripped with its debug file found by build
 # id under /usr/lib/debug/.build-id.  Then JSON, the default selection and
 # the errors; report --sort srcline, whose rows are perf's; and pprof's
-# lines, which go tool pprof -list shows as annotate counts them.
+# lines, which go tool pprof -list shows as annotate counts them.  Last,
+# kernel functions read from a synthetic kcore (see below), their shares
+# exact and perf annotate's over the same kcore, and the errors of kernel
+# code.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_root
@@ -222,6 +225,179 @@ test_expect_success 'bad options: exit 64' '
 	test_expect_code 64 "$PMREC" annotate --percent-limit=x -i "$D/hl-g.data" 2>err &&
 	test_grep "bad --percent-limit" err &&
 	test_expect_code 64 "$PMREC" annotate --bogus 2>err
+'
+
+
+# Kernel functions: no kernel here has to offer its code (this test's
+# machine has no /proc/kcore), so a kcore is made: an ELF core file whose
+# PT_LOAD segment at 0xffffffff81000000 holds known x86-64 instructions
+# (kfunc at +0x1000), a kallsyms copy naming them, and a recording
+# (gen-perfdata --variant=kcore) with kernel samples at chosen addresses:
+# 6 on the add, 3 on the dec, 1 on the jne of kfunc, 2 in kfar, which no
+# segment holds.
+K=$TMP_ROOT/kcore
+KSAMPLES=ffffffff81001004:6,ffffffff81001007:3,ffffffff8100100a:1,ffffffff81100010:2
+RECORDED_ID=a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3
+
+# mkkcore OUT [BUILD_ID]: the kcore, with BUILD-ID in its VMCOREINFO note if given.
+mkkcore() {
+	python3 - "$@" <<-'PY'
+	import struct, sys
+	out, bid = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
+	# push %rbp; mov %rsp,%rbp; add %rdi,%rax; dec %rax; jne add; pop %rbp; ret; nop; nop
+	code = bytes.fromhex("554889e54801f848ffc875f85dc39090")
+	seg = bytearray(0x2000)
+	seg[0x1000:0x1000 + len(code)] = code
+	desc = ("OSRELEASE=6.1.0-gen\n" + ("BUILD-ID=%s\n" % bid if bid else "")).encode()
+	pad = lambda b: b + bytes(-len(b) % 4)
+	note = struct.pack("<III", 11, len(desc), 0) + pad(b"VMCOREINFO\0") + pad(desc)
+	eh = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + struct.pack(
+	    "<HHIQQQIHHHHHH", 4, 62, 1, 0, 64, 0, 0, 64, 56, 2, 0, 0, 0)
+	ph = struct.pack("<IIQQQQQQ", 4, 0, 64 + 2 * 56, 0, 0, len(note), 0, 4)
+	ph += struct.pack("<IIQQQQQQ", 1, 7, 0x1000, 0xffffffff81000000, 0, len(seg), len(seg), 0x1000)
+	f = eh + ph + note
+	open(out, "wb").write(f + bytes(0x1000 - len(f)) + seg)
+	PY
+}
+
+# running_id: the running kernel's build id, from /sys/kernel/notes.
+running_id() {
+	python3 -c '
+import struct
+b = open("/sys/kernel/notes", "rb").read(); i = 0
+while i + 12 <= len(b):
+    n, d, t = struct.unpack_from("<III", b, i)
+    o = i + 12 + ((n + 3) & ~3)
+    if t == 3 and b[i + 12:i + 15] == b"GNU":
+        print(b[o:o + d].hex()); break
+    i = o + ((d + 3) & ~3)'
+}
+
+test_expect_success 'kernel: setup: a kcore, its kallsyms, kernel samples at chosen instructions' '
+	mkdir -p "$K" && cd "$K" &&
+	mkkcore kcore "$RECORDED_ID" &&
+	mkkcore kcore-other 0102030405060708090a0b0c0d0e0f1011121314 &&
+	printf "%s\n" "ffffffff81000000 T _text" "ffffffff81000000 T _stext" \
+		"ffffffff81001000 T kfunc" "ffffffff81001010 T kafter" \
+		"ffffffff81100000 T kfar" "ffffffff81100040 T kfar_end" >kallsyms &&
+	"$HELPERS/gen-perfdata" --variant=kcore --kernel-samples=$KSAMPLES -o k.data &&
+	"$PMREC" annotate --stdio --kcore=kcore --kallsyms=kallsyms -i k.data kfunc >kfunc.pm
+'
+
+test_expect_success 'kernel: --kcore: each instruction with its exact share, the hottest the add' '
+	cd "$K" &&
+	awk "/^ *[0-9.]+ +: +[0-9a-f]+:/ { print \$1, \$3, \$4 }" kfunc.pm >got &&
+	cat >want <<-EOF &&
+	0.00 ffffffff81001000: pushq
+	0.00 ffffffff81001001: movq
+	60.00 ffffffff81001004: addq
+	30.00 ffffffff81001007: decq
+	10.00 ffffffff8100100a: jne
+	0.00 ffffffff8100100c: popq
+	0.00 ffffffff8100100d: retq
+	0.00 ffffffff8100100e: nop
+	0.00 ffffffff8100100f: nop
+	EOF
+	test_cmp want got &&
+	test_equal "ffffffff81001004:" "$(sort -rn got | head -n 1 | cut -d" " -f2)" &&
+	test_grep "Disassembly of \[kernel.kallsyms\] for cpu-clock \(10 samples" kfunc.pm &&
+	test_grep "^ +: ffffffff81001000 <kfunc>:$" kfunc.pm &&
+	test_grep "jne +ffffffff81001004 <kfunc\+0x4>$" kfunc.pm
+'
+
+# perf reads a kcore copy from a perf.data directory (perf record --kcore's
+# layout: data, kcore_dir/kcore, kallsyms, modules).  It stops at the ret
+# (objdump's end of kfunc); every instruction it shows has pmrec's share.
+test_expect_success 'kernel: perf annotate over the same kcore shows the same shares' '
+	cd "$K" &&
+	mkdir -p p.data/kcore_dir && cp k.data p.data/data &&
+	cp kcore kallsyms p.data/kcore_dir/ && : >p.data/kcore_dir/modules &&
+	perf annotate --stdio -i p.data kfunc >kfunc.perf 2>/dev/null &&
+	awk "
+	FNR == 1 { f++ }
+	/^ *[0-9.]+ +: +[0-9a-f]+:/ { a = \$3; if (f == 1) pm[a] = \$1; else perf[a] = \$1 }
+	END {
+		for (a in perf) { n++; if (!(a in pm) || pm[a] != perf[a]) { print a, pm[a], perf[a]; bad = 1 } }
+		for (a in pm) if (!(a in perf) && pm[a] != \"0.00\") { print a, pm[a], \"not in perf\"; bad = 1 }
+		if (n < 7) { print \"perf shows \" n \" instructions\"; bad = 1 }
+		exit bad
+	}" kfunc.pm kfunc.perf &&
+	test_grep "^ +60.00 : +ffffffff81001004: +add " kfunc.perf
+'
+
+test_expect_success 'kernel: no source lines, and the output says so' '
+	cd "$K" &&
+	test_grep "^ +: \(kernel code from kcore: no source lines\)$" kfunc.pm &&
+	! grep -q "Sorted summary" kfunc.pm
+'
+
+test_expect_success 'kernel: --json: the samples of each instruction, none unplaced' '
+	cd "$K" &&
+	"$PMREC" annotate --json --kcore=kcore --kallsyms=kallsyms -i k.data kfunc >k.json &&
+	python3 - k.json <<-PY
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	assert len(doc) == 1, doc
+	f = doc[0]
+	assert (f["symbol"], f["dso"], f["start"], f["size"]) == \
+	    ("kfunc", "[kernel.kallsyms]", "0xffffffff81001000", 16), f
+	got = {i["addr"]: (i["samples"], i["percent"]) for i in f["instructions"] if i["samples"]}
+	want = {"0xffffffff81001004": (6, 60.0), "0xffffffff81001007": (3, 30.0),
+	        "0xffffffff8100100a": (1, 10.0)}
+	assert got == want, got
+	assert len(f["instructions"]) == 9 and f["samples"] == 10 and f["unplaced"] == 0, f
+	assert f["lines"] == [] and f["percent_total"] == 83.33, f
+	PY
+'
+
+test_expect_success 'kernel: a function no segment of the kcore holds: exit 1, its address named' '
+	cd "$K" &&
+	test_expect_code 1 "$PMREC" annotate --kcore=kcore --kallsyms=kallsyms -i k.data kfar \
+		>out 2>err &&
+	test_grep "^pmrec annotate: cannot annotate '"'"'kfar'"'"' in '"'"'\[kernel.kallsyms\]'"'"': no segment of kcore holds its code at 0xffffffff81100000" err
+'
+
+test_expect_success 'kernel: a kcore copy of another kernel (VMCOREINFO build id) is refused' '
+	cd "$K" &&
+	test_expect_code 1 "$PMREC" annotate --kcore=kcore-other --kallsyms=kallsyms -i k.data kfunc \
+		>out 2>err &&
+	test_grep "the recording is another kernel.s \(build id $RECORDED_ID recorded, kcore-other has 0102030405060708090a0b0c0d0e0f1011121314\)" err &&
+	! test -s out
+'
+
+test_expect_success 'kernel: without --kcore, another kernel'"'"'s recording is refused before /proc/kcore' '
+	cd "$K" &&
+	id=$(running_id) && test -n "$id" && test "$id" != "$RECORDED_ID" &&
+	test_expect_code 1 "$PMREC" annotate --kallsyms=kallsyms -i k.data kfunc >out 2>err &&
+	test_grep "the recording is another kernel.s \(build id $RECORDED_ID recorded, the running kernel has $id\)" err
+'
+
+# Only where /proc/kcore is missing (the kernel of this test's machine).
+test_expect_success 'kernel: this kernel'"'"'s recording, no /proc/kcore: CONFIG_PROC_KCORE named' '
+	cd "$K" &&
+	if [ -e /proc/kcore ]; then
+		echo "/proc/kcore exists here: not checked"
+	else
+		"$HELPERS/gen-perfdata" --variant=kcore --kernel-samples=$KSAMPLES \
+			--kernel-build-id="$(running_id)" -o here.data &&
+		test_expect_code 1 "$PMREC" annotate --kallsyms=kallsyms -i here.data kfunc \
+			>out 2>err &&
+		test_grep "this kernel has no /proc/kcore \(it was built without CONFIG_PROC_KCORE\)" err &&
+		"$HELPERS/gen-perfdata" --variant=kcore --kernel-samples=$KSAMPLES \
+			--kernel-build-id=none -o none.data &&
+		test_expect_code 1 "$PMREC" annotate --kallsyms=kallsyms -i none.data kfunc \
+			>out 2>err &&
+		test_grep "CONFIG_PROC_KCORE" err
+	fi
+'
+
+test_expect_success 'kernel: a --kcore that is no kcore is refused; --kcore needs --kallsyms (64)' '
+	cd "$K" &&
+	test_expect_code 1 "$PMREC" annotate --kcore=kallsyms --kallsyms=kallsyms -i k.data kfunc \
+		>out 2>err &&
+	test_grep "kallsyms is not an ELF64 core file of kernel memory" err &&
+	test_expect_code 64 "$PMREC" annotate --kcore=kcore -i k.data kfunc 2>err &&
+	test_grep "\-\-kcore needs \-\-kallsyms" err
 '
 
 test_done

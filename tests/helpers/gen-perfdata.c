@@ -4,7 +4,12 @@
  * malformed, so that `pmrec dump` is tested without the kernel.
  *
  *   gen-perfdata [--pipe] [--variant=NAME] [--no-names] [--truncate=N] [--repeat=N]
- *                [-o FILE]
+ *                [--kernel-samples=ADDR:N,...] [--kernel-build-id=HEX|none] [-o FILE]
+ *
+ * --variant=kcore writes only kernel-mode cpu-clock samples: N at each
+ * ADDR of --kernel-samples (for annotate from a synthetic kcore), with the
+ * kernel's build id of --kernel-build-id in HEADER_BUILD_ID (default
+ * a0a1..b3; none: no entry).
  *
  * The "good" content is fixed (see the table in gen_good_data()); the tests
  * assert on its exact counts and values.  Built standalone (not linked to
@@ -165,6 +170,8 @@ struct gen {
 	const char *variant;
 	bool minimal;		/* one attr, no sample_id_all, no ids */
 	unsigned long repeat;	/* copies of the good data, for big files */
+	const char *kernel_samples;	/* kcore: "ADDR:N,..." */
+	const char *kernel_id;		/* hex, "none", NULL: a0a1..b3 */
 };
 
 static bool variant(const struct gen *g, const char *name)
@@ -356,18 +363,27 @@ static void build_event_desc(struct gbuf *b, const struct gen *g)
 	}
 }
 
-static void build_build_id(struct gbuf *b)
+static void build_build_id(struct gbuf *b, const struct gen *g)
 {
 	size_t start = b->len;
-	int i;
+	unsigned v;
+	int i, n = 20;
 
 	put_u32(b, 0);
 	put_u16(b, PERF_RECORD_MISC_KERNEL | 0x8000);
 	put_u16(b, 0);
 	put_u32(b, (uint32_t)-1);
-	for (i = 0; i < 20; i++)
-		put_u8(b, (uint8_t)(0xa0 + i));
-	put_u8(b, 20);
+	if (g->kernel_id) {
+		n = (int)(strlen(g->kernel_id) / 2);
+		n = n > 20 ? 20 : n;
+		for (i = 0; i < n && sscanf(g->kernel_id + 2 * i, "%2x", &v) == 1; i++)
+			put_u8(b, (uint8_t)v);
+		gbuf_grow(b, (size_t)(20 - i));
+	} else {
+		for (i = 0; i < 20; i++)
+			put_u8(b, (uint8_t)(0xa0 + i));
+	}
+	put_u8(b, (uint8_t)n);
 	put_u8(b, 0);
 	put_u16(b, 0);
 	put(b, "[kernel.kallsyms]", 18);
@@ -385,9 +401,9 @@ static bool build_feature(struct gbuf *b, const struct gen *g, int feat)
 		build_tracing_data(b, g);
 		return true;
 	case HEADER_BUILD_ID:
-		if (g->minimal || g->pipe)
+		if (g->minimal || g->pipe || (g->kernel_id && !strcmp(g->kernel_id, "none")))
 			return false;
-		build_build_id(b);
+		build_build_id(b, g);
 		return true;
 	case HEADER_HOSTNAME:
 		put_perf_string(b, "gen-host");
@@ -864,13 +880,44 @@ static void gen_variant_data(struct gbuf *b, const struct gen *g, size_t data_st
 	}
 }
 
+/* Kernel-mode samples only: N of period 1000000 at each ADDR of --kernel-samples. */
+static void gen_kcore_data(struct gbuf *b, const struct gen *g)
+{
+	struct gsample s = {
+		.ev = EV_CLOCK, .misc = PERF_RECORD_MISC_KERNEL, .pid = 100, .tid = 100,
+		.period = 1000000,
+	};
+	const char *p = g->kernel_samples ? g->kernel_samples : "";
+	unsigned long long addr;
+	unsigned long n, i;
+	int used;
+
+	put_id_index(b);
+	put_kernel_mmap(b, g);
+	put_comm(b, g, 100, 100, "worker", 0);
+	put_finished(b, PERF_RECORD_FINISHED_INIT);
+	while (sscanf(p, "%llx:%lu%n", &addr, &n, &used) == 2) {
+		for (i = 0; i < n; i++) {
+			s.ip = addr;
+			s.time += 1000;
+			s.cpu = (uint32_t)(i & 1);
+			put_sample(b, g, &s);
+		}
+		p += used;
+		p += *p == ',';
+	}
+	put_finished(b, PERF_RECORD_FINISHED_ROUND);
+}
+
 static void gen_data(struct gbuf *b, const struct gen *g)
 {
 	size_t start = b->len;
 	unsigned long i;
 
 	for (i = 0; i < g->repeat; i++) {
-		if (g->minimal)
+		if (variant(g, "kcore"))
+			gen_kcore_data(b, g);
+		else if (g->minimal)
 			gen_minimal_data(b, g);
 		else
 			gen_good_data(b, g);
@@ -1000,7 +1047,8 @@ static void usage(FILE *f)
 		   "                    [--repeat=N] [-o FILE]\n"
 		   "variants: good minimal rename unknown compressed compressed-unflushed compressed-half compressed-bad auxtrace zero-size oversize garbage\n"
 		   "          unfinished unfinished-torn short-sample cut-sample unknown-id\n"
-		   "          bad-attr bad-tracing bad-feature\n");
+		   "          bad-attr bad-tracing bad-feature kcore\n"
+		   "          [--kernel-samples=ADDR:N,...] [--kernel-build-id=HEX|none] (kcore)\n");
 }
 
 int main(int argc, char **argv)
@@ -1012,6 +1060,8 @@ int main(int argc, char **argv)
 		{ "truncate", required_argument, NULL, 't' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "kernel-samples", required_argument, NULL, 'k' },
+		{ "kernel-build-id", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1042,6 +1092,12 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'k':
+			g.kernel_samples = optarg;
+			break;
+		case 'b':
+			g.kernel_id = optarg;
 			break;
 		case 'h':
 			usage(stdout);

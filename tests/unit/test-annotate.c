@@ -3,8 +3,12 @@
  * Unit tests for annotate's pieces that need no recording: the source
  * lines it shows (line ends, a last line without a newline, lines out of
  * range, files it must not read) and an annotation's refusals (kernel
- * code, a missing file, another build id than recorded).
+ * code, a missing file, another build id than recorded); and kernel
+ * functions from a kcore built here: the samples on their instructions by
+ * address, and each refusal (another kernel, no segment, no kcore, no
+ * kallsyms).
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,23 +79,131 @@ static void test_refusals(void)
 
 	f.dso = kernel;
 	f.kernel = true;
-	err = pm_annotation__build(&a, &f, cache, &e);
+	err = pm_annotation__build(&a, &f, cache, NULL, &e);
 	tap_ok(err == -ENOTSUP && e.why == PM_ANNOTATE_KERNEL, "kernel code is refused (%d)", err);
 	pm_annotation__exit(&a);
 	f.dso = missing;
 	f.kernel = false;
-	err = pm_annotation__build(&a, &f, cache, &e);
+	err = pm_annotation__build(&a, &f, cache, NULL, &e);
 	tap_ok(err && e.why == PM_ANNOTATE_OPEN, "a missing file: its error (%d)", err);
 	pm_annotation__exit(&a);
 	/* This very program, with a build id it does not have. */
 	f.dso = self;
 	memset(f.build_id, 0xab, 20);
 	f.build_id_len = 20;
-	err = pm_annotation__build(&a, &f, cache, &e);
+	err = pm_annotation__build(&a, &f, cache, NULL, &e);
 	tap_ok(err == -ESTALE && e.why == PM_ANNOTATE_BUILD_ID,
 	       "another build id than recorded is refused (%d)", err);
 	pm_annotation__exit(&a);
 	pm_dso_cache__delete(cache);
+}
+
+#define KTEXT 0xffffffff81000000ULL
+
+/*
+ * A kcore whose one segment at KTEXT holds kfunc at +0x1000 (push; mov;
+ * add; dec; jne; pop; ret; nop; nop), its VMCOREINFO note giving the build
+ * id 0x11 x 20.
+ */
+static void write_kcore(const char *path)
+{
+	static const unsigned char code[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x01, 0xf8, 0x48,
+					      0xff, 0xc8, 0x75, 0xf8, 0x5d, 0xc3, 0x90, 0x90 };
+	static const char desc[] = "BUILD-ID=1111111111111111111111111111111111111111\n";
+	static unsigned char f[0x1000 + 0x2000];
+	Elf64_Ehdr eh = {
+		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT },
+		.e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+		.e_phoff = sizeof(Elf64_Ehdr), .e_ehsize = sizeof(Elf64_Ehdr),
+		.e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 2,
+	};
+	Elf64_Phdr ph[2] = {
+		{ .p_type = PT_NOTE, .p_offset = 0x200, .p_filesz = 12 + 12 + sizeof(desc) + 3 },
+		{ .p_type = PT_LOAD, .p_offset = 0x1000, .p_vaddr = KTEXT, .p_filesz = 0x2000,
+		  .p_memsz = 0x2000 },
+	};
+	uint32_t nh[3] = { 11, sizeof(desc) - 1, 0 };
+	FILE *out = fopen(path, "w");
+
+	memcpy(f, &eh, sizeof(eh));
+	memcpy(f + sizeof(eh), ph, sizeof(ph));
+	memcpy(f + 0x200, nh, sizeof(nh));
+	memcpy(f + 0x200 + 12, "VMCOREINFO", 11);
+	memcpy(f + 0x200 + 24, desc, sizeof(desc) - 1);
+	memcpy(f + 0x2000, code, sizeof(code));
+	if (!out || fwrite(f, 1, sizeof(f), out) != sizeof(f) || fclose(out)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* Builds f from the kcore at path and kallsyms ks, the recorded kernel's build id 0xid x 20. */
+static int build_kernel(struct pm_annotation *a, const struct pm_annotate_func *f,
+			const char *path, const struct pm_kallsyms *ks, unsigned char id,
+			struct pm_annotate_error *e)
+{
+	unsigned char ids[20];
+	struct pm_annotate_kernel k = { .kcore = path, .ks = ks, .id = ids, .id_len = 20 };
+	int err;
+
+	memset(ids, id, sizeof(ids));
+	err = pm_annotation__build(a, f, NULL, &k, e);
+	pm_annotate_kernel__exit(&k);
+	return err;
+}
+
+static void test_kernel(void)
+{
+	struct pm_annotate_hit hits[] = {
+		{ .off = KTEXT + 0x1004, .period = 600, .samples = 6 },
+		{ .off = KTEXT + 0x1005, .period = 100, .samples = 1 },	/* inside the add */
+		{ .off = KTEXT + 0x100a, .period = 300, .samples = 3 },
+	};
+	struct pm_annotate_func f = { .sym = "kfunc", .dso = "[kernel.kallsyms]", .kernel = true,
+				      .hits = hits, .nr_hits = 3, .samples = 10, .period = 1000 };
+	char kcore[64], kallsyms[64];
+	struct pm_annotate_error e;
+	struct pm_annotation a;
+	struct pm_kallsyms *ks;
+	int err;
+
+	snprintf(kcore, sizeof(kcore), "%s/kcore", dir);
+	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
+	write_kcore(kcore);
+	write_file(kallsyms, "ffffffff81000000 T _text\nffffffff81001000 T kfunc\n"
+		   "ffffffff81001010 T kafter\nffffffff81100000 T kfar\nffffffff81100040 T kend\n");
+	ks = pm_kallsyms__load(kallsyms);
+	err = build_kernel(&a, &f, kcore, ks, 0x11, &e);
+	tap_ok(!err && a.start == KTEXT + 0x1000 && a.size == 16 && a.nr_insns == 9 &&
+		       !strcmp(a.sym, "kfunc") && a.insns[2].samples == 7 && a.insns[2].period == 700 &&
+		       a.insns[4].samples == 3 && a.samples == 10 && !a.lost && !a.has_lines &&
+		       !a.nr_lines,
+	       "kernel: the samples on their instructions by address, no lines (%d)", err);
+	tap_ok(!err && !strcmp(a.insns[4].mnemonic, "jne") && a.insns[4].jump &&
+		       a.insns[4].target == KTEXT + 0x1004, "kernel: the jump's target is kernel code");
+	pm_annotation__exit(&a);
+	err = build_kernel(&a, &f, kcore, ks, 0x22, &e);
+	tap_ok(err == -ESTALE && e.why == PM_ANNOTATE_KERNEL_OTHER && e.build_id_len == 20 &&
+		       e.build_id[0] == 0x11,
+	       "kernel: a kcore whose note gives another build id is refused (%d)", err);
+	pm_annotation__exit(&a);
+	hits[0].off = KTEXT + 0x100010;
+	f.nr_hits = 1;
+	err = build_kernel(&a, &f, kcore, ks, 0x11, &e);
+	tap_ok(err == -ERANGE && e.why == PM_ANNOTATE_KCORE_RANGE && e.addr == KTEXT + 0x100000,
+	       "kernel: a function no segment holds is refused with its address (%d)", err);
+	pm_annotation__exit(&a);
+	err = build_kernel(&a, &f, kallsyms, ks, 0x11, &e);
+	tap_ok(err == -ENOEXEC && e.why == PM_ANNOTATE_KCORE,
+	       "kernel: a file that is no kcore is refused (%d)", err);
+	pm_annotation__exit(&a);
+	err = build_kernel(&a, &f, kcore, NULL, 0x11, &e);
+	tap_ok(err == -ENOENT && e.why == PM_ANNOTATE_NO_KALLSYMS,
+	       "kernel: without kallsyms, no bounds (%d)", err);
+	pm_annotation__exit(&a);
+	pm_kallsyms__delete(ks);
+	unlink(kcore);
+	unlink(kallsyms);
 }
 
 int main(void)
@@ -102,6 +214,7 @@ int main(void)
 	}
 	test_sources();
 	test_refusals();
+	test_kernel();
 	rmdir(dir);
 	return tap_done();
 }

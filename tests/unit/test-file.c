@@ -2,7 +2,8 @@
 /*
  * The opener of named files (pm_file__open) and the writer of named
  * outputs (pm_outfile): what each accepts, that nothing blocks on a FIFO,
- * and that a failed output leaves what was there.
+ * and that a failed output leaves what was there; and pm_file__pread_all,
+ * whose caller bounds each read (kcore).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -138,12 +139,32 @@ static void test_outfile(void)
 	tap_ok(pm_outfile__open(&f, at("dir")) == -EISDIR, "a directory is no output");
 }
 
+static void test_pread_all(void)
+{
+	char buf[8] = "";
+	int fd, a, b, c, d;
+
+	put("pread", "0123456789");
+	fd = pm_file__open(at("pread"), O_RDONLY, 0, 0, NULL);
+	a = pm_file__pread_all(fd, buf, 4, 3);
+	b = pm_file__pread_all(fd, buf + 4, 4, 8);
+	c = pm_file__pread_all(fd, buf + 4, 0, 100);
+	d = pm_file__pread_all(fd, buf + 4, 4, UINT64_MAX - 1);
+	tap_ok(fd >= 0 && !a && !memcmp(buf, "3456", 4),
+	       "pread_all: the bytes at the offset (%d)", a);
+	tap_ok(b == -EIO && !c, "pread_all: the file ending first is -EIO, nothing to read is 0");
+	tap_ok(d == -EINVAL, "pread_all: an offset past off_t is refused (%d)", d);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
 		return 1;
 	test_open();
 	test_outfile();
+	test_pread_all();
 	{
 		char cmd[128];
 
