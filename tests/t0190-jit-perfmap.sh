@@ -32,9 +32,9 @@ all_rows() {
 # symbol, pmrec adds them up by name).
 top_missing() {
 	all_rows "$2" | cut -d" " -f2- | sort | uniq -d >dups &&
-	all_rows "$2" | awk 'NR == FNR { d[$0]; next }
+	all_rows "$2" | awk 'FILENAME != "-" { d[$0]; next }
 		{ n = $0; sub(/^[^ ]* /, "", n); if (!(n in d)) print }' dups - | head -n 10 >top &&
-	all_rows "$1" | awk 'NR == FNR { o[$0]; next } !($0 in o)' - top
+	all_rows "$1" | awk 'FILENAME == "-" { o[$0]; next } !($0 in o)' - top
 }
 
 # jit_rows REPORT_TEXT NAMES: "NAME<tab>PCT" of the rows whose symbol is one of NAMES.
