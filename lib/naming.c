@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -106,43 +105,19 @@ static void namer__read_jit_copy(struct pm_namer *n)
 					    .size = pm_jitsyms__count(n->jit) - before });
 }
 
+/* Whether pid may have a perf map in /tmp (listed once: most asked for do not exist). */
+static bool namer__map_listed(struct pm_namer *n, int32_t pid)
+{
+	if (!n->map_pids_listed)
+		n->map_pids_listed = pm_perfmap__list_tmp(&n->map_pids) ? -1 : 1;
+	return n->map_pids_listed < 0 || pm_hashtab__find_int(&n->map_pids, (uint32_t)pid, NULL);
+}
+
 /*
  * Names for the JIT code of a process met for the first time: the
  * recording's copy of its perf map, else /tmp/perf-PID.map as it is now
  * (perf's rule: owned by root or by whoever reads it).
  */
-/*
- * The perf maps in /tmp, listed once: a recording of thousands of
- * processes asks for thousands of maps, and most of them do not exist.
- */
-static void namer__list_maps(struct pm_namer *n)
-{
-	struct dirent *d;
-	DIR *dir = opendir("/tmp");
-	int pid, len;
-
-	n->map_pids_listed = -1;
-	if (!dir)
-		return;
-	while ((d = readdir(dir))) {
-		len = 0;
-		if (sscanf(d->d_name, "perf-%d.map%n", &pid, &len) == 1 && pid > 0 &&
-		    len && !d->d_name[len] &&
-		    pm_hashtab__insert_int(&n->map_pids, (uint32_t)pid, 0) == -ENOMEM)
-			break;
-	}
-	if (!d)
-		n->map_pids_listed = 1;
-	closedir(dir);
-}
-
-static bool namer__map_listed(struct pm_namer *n, int32_t pid)
-{
-	if (!n->map_pids_listed)
-		namer__list_maps(n);
-	return n->map_pids_listed < 0 || pm_hashtab__find_int(&n->map_pids, (uint32_t)pid, NULL);
-}
-
 static void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 {
 	struct pm_perfmap_stats st;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -194,5 +196,23 @@ int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
 out:
 	free(buf);
 	free(m);
+	return err;
+}
+
+int pm_perfmap__list_tmp(struct pm_hashtab *pids)
+{
+	DIR *dir = opendir("/tmp");
+	struct dirent *d;
+	int pid, len, err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir))) {
+		len = 0;
+		if (sscanf(d->d_name, "perf-%d.map%n", &pid, &len) == 1 && pid > 0 && len &&
+		    !d->d_name[len])
+			err = pm_hashtab__insert_int(pids, (uint32_t)pid, 0) == -ENOMEM ? -ENOMEM : 0;
+	}
+	closedir(dir);
 	return err;
 }

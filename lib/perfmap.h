@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hashtab.h"
 #include "jitsym.h"
 
 #define PM_PERFMAP_MAX_BYTES (256ULL << 20)
@@ -64,5 +65,13 @@ int pm_perfmap__open(int root_fd, const char *path, uid_t uid, uid_t uid2);
  */
 int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
 		     const char *dso_short, struct pm_perfmap_stats *st);
+
+/*
+ * The pids of the perf maps in /tmp (perf-PID.map), as integer keys of
+ * pids: a recording of thousands of processes asks for thousands of maps,
+ * and most do not exist.  0, or a negative errno (/tmp not listed, no
+ * memory: every pid must then be tried).
+ */
+int pm_perfmap__list_tmp(struct pm_hashtab *pids);
 
 #endif
