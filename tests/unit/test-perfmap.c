@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,34 @@ static void test_open(const char *dir)
 	tap_ok(pm_perfmap__open(-1, "/nonexistent/perf-1.map", 0, 0) == -ENOENT, "missing: -ENOENT");
 }
 
+/* /tmp's perf maps by pid: a name like one and not one, an empty and a planted one. */
+static void test_list_tmp(void)
+{
+	/* Above pid_max's limit (2^22): no real process's map. */
+	const char *made[] = { "/tmp/perf-4194399.map", "/tmp/perf-4194398.map.old",
+			       "/tmp/perf-x4194397.map" };
+	bool created[3] = { false };
+	struct pm_hashtab pids;
+	size_t i;
+	int fd, err;
+
+	for (i = 0; i < 3; i++) {
+		fd = open(made[i], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+		created[i] = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	pm_hashtab__init(&pids, NULL, NULL);
+	err = pm_perfmap__list_tmp(&pids);
+	tap_ok(!err && pm_hashtab__find_int(&pids, 4194399, NULL), "list_tmp: perf-PID.map listed");
+	tap_ok(!pm_hashtab__find_int(&pids, 4194398, NULL) &&
+	       !pm_hashtab__find_int(&pids, 4194397, NULL), "list_tmp: other names are not");
+	pm_hashtab__exit(&pids);
+	for (i = 0; i < 3; i++)
+		if (created[i])
+			unlink(made[i]);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test-perfmap.XXXXXX";
@@ -153,6 +182,7 @@ int main(void)
 	test_read(dir);
 	test_long_line(dir);
 	test_open(dir);
+	test_list_tmp();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		tap_ok(0, "cleanup");
