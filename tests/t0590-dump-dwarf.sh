@@ -20,7 +20,7 @@ hot_share() {
 # same_as_perf DATA: percent of samples whose frames are perf script's.
 same_as_perf() {
 	"$PMREC" dump --json --type sample "$1" >frames.json &&
-	perf script -F ip,sym,symoff -i "$1" >script.txt 2>/dev/null &&
+	perf script -F time,ip,sym,symoff -i "$1" >script.txt 2>/dev/null &&
 	$CMP frames.json script.txt >cmp &&
 	cat cmp >&2 &&
 	awk '{ split($1, s, "="); split($3, e, "="); print s[2] ? int(100 * e[2] / s[2]) : 0 }' cmp

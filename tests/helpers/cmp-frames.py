@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # cmp-frames.py [-v] PMREC_JSON PERF_SCRIPT: compares, sample by sample, the
 # frame names of `pmrec dump --json` with those of
-# `perf script -F ip,sym,symoff` on the same file.  Prints
+# `perf script -F time,ip,sym,symoff` on the same file, samples paired by
+# their time (to the microsecond perf prints, in order among equal ones):
+# a sample perf prints no frames for leaves the others paired.  Prints
 # "samples=N perf_samples=M equal=E" and, with -v, the first mismatches.
 # Inlined frames count as frames in both; perf names a frame without symbol
 # "[unknown]", as does this script for pmrec's.  Two names of one function
@@ -10,6 +12,7 @@
 # offsets in the function and in the page agree: perf prints the return
 # address less one, file-relative; pmrec the return address, absolute.
 import json
+import re
 import sys
 
 verbose = sys.argv[1] == "-v"
@@ -23,8 +26,10 @@ def pmrec_samples(path):
             rec = json.loads(line)
             if rec.get("type") != "SAMPLE":
                 continue
-            out.append([(fr.get("sym", "[unknown]"), int(fr["ip"], 16) & 0xfff,
-                         int(fr.get("off", "0x0"), 16)) for fr in rec.get("frames", [])])
+            t = rec.get("time", 0)
+            out.append(("%d.%06d" % (t // 1000000000, t // 1000 % 1000000),
+                        [(fr.get("sym", "[unknown]"), int(fr["ip"], 16) & 0xfff,
+                          int(fr.get("off", "0x0"), 16)) for fr in rec.get("frames", [])]))
     return out
 
 
@@ -34,9 +39,13 @@ def perf_samples(path):
         for line in f:
             line = line.rstrip("\n")
             if not line.strip():
-                if cur is not None:
-                    out.append(cur)
-                cur = None
+                continue
+            m = re.match(r"^\s*(\d+\.\d+):\s*$", line)
+            if m:
+                cur = (m.group(1), [])
+                out.append(cur)
+                continue
+            if cur is None:
                 continue
             parts = line.split(None, 1)
             name = parts[1] if len(parts) > 1 else "[unknown]"
@@ -46,9 +55,17 @@ def perf_samples(path):
             if "+0x" in name:
                 name, o = name.rsplit("+0x", 1)
                 off = int(o, 16)
-            cur = (cur or []) + [(name, int(parts[0], 16) & 0xfff, off)]
-    if cur is not None:
-        out.append(cur)
+            cur[1].append((name, int(parts[0], 16) & 0xfff, off))
+    return out
+
+
+def by_time(samples):
+    """(time, n) -> frames: the n-th sample of that time."""
+    seen, out = {}, {}
+    for t, frames in samples:
+        n = seen.get(t, 0)
+        seen[t] = n + 1
+        out[(t, n)] = frames
     return out
 
 
@@ -63,13 +80,13 @@ def same(x, y):
     return len(x) == len(y) and all(same_frame(p, q) for p, q in zip(x, y))
 
 
-a, b = pmrec_samples(args[0]), perf_samples(args[1])
-n = min(len(a), len(b))
-equal = sum(1 for i in range(n) if same(a[i], b[i]))
+a, b = by_time(pmrec_samples(args[0])), by_time(perf_samples(args[1]))
+keys = sorted(k for k in a if k in b)
+equal = sum(1 for k in keys if same(a[k], b[k]))
 print("samples=%d perf_samples=%d equal=%d" % (len(a), len(b), equal))
 if verbose:
     shown = 0
-    for i in range(n):
-        if not same(a[i], b[i]) and shown < 5:
-            print("#%d pmrec: %s\n#%d perf:  %s" % (i, [f[0] for f in a[i]], i, [f[0] for f in b[i]]))
+    for k in keys:
+        if not same(a[k], b[k]) and shown < 5:
+            print("#%s pmrec: %s\n#%s perf:  %s" % (k[0], [f[0] for f in a[k]], k[0], [f[0] for f in b[k]]))
             shown += 1
