@@ -72,7 +72,7 @@ static void test_random_overlaps(int runs)
 {
 	enum { N = 3000, PROBES = 20000 };
 	static uint64_t start[N], size[N];
-	static char names[N][8];
+	static char names[N][16];
 	struct pm_jitsyms *t = pm_jitsyms__new();
 	uint64_t seed = 42, addr;
 	int i, j, k, bad = 0;
