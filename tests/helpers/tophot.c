@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tophot: CPU time in five functions in the ratio 12:8:5:3:2 (40, 27, 17,
- * 10 and 7 %), for pmrec top's tests: the hottest is top_hot, and the top
- * five rows are known.  Built with frame pointers.
+ * tophot: CPU time in five functions in the ratio 16:8:4:2:1 (52, 26, 13,
+ * 6 and 3 %), for pmrec top's tests: the hottest is top_hot, and the top
+ * five rows are known.  Each share is twice the next so that a second of
+ * samples taken on a loaded machine still ranks them the same way (with
+ * an earlier 3:2, a CI run saw two of them swap).
+ * Built with frame pointers.
  *
  *	tophot SECONDS [CPU]	runs SECONDS, pinned to CPU if given
  */
@@ -23,11 +26,11 @@ static inline unsigned long work(long units, unsigned long salt)
 }
 
 /* Different salts: identical bodies would be folded into one function. */
-__attribute__((noinline)) void top_hot(void) { sink += work(12, 1); }
+__attribute__((noinline)) void top_hot(void) { sink += work(16, 1); }
 __attribute__((noinline)) void top_warm(void) { sink += work(8, 2); }
-__attribute__((noinline)) void top_mild(void) { sink += work(5, 3); }
-__attribute__((noinline)) void top_cool(void) { sink += work(3, 4); }
-__attribute__((noinline)) void top_cold(void) { sink += work(2, 5); }
+__attribute__((noinline)) void top_mild(void) { sink += work(4, 3); }
+__attribute__((noinline)) void top_cool(void) { sink += work(2, 4); }
+__attribute__((noinline)) void top_cold(void) { sink += work(1, 5); }
 
 static double now(void)
 {
