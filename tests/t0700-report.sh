@@ -76,11 +76,17 @@ print('rows=%d' % len(want))
 PY
 
 # same_rows FILE "PERF OPTIONS" "PMREC OPTIONS": top 20 rows alike.
+# On a failure the reason comes last: the log keeps only its last lines.
 same_rows() {
-	perf report -i "$1" --stdio $2 >perf.txt 2>/dev/null &&
-	"$PMREC" report $3 "$1" >pmrec.txt 2>pmrec.err &&
+	rm -f perf.txt pmrec.txt cmp.out &&
+	{ perf report -i "$1" --stdio $2 >perf.txt 2>perf.err || {
+		rc=$?; tail -n 5 perf.err; echo "perf report $2 exited $rc"; return 1
+	}; } &&
+	{ "$PMREC" report $3 "$1" >pmrec.txt 2>pmrec.err || {
+		rc=$?; tail -n 5 pmrec.err; echo "pmrec report $3 exited $rc"; return 1
+	}; } &&
 	python3 "$TMP_ROOT/cmp.py" perf.txt pmrec.txt >cmp.out 2>&1 || {
-		cat cmp.out; head -n 40 perf.txt pmrec.txt; return 1
+		head -n 30 perf.txt pmrec.txt; cat cmp.out; return 1
 	}
 	echo "$1: $2: $(cat cmp.out)" >>"$TMP_ROOT/matched"
 }
