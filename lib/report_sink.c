@@ -97,15 +97,19 @@ static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_fr
 		.kernel = kernel,
 	};
 	/*
-	 * A function is its start in its file, as perf keys it.  The frame
-	 * gives the absolute start only, which differs between processes
-	 * that map one library at different places (ASLR): for user code,
-	 * 0 (unknown) keeps them one row; kernel addresses are the same in
-	 * every process, and JIT code is its process's own (perf keeps two
-	 * versions of a JIT function, one name at two places, apart).
+	 * A function is its start, as perf keys it: two symbols of one name
+	 * (C++ overloads, which demangle alike without their parameters;
+	 * static functions of two files) are two rows.  In a mapped file the
+	 * start is the symbol's offset in the file, the same in every
+	 * process whatever the mapping's address (ASLR).  Kernel addresses
+	 * are the same in every process, and JIT code is its process's own
+	 * (perf keeps two versions of a JIT function apart).  An inlined
+	 * function has no start of its own: perf keys it by name.
 	 */
-	if (nf->f.sym)
-		pf->addr = kernel || nf->f.jit ? nf->lookup - nf->f.off : 0;
+	if (nf->f.sym && (kernel || nf->f.jit))
+		pf->addr = nf->lookup - nf->f.off;
+	else if (nf->f.sym)
+		pf->addr = nf->f.in_file && !nf->inlined ? nf->f.dsoff - nf->f.off : 0;
 	/*
 	 * An address no symbol covers is named by its offset in the mapped
 	 * file, as perf names it (see pm_frame__label).

@@ -27,13 +27,10 @@ all_rows() {
 }
 
 # top_missing OURS PERFS: the rows of perf's first ten that pmrec's table
-# has not, name and percentage alike, leaving out names perf shows in more
-# than one row (C++ overloads that demangle alike: perf keeps them apart by
-# symbol, pmrec adds them up by name).
+# has not, name and percentage alike (C++ overloads that demangle alike
+# are rows of one name in both).
 top_missing() {
-	all_rows "$2" | cut -d" " -f2- | sort | uniq -d >dups &&
-	all_rows "$2" | awk 'FILENAME != "-" { d[$0]; next }
-		{ n = $0; sub(/^[^ ]* /, "", n); if (!(n in d)) print }' dups - | head -n 10 >top &&
+	all_rows "$2" | head -n 10 >top &&
 	all_rows "$1" | awk 'FILENAME == "-" { o[$0]; next } !($0 in o)' - top
 }
 

@@ -239,6 +239,30 @@ test_expect_success 'a file written by perf record' '
 	test_grep "\[\.\] hot" dflt.txt
 '
 
+# Two overloads demangle alike without their parameters (perf's default,
+# and pmrec's): perf keys a row by the symbol's start, so they are two
+# rows of one name, and so are pmrec's.
+test_expect_success 'C++ overloads of one name: a row each, as perf' '
+	cat >ov.cc <<-\EOF &&
+	#include <cstdlib>
+	volatile double sink;
+	__attribute__((noinline)) void work(int n) { for (int i = 0; i < n; i++) sink = sink + i; }
+	__attribute__((noinline)) void work(double n) { for (int i = 0; i < 2 * n; i++) sink = sink + i; }
+	int main(int argc, char **argv)
+	{
+		for (int r = 0; r < atoi(argv[1]); r++) { work(1000000); work(1000000.0); }
+	}
+	EOF
+	g++ -O2 -fno-omit-frame-pointer -o ov ov.cc &&
+	"$PMREC" record -q -g -o ov.data -- ./ov 150 &&
+	perf report -i ov.data --stdio --no-children -g none --sort sym 2>/dev/null >perf.txt &&
+	"$PMREC" report --no-children -g none --sort sym ov.data >pmrec.txt &&
+	test_equal 2 "$(grep -c "\] work\$" perf.txt)" "perf rows named work" &&
+	grep "\] work\$" perf.txt | awk "{ print \$1 }" >want &&
+	grep "\] work\$" pmrec.txt | awk "{ print \$1 }" >got &&
+	test_cmp want got
+'
+
 test_expect_success 'a pipe: the same table as from the file' '
 	"$PMREC" record -q -g -o - -- "$HELPERS/calltree" 10 >p.data &&
 	"$PMREC" report --no-children p.data >file.txt &&
