@@ -183,16 +183,20 @@ SLOW_TESTS := $(addprefix tests/,t0160-record-zstd.sh t0200-record-task.sh t0700
 
 # Each file runs under tests/run-one: a file that hangs is killed after
 # PMREC_TEST_TIMEOUT seconds (900) and fails by name; --timer prints how
-# long each took.
+# long each took.  A failed file's reasons are printed again after the
+# summary (tests/failures).
 # The build inside check uses every CPU unless make was given -j already.
 BUILD_JOBS := $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory $(BUILD_JOBS) all
 	$(Q)$(MAKE) --no-print-directory lint-man
+	$(Q)rm -rf $(O)/test-logs && mkdir -p $(O)/test-logs
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) PMREC_SANITIZED=$(if $(filter 1,$(SAN)),1,0) \
+		PMREC_TEST_LOGS=$(CURDIR)/$(O)/test-logs \
 		prove --exec tests/run-one --timer -j$(TEST_JOBS) $(PROVE_FLAGS) $(SLOW_TESTS) \
-		$(filter-out $(SLOW_TESTS),$(TESTS)) $(UNIT_BIN)
+		$(filter-out $(SLOW_TESTS),$(TESTS)) $(UNIT_BIN) || \
+		{ tests/failures $(O)/test-logs; exit 1; }
 
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run

@@ -114,7 +114,10 @@ test_expect_success() {
 	else
 		echo "not ok $test_count - $1"
 		# On stderr too: prove shows it without -v, so a CI log says why.
-		sed -e 's/^/#   /' "$dir/.log" | tail -n 40 | tee /dev/stderr
+		# (Not tee /dev/stderr: reopening a log file truncates it.)
+		sed -e 's/^/#   /' "$dir/.log" | tail -n 40 >"$dir/.why"
+		cat "$dir/.why"
+		{ echo "# failed $test_count - $1"; cat "$dir/.why"; } >&2
 		test_failed=$((test_failed + 1))
 	fi
 }
