@@ -22,29 +22,29 @@ SYSCALLS="$HELPERS/seqcall 300000"
 
 test_expect_success '--all-user: user samples only, exclude_kernel as perf sets it' '
 	"$PMREC" -q --all-user -o u.data -- $SYSCALLS &&
-	perf record -q --all-user -e cpu-clock -o p.data -- $SYSCALLS 2>/dev/null &&
+	perf record -q --all-user -e cpu-clock -o p.data -- $SYSCALLS &&
 	attr_of u.data >a && attr_of p.data >pa &&
 	test_grep "exclude_kernel: 1" a && test_grep "exclude_kernel: 1" pa &&
 	! grep -q "exclude_user" a && ! grep -q "exclude_user" pa &&
 	test_equal kernel=0 "$(ip_modes u.data | cut -d" " -f2)" "pmrec kernel samples" &&
 	test_equal kernel=0 "$(ip_modes p.data | cut -d" " -f2)" "perf kernel samples" &&
-	test "$(perf_sample_count u.data)" -gt 0
+	test_at_least 1 "$(perf_sample_count u.data)" "pmrec samples"
 '
 
 test_expect_success 'without it the same workload has kernel samples' '
 	"$PMREC" -q -o k.data -- $SYSCALLS &&
-	test "$(ip_modes k.data | sed "s/.*kernel=//")" -gt 0
+	test_at_least 1 "$(ip_modes k.data | sed "s/.*kernel=//")" "kernel samples"
 '
 
 test_expect_success '--all-kernel: kernel samples only, over a :u modifier' '
 	"$PMREC" -q --all-kernel -e cpu-clock:u -o k.data -- $SYSCALLS &&
-	perf record -q --all-kernel -e cpu-clock:u -o p.data -- $SYSCALLS 2>/dev/null &&
+	perf record -q --all-kernel -e cpu-clock:u -o p.data -- $SYSCALLS &&
 	attr_of k.data >a && attr_of p.data >pa &&
 	test_grep "exclude_user: 1" a && test_grep "exclude_user: 1" pa &&
 	! grep -q "exclude_kernel" a && ! grep -q "exclude_kernel" pa &&
 	test_equal user=0 "$(ip_modes k.data | cut -d" " -f1)" "pmrec user samples" &&
 	test_equal user=0 "$(ip_modes p.data | cut -d" " -f1)" "perf user samples" &&
-	test "$(perf_sample_count k.data)" -gt 0
+	test_at_least 1 "$(perf_sample_count k.data)" "pmrec samples"
 '
 
 test_expect_success '--all-user and --all-kernel together are a usage error' '
@@ -55,7 +55,7 @@ test_expect_success '--all-user and --all-kernel together are a usage error' '
 
 test_expect_success '-d: every page fault sample has its address, as perf script reads it' '
 	"$PMREC" -q -d -e page-faults -c 1 -o d.data -- "$HELPERS/spin" 0.05 &&
-	perf record -q -d -e page-faults -c 1 -o p.data -- "$HELPERS/spin" 0.05 2>/dev/null &&
+	perf record -q -d -e page-faults -c 1 -o p.data -- "$HELPERS/spin" 0.05 &&
 	test_grep "sample_type: [A-Z|]*ADDR" "$(attr_of d.data >a; echo a)" &&
 	test_grep "sample_type: [A-Z|]*ADDR" "$(attr_of p.data >pa; echo pa)" &&
 	test_grep "mmap_data: 1" a &&
@@ -64,12 +64,12 @@ test_expect_success '-d: every page fault sample has its address, as perf script
 	test_equal "$(perf_sample_count d.data)" "$(wc -l <perf.addrs)" "addresses" &&
 	test_cmp perf.addrs dump.addrs &&
 	! grep -q -x -E "0+" perf.addrs &&
-	test "$(wc -l <perf.addrs)" -gt 10
+	test_at_least 11 "$(wc -l <perf.addrs)" "page fault addresses"
 '
 
 test_expect_success '--sample-cpu and -T are accepted: CPU and TIME are always sampled' '
 	"$PMREC" -q --sample-cpu -T -o c.data -- "$HELPERS/spin" 0.05 &&
-	perf record -q --sample-cpu -T -e cpu-clock -o p.data -- "$HELPERS/spin" 0.05 2>/dev/null &&
+	perf record -q --sample-cpu -T -e cpu-clock -o p.data -- "$HELPERS/spin" 0.05 &&
 	for f in c.data p.data; do
 		attr_of $f >a &&
 		test_grep "sample_type: [A-Z|]*TIME" a &&
@@ -92,7 +92,7 @@ switch_counts() {
 
 test_expect_success '--switch-events: SWITCH records, counted alike by perf and pmrec dump' '
 	eval "\"\$PMREC\" -q --switch-events -o s.data -- $SLEEPER" &&
-	eval "perf record -q --switch-events -e cpu-clock -o p.data -- $SLEEPER" 2>/dev/null &&
+	eval "perf record -q --switch-events -e cpu-clock -o p.data -- $SLEEPER" &&
 	test_grep "context_switch: 1" "$(attr_of s.data >a; echo a)" &&
 	set -- $(switch_counts s.data SWITCH) &&
 	test_equal "$1" "$2" "perf script vs perf report --stats" &&

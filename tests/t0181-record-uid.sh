@@ -39,7 +39,7 @@ test_expect_success '-u NAME: only the user process samples, as perf record -u' 
 	"$HELPERS/spin" 10 & root=$! &&
 	as_user "$HELPERS/spin" 10 && user=$! &&
 	"$PMREC" -u "$NAME" -o u.data -- sleep 0.4 2>err &&
-	perf record -q -u "$NAME" -e cpu-clock -o p.data -- sleep 0.4 2>/dev/null &&
+	perf record -q -u "$NAME" -e cpu-clock -o p.data -- sleep 0.4 &&
 	kill $root $user && wait &&
 	test_equal "$user" "$(sample_pids u.data)" "pmrec sample pids" &&
 	test_equal "$user" "$(sample_pids p.data)" "perf sample pids" &&

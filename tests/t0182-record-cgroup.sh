@@ -58,7 +58,7 @@ test_expect_success 'the perf_event hierarchy of this script is in /proc/self/mo
 
 test_expect_success '-a -G NAME: samples of the cgroup task only, as perf record -a -G' '
 	"$PMREC" -a -G "$CG" -o g.data -- sleep 0.4 2>err &&
-	perf record -q -a -e cpu-clock -G "$CG" -o p.data -- sleep 0.4 2>/dev/null &&
+	perf record -q -a -e cpu-clock -G "$CG" -o p.data -- sleep 0.4 &&
 	test_equal "$INSIDE" "$(sample_pids g.data)" "pmrec sample pids" &&
 	test_equal "$INSIDE" "$(sample_pids p.data)" "perf sample pids" &&
 	test "$(perf_sample_count g.data)" -gt 100 &&

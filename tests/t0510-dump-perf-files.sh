@@ -37,12 +37,12 @@ print(n)' <dump.json) || return 1
 }
 
 test_expect_success 'perf record -a' '
-	perf record -q -B -a -F 1000 -o a.data -- sleep 0.3 2>/dev/null &&
+	perf record -q -B -a -F 1000 -o a.data -- sleep 0.3 &&
 	check_dump a.data
 '
 
 test_expect_success 'perf record -a -g: call chains' '
-	perf record -q -B -a -g -F 1000 -o g.data -- sleep 0.3 2>/dev/null &&
+	perf record -q -B -a -g -F 1000 -o g.data -- sleep 0.3 &&
 	check_dump g.data &&
 	python3 -c "
 import json, sys
@@ -54,14 +54,14 @@ assert any(len(r[\"callchain\"]) > 1 for r in s), \"no chain longer than 1\"
 '
 
 test_expect_success 'two events: cpu-clock,page-faults' '
-	perf record -q -B -a -e cpu-clock,page-faults -o e.data -- sleep 0.3 2>/dev/null &&
+	perf record -q -B -a -e cpu-clock,page-faults -o e.data -- sleep 0.3 &&
 	check_dump e.data &&
 	"$PMREC" dump --stats e.data >stats &&
 	grep -q "^event  *cpu-clock " stats
 '
 
 test_expect_success 'tracepoint: sched:sched_switch fields by name' '
-	perf record -q -B -a -e sched:sched_switch -o t.data -- sleep 0.3 2>/dev/null &&
+	perf record -q -B -a -e sched:sched_switch -o t.data -- sleep 0.3 &&
 	check_dump t.data &&
 	"$PMREC" dump --type=sample t.data >out &&
 	test_grep "event=sched:sched_switch .* prev_comm=.* prev_pid=[0-9]+ .* next_pid=[0-9]+" out &&
@@ -85,7 +85,7 @@ test_expect_success '--call-graph dwarf: user stacks and registers' '
 '
 
 test_expect_success 'pipe mode: perf record -o - > file, and on stdin' '
-	perf record -q -B -a -F 1000 -o - -- sleep 0.3 >p.data 2>/dev/null &&
+	perf record -q -B -a -F 1000 -o - -- sleep 0.3 >p.data &&
 	check_dump p.data &&
 	"$PMREC" dump --stats p.data >want &&
 	cat p.data | "$PMREC" dump --stats >got &&
@@ -95,7 +95,7 @@ test_expect_success 'pipe mode: perf record -o - > file, and on stdin' '
 '
 
 test_expect_success 'a workload: perf record -- sleep 0.3' '
-	perf record -q -B -F 1000 -o w.data -- sleep 0.3 2>/dev/null &&
+	perf record -q -B -F 1000 -o w.data -- sleep 0.3 &&
 	"$PMREC" dump --json w.data >dump.json &&
 	python3 -c "import json,sys;[json.loads(l) for l in sys.stdin]" <dump.json &&
 	test_equal "$(perf_sample_count w.data)" \
@@ -106,7 +106,7 @@ test_expect_success 'a workload: perf record -- sleep 0.3' '
 '
 
 test_expect_success '--header agrees with perf report --header-only' '
-	perf record -q -B -a -F 1000 -o h.data -- sleep 0.1 2>/dev/null &&
+	perf record -q -B -a -F 1000 -o h.data -- sleep 0.1 &&
 	"$PMREC" dump --header h.data >h &&
 	perf report --header-only -i h.data >ph 2>/dev/null &&
 	for key in hostname "os release" arch cpuid; do
@@ -117,7 +117,7 @@ test_expect_success '--header agrees with perf report --header-only' '
 '
 
 test_expect_success '--ordered output is sorted within perf rounds, nothing lost' '
-	perf record -q -B -a -F 1000 -o o.data -- sleep 0.3 2>/dev/null &&
+	perf record -q -B -a -F 1000 -o o.data -- sleep 0.3 &&
 	"$PMREC" dump o.data | grep -c "^0x" >n1 &&
 	"$PMREC" dump --ordered o.data | grep -c "^0x" >n2 &&
 	test_cmp n1 n2 &&
@@ -131,7 +131,7 @@ test_expect_success '--ordered output is sorted within perf rounds, nothing lost
 # would say that file is not used for symbols.
 test_alone
 test_expect_success 'a closed stdout (| head) ends the dump quietly' '
-	perf record -q -B -a -g -F 4000 -o big.data -- sleep 0.5 2>/dev/null &&
+	perf record -q -B -a -g -F 4000 -o big.data -- sleep 0.5 &&
 	{ "$PMREC" dump big.data 2>err; echo $? >rc; } | head -n 1 >/dev/null &&
 	test_equal 0 "$(cat rc)" "exit status" &&
 	test_equal "" "$(cat err)" stderr

@@ -79,7 +79,7 @@ test_expect_success '--folded counts every sample; --folded=period sums periods'
 '
 
 test_expect_success '--folded on a file written by perf record' '
-	perf record -q -B -g -o perf.data -- "$HELPERS/spin" 0.3 2>/dev/null &&
+	perf record -q -B -g -o perf.data -- "$HELPERS/spin" 0.3 &&
 	"$PMREC" dump --folded perf.data >folded &&
 	test_grep "^spin;.*main;alpha;beta;spin [0-9]+$" folded &&
 	test_equal "$(perf_sample_count perf.data)" "$(awk "{ s += \$NF } END { print s }" folded)" samples

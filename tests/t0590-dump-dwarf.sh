@@ -80,7 +80,7 @@ test_expect_success 'only .eh_frame (no .debug_frame, no debug info)' '
 '
 
 test_expect_success 'a file written by perf record --call-graph dwarf' '
-	perf record -q --call-graph dwarf -B -o p.data -- "$BIN/dwprog" 1 2>/dev/null &&
+	perf record -q --call-graph dwarf -B -o p.data -- "$BIN/dwprog" 1 &&
 	check_unwound p.data dwprog
 '
 

@@ -185,6 +185,14 @@ test_equal() {
 	fi
 }
 
+# test_at_least MIN VALUE [WHAT]: VALUE >= MIN, or says what it was.
+test_at_least() {
+	if ! [ "$2" -ge "$1" ] 2>/dev/null; then
+		echo "${3:-value}: expected at least $1, got '$2'"
+		return 1
+	fi
+}
+
 test_cmp() {
 	diff -u "$1" "$2"
 }
