@@ -26,8 +26,8 @@ attr_of() {
 SYSCALLS="$HELPERS/seqcall 300000"
 
 test_expect_success '--all-user: user samples only, exclude_kernel as perf sets it' '
-	test_run "$PMREC" -q --all-user -o u.data -- $SYSCALLS &&
-	test_run perf record -q -B --all-user -e cpu-clock -o p.data -- $SYSCALLS &&
+	test_expect_code 0 "$PMREC" -q --all-user -o u.data -- $SYSCALLS &&
+	test_expect_code 0 perf record -q -B --all-user -e cpu-clock -o p.data -- $SYSCALLS &&
 	attr_of u.data >a && attr_of p.data >pa &&
 	test_grep "exclude_kernel: 1" a && test_grep "exclude_kernel: 1" pa &&
 	! grep "exclude_user" a pa &&
@@ -37,13 +37,13 @@ test_expect_success '--all-user: user samples only, exclude_kernel as perf sets 
 '
 
 test_expect_success 'without it the same workload has kernel samples' '
-	test_run "$PMREC" -q -o k.data -- $SYSCALLS &&
+	test_expect_code 0 "$PMREC" -q -o k.data -- $SYSCALLS &&
 	test_at_least 1 "$(ip_modes k.data | sed "s/.*kernel=//")" "kernel samples"
 '
 
 test_expect_success '--all-kernel: kernel samples only, over a :u modifier' '
-	test_run "$PMREC" -q --all-kernel -e cpu-clock:u -o k.data -- $SYSCALLS &&
-	test_run perf record -q -B --all-kernel -e cpu-clock:u -o p.data -- $SYSCALLS &&
+	test_expect_code 0 "$PMREC" -q --all-kernel -e cpu-clock:u -o k.data -- $SYSCALLS &&
+	test_expect_code 0 perf record -q -B --all-kernel -e cpu-clock:u -o p.data -- $SYSCALLS &&
 	attr_of k.data >a && attr_of p.data >pa &&
 	test_grep "exclude_user: 1" a && test_grep "exclude_user: 1" pa &&
 	! grep "exclude_kernel" a pa &&
@@ -59,8 +59,8 @@ test_expect_success '--all-user and --all-kernel together are a usage error' '
 '
 
 test_expect_success '-d: every page fault sample has its address, as perf script reads it' '
-	test_run "$PMREC" -q -d -e page-faults -c 1 -o d.data -- "$HELPERS/spin" 0.05 &&
-	test_run perf record -q -B -d -e page-faults -c 1 -o p.data -- "$HELPERS/spin" 0.05 &&
+	test_expect_code 0 "$PMREC" -q -d -e page-faults -c 1 -o d.data -- "$HELPERS/spin" 0.05 &&
+	test_expect_code 0 perf record -q -B -d -e page-faults -c 1 -o p.data -- "$HELPERS/spin" 0.05 &&
 	test_grep "sample_type: [A-Z|]*ADDR" "$(attr_of d.data >a; echo a)" &&
 	test_grep "sample_type: [A-Z|]*ADDR" "$(attr_of p.data >pa; echo pa)" &&
 	test_grep "mmap_data: 1" a &&
@@ -73,14 +73,14 @@ test_expect_success '-d: every page fault sample has its address, as perf script
 '
 
 test_expect_success '--sample-cpu and -T are accepted: CPU and TIME are always sampled' '
-	test_run "$PMREC" -q --sample-cpu -T -o c.data -- "$HELPERS/spin" 0.05 &&
-	test_run perf record -q -B --sample-cpu -T -e cpu-clock -o p.data -- "$HELPERS/spin" 0.05 &&
+	test_expect_code 0 "$PMREC" -q --sample-cpu -T -o c.data -- "$HELPERS/spin" 0.05 &&
+	test_expect_code 0 perf record -q -B --sample-cpu -T -e cpu-clock -o p.data -- "$HELPERS/spin" 0.05 &&
 	for f in c.data p.data; do
 		attr_of $f >a &&
 		test_grep "sample_type: [A-Z|]*TIME" a &&
 		test_grep "sample_type: [A-Z|]*CPU" a || exit 1
 	done &&
-	test_run "$PMREC" -q --timestamp -o t.data -- true
+	test_expect_code 0 "$PMREC" -q --timestamp -o t.data -- true
 '
 
 # 5 sleeps: at least one switch out and one in each.
@@ -109,7 +109,7 @@ test_expect_success '--switch-events: SWITCH records, counted alike by perf and 
 '
 
 test_expect_success '--switch-events with -a: SWITCH_CPU_WIDE records' '
-	test_run "$PMREC" -q -a --switch-events -o s.data -- sleep 0.2 &&
+	test_expect_code 0 "$PMREC" -q -a --switch-events -o s.data -- sleep 0.2 &&
 	set -- $(switch_counts s.data SWITCH_CPU_WIDE) &&
 	test_equal "$1" "$2" "perf script vs perf report --stats" &&
 	test_equal "$1" "$3" "pmrec dump --stats vs perf report --stats" &&
@@ -146,9 +146,9 @@ test_expect_success 'perf record --max-size on the same workload stops near the 
 '
 
 test_expect_success '--max-size takes B, K, M and G as perf does; bad sizes are usage errors' '
-	test_run "$PMREC" -q --max-size=100M -o b.data -- true &&
-	test_run "$PMREC" -q --max-size=1G -o b.data -- true &&
-	test_run "$PMREC" -q --max-size=400000B -o b.data -- true &&
+	test_expect_code 0 "$PMREC" -q --max-size=100M -o b.data -- true &&
+	test_expect_code 0 "$PMREC" -q --max-size=1G -o b.data -- true &&
+	test_expect_code 0 "$PMREC" -q --max-size=400000B -o b.data -- true &&
 	test_expect_code 64 "$PMREC" --max-size=0 -o b.data -- true 2>err &&
 	test_grep "bad --max-size" err &&
 	test_expect_code 64 "$PMREC" --max-size=12X -o b.data -- true 2>err &&

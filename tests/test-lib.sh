@@ -185,19 +185,6 @@ test_equal() {
 	fi
 }
 
-# test_run CMD...: CMD succeeds, or says how it exited (for commands that
-# fail quietly, like a recorder passing on its workload's exit status).
-test_run() {
-	set +e
-	"$@"
-	rc=$?
-	set -e
-	if [ $rc != 0 ]; then
-		echo "exit $rc: $*"
-		return 1
-	fi
-}
-
 # test_at_least MIN VALUE [WHAT]: VALUE >= MIN, or says what it was.
 test_at_least() {
 	if ! [ "$2" -ge "$1" ] 2>/dev/null; then
