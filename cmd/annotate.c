@@ -6,9 +6,9 @@
  * annotate --stdio` shows it; or one JSON document.
  *
  * This file holds the options, the messages and the order of the phases:
- * the records are read and named by the pipeline (lib/pipeline.c), counted
- * by function and address (lib/annotate.c), each function disassembled and
- * given its lines (lib/annotate_code.c) and printed (lib/annotate_print.c).
+ * the records are read and named by the pipeline (lib/reader/pipeline.c), counted
+ * by function and address (lib/profile/annotate.c), each function disassembled and
+ * given its lines (lib/profile/annotate_code.c) and printed (lib/print/annotate_print.c).
  */
 #include <argp.h>
 #include <errno.h>
@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
-#include "annotate_print.h"
+#include "profile/annotate.h"
+#include "print/annotate_print.h"
 #include "builtin.h"
-#include "pipeline.h"
+#include "reader/pipeline.h"
 
 #define CMD "pmrec annotate"
 #define QUEUE_SIZE (128u << 20)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmrec archive: puts into a recording the symbols that name its samples
- * on another machine (lib/archive.c), as a pmrec feature section that
+ * on another machine (lib/export/archive.c), as a pmrec feature section that
  * perf skips.  Run where the recording was made, after it.
  *
  * Why a post-pass and not `record --embed-symbols`: the recorder does not
@@ -17,12 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive.h"
+#include "export/archive.h"
 #include "builtin.h"
-#include "file.h"
-#include "perf_data.h"
-#include "pipeline.h"
-#include "symarchive.h"
+#include "base/file.h"
+#include "format/perf_data.h"
+#include "reader/pipeline.h"
+#include "symbols/symarchive.h"
 
 #define CMD "pmrec archive"
 

@@ -5,10 +5,10 @@
 #include <argp.h>
 #include <stdbool.h>
 
-#include "naming.h"
-#include "profile.h"
-#include "reader.h"
-#include "warning.h"
+#include "symbols/naming.h"
+#include "profile/profile.h"
+#include "reader/reader.h"
+#include "base/warning.h"
 
 /* Exit status shared by every command (documented in pmrec(1)). */
 enum {

@@ -5,7 +5,7 @@
  *
  * This file holds the options, the messages and the order of the phases;
  * the engine (reading in time order, filters, printers, symbols, stats) is
- * lib/dumper.c and what it calls.
+ * lib/print/dumper.c and what it calls.
  */
 #include <argp.h>
 #include <errno.h>
@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "dumper.h"
-#include "reader.h"
-#include "units.h"
+#include "print/dumper.h"
+#include "reader/reader.h"
+#include "base/units.h"
 
 #define OUT_BUF_SIZE (1u << 20)
 #define DEFAULT_INPUT "pmrec.data"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "file.h"
+#include "base/file.h"
 
 void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "zsink.h"
+#include "record/zsink.h"
 
 struct cmd_struct {
 	const char *name;

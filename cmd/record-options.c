@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "clock.h"
+#include "format/clock.h"
 #include "record.h"
-#include "smallfile.h"
-#include "units.h"
+#include "base/smallfile.h"
+#include "base/units.h"
 
 enum {
 	OPT_DURATION = 0x100,

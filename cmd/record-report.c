@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "output.h"
+#include "base/output.h"
 #include "record.h"
-#include "smallfile.h"
+#include "base/smallfile.h"
 
 const char *record_prog = "pmrec record";
 

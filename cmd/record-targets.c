@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "cgroup.h"
+#include "record/cgroup.h"
 #include "record.h"
 
 /* Every thread of each process of a -p list, or each thread of a -t list. */

@@ -23,15 +23,15 @@
 
 #include <linux/capability.h>
 
-#include "buf.h"
-#include "buildid.h"
+#include "base/buf.h"
+#include "record/buildid.h"
 #include "builtin.h"
-#include "elf.h"
-#include "jitcap.h"
-#include "output.h"
+#include "symbols/elf.h"
+#include "record/jitcap.h"
+#include "base/output.h"
 #include "record.h"
-#include "snapshot.h"
-#include "stage.h"
+#include "record/snapshot.h"
+#include "record/stage.h"
 
 #define POLL_TIMEOUT_MS 100
 

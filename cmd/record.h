@@ -14,17 +14,17 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "buildid.h"
-#include "clock.h"
-#include "control.h"
-#include "cpumap.h"
-#include "drain.h"
-#include "event.h"
-#include "evset.h"
-#include "recfile.h"
-#include "target.h"
-#include "workload.h"
-#include "zsink.h"
+#include "record/buildid.h"
+#include "format/clock.h"
+#include "record/control.h"
+#include "record/cpumap.h"
+#include "record/drain.h"
+#include "record/event.h"
+#include "record/evset.h"
+#include "record/recfile.h"
+#include "record/target.h"
+#include "record/workload.h"
+#include "record/zsink.h"
 
 #define DEFAULT_MMAP_PAGES 128
 #define DEFAULT_BUFFER_SIZE (64ULL << 20)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmrec report --flamegraph[=FILE]: the options of flame graphs, the
- * output file and the messages.  lib/flamegraph.c draws the SVG from the
+ * output file and the messages.  lib/export/flamegraph.c draws the SVG from the
  * profile report read.
  */
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "flamegraph.h"
-#include "output.h"
+#include "export/flamegraph.h"
+#include "base/output.h"
 #include "report-flame.h"
 
 #define CMD "pmrec report"

@@ -4,15 +4,15 @@
 
 /*
  * pmrec report --flamegraph: the options (an argp child of report's) and
- * the writing of the SVG (lib/flamegraph.c draws it).
+ * the writing of the SVG (lib/export/flamegraph.c draws it).
  */
 #include <argp.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "profile.h"
-#include "reader.h"
-#include "timeline.h"
+#include "profile/profile.h"
+#include "reader/reader.h"
+#include "profile/timeline.h"
 
 struct report_flame_opts {
 	const char *file;	/* NULL: no flame graph; "-": stdout */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmrec report's off-CPU options and notes: the analysis is in
- * lib/offcpu.c (pairing) and lib/offcpu_sink.c (profile samples).
+ * lib/profile/offcpu.c (pairing) and lib/profile/offcpu_sink.c (profile samples).
  */
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "perf_data.h"
+#include "format/perf_data.h"
 #include "report-offcpu.h"
 
 enum {

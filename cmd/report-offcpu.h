@@ -3,17 +3,17 @@
 #define PMREC_REPORT_OFFCPU_H
 
 /*
- * pmrec report's off-CPU analysis (lib/offcpu_sink.c): on when the
+ * pmrec report's off-CPU analysis (lib/profile/offcpu_sink.c): on when the
  * recording has sched:sched_switch sampled on every switch (record
  * --off-cpu), and --wall, the wall-clock view (an argp child of report's).
  */
 #include <argp.h>
 #include <stdbool.h>
 
-#include "offcpu_sink.h"
-#include "pipeline.h"
-#include "reader.h"
-#include "report_sink.h"
+#include "profile/offcpu_sink.h"
+#include "reader/pipeline.h"
+#include "reader/reader.h"
+#include "profile/report_sink.h"
 
 struct report_offcpu {
 	bool wall;

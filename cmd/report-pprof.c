@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmrec report --pprof=FILE: the profile as a gzip-compressed
- * profile.proto (lib/pprof.c) in FILE or on stdout.  This file holds the
+ * profile.proto (lib/export/pprof.c) in FILE or on stdout.  This file holds the
  * option parsing, the choice of the event, the output file and the messages.
  */
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "pprof.h"
+#include "base/output.h"
+#include "export/pprof.h"
 #include "report-pprof.h"
 
 #define CMD "pmrec report"

@@ -6,9 +6,9 @@
 #include <argp.h>
 #include <stdint.h>
 
-#include "pprof.h"
-#include "profile.h"
-#include "reader.h"
+#include "export/pprof.h"
+#include "profile/profile.h"
+#include "reader/reader.h"
 
 /* --pprof-labels LIST: the labels added to pid, tid and comm; argp_error on a bad one. */
 void report_pprof__parse_labels(struct argp_state *state, const char *arg, unsigned *labels);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmrec report --speedscope=FILE: every sample, in time order, as one
- * speedscope profile per thread (lib/speedscope.c).  The exporter takes the
+ * speedscope profile per thread (lib/export/speedscope.c).  The exporter takes the
  * pipeline's records instead of report's profile, so the samples are
  * placed on their threads' timelines as they come.  This file holds the
  * option, the output file and the messages.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "output.h"
+#include "base/output.h"
 #include "report-speedscope.h"
 
 #define CMD "pmrec report"

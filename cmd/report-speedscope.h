@@ -5,15 +5,15 @@
 /*
  * pmrec report --speedscope=FILE: the option (an argp child of report's),
  * the exporter fed by report's pipeline instead of the profile, and the
- * output file (lib/speedscope.c writes the document).
+ * output file (lib/export/speedscope.c writes the document).
  */
 #include <argp.h>
 #include <stdint.h>
 
-#include "pipeline.h"
-#include "profile.h"
-#include "reader.h"
-#include "speedscope.h"
+#include "reader/pipeline.h"
+#include "profile/profile.h"
+#include "reader/reader.h"
+#include "export/speedscope.h"
 
 struct report_speedscope_opts {
 	const char *file;	/* NULL: no export; "-": stdout */

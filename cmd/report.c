@@ -6,7 +6,7 @@
  *
  * This file holds the options, the messages and the order of the phases:
  * the records are read in time order and named by the pipeline
- * (lib/pipeline.c), counted (lib/stats.c) and turned into profile samples (lib/report_sink.c), queried
+ * (lib/reader/pipeline.c), counted (lib/print/stats.c) and turned into profile samples (lib/profile/report_sink.c), queried
  * and printed by lib/profile*.c.
  */
 #include <argp.h>
@@ -23,16 +23,16 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "list.h"
-#include "pipeline.h"
-#include "profile.h"
-#include "profile_print.h"
+#include "base/list.h"
+#include "reader/pipeline.h"
+#include "profile/profile.h"
+#include "print/profile_print.h"
 #include "report-flame.h"
 #include "report-offcpu.h"
 #include "report-pprof.h"
 #include "report-speedscope.h"
-#include "report_sink.h"
-#include "stats.h"
+#include "profile/report_sink.h"
+#include "print/stats.h"
 
 #define CMD "pmrec report"
 #define QUEUE_SIZE (128u << 20)

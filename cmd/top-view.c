@@ -14,8 +14,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "profile_print.h"
+#include "base/buf.h"
+#include "print/profile_print.h"
 #include "top.h"
 
 enum view_mode { VIEW_ALL, VIEW_KERNEL, VIEW_USER };

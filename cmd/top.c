@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmrec top: the hottest functions of the machine now, one table per
- * interval.  The events and rings are record's (lib/evset.c, lib/drain.c);
- * the drain's sink is the live profile (lib/live.c) instead of a file.
+ * interval.  The events and rings are record's (lib/record/evset.c, lib/record/drain.c);
+ * the drain's sink is the live profile (lib/profile/live.c) instead of a file.
  * This file parses the options and runs the phases: events, intervals,
  * then a table per interval to stdout (--batch) or the view (top-view.c).
  */
@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "emit.h"
-#include "profile_print.h"
+#include "base/emit.h"
+#include "print/profile_print.h"
 #include "top.h"
 
 /* 512 KiB per CPU: a wake-up every 128 KiB, several a second at 4000 Hz with -g. */

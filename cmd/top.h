@@ -5,15 +5,15 @@
 /*
  * pmrec top, in two files: top.c parses the options and runs the phases
  * (events, intervals, batch output); top-view.c draws the interactive view
- * with ncurses and takes its keys.  The engine is lib/live.c.
+ * with ncurses and takes its keys.  The engine is lib/profile/live.c.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "live.h"
-#include "live_print.h"
-#include "profile.h"
+#include "profile/live.h"
+#include "print/live_print.h"
+#include "profile/profile.h"
 #include "record.h"
 
 struct top_opts {

@@ -18,57 +18,61 @@ test_expect_success 'no ../ document reference in lib/ and cmd/' '
 	test_equal "" "$(cat refs)" "sources that cite a document by a relative path"
 '
 
-# The recording engine: events, rings, drain, output file, synthesis.
-record_side="ring drain drain_int evset event perf_ops stage snapshot recfile pmdata output
-synth target workload zsink control tracing cpumap hostinfo buildid clock"
+# lib/'s folders follow a sample's journey (lib/README.md).  The recording
+# engine (record/) reaches only what it needs to write a file: base/,
+# format/ and the JIT tables of symbols/; never the reader, the profile, an
+# export or a printer, directly or through another header.
+test_expect_success 'record/ reaches no reading-side folder through any include' '
+	python3 "$SRC_DIR/tests/helpers/include-graph.py" "$SRC_DIR" >graph &&
+	awk "\$1 ~ /^lib\/record\// && \$2 !~ /^lib\/(record|base|format|symbols)\//" graph >bad &&
+	test_equal "" "$(cat bad)" "record/ files that reach a reading-side header" &&
+	awk "\$1 ~ /^lib\/record\// && \$2 ~ /^lib\/symbols\// && \$2 !~ /\/(jit[a-z]*|perfmap|dso|elf)\.h\$/" graph >bad &&
+	test_equal "" "$(cat bad)" "record/ files that reach symbols/ beyond the JIT tables and build ids"
+'
 
-test_expect_success 'record-side lib files include no reader header' '
-	bad=
-	for f in $record_side; do
-		for src in "$SRC_DIR/lib/$f.c" "$SRC_DIR/lib/$f.h"; do
-			test -f "$src" || continue
-			grep -q -E "^#include \"reader([a-z_]*\.h|/)" "$src" && bad="$bad $f"
-		done
-	done
-	test_equal "" "$bad" "record-side files that include reader headers"
+# base/ and format/ are the floor: they include nothing above them.
+test_expect_success 'base/ and format/ reach nothing above them' '
+	python3 "$SRC_DIR/tests/helpers/include-graph.py" "$SRC_DIR" >graph &&
+	awk "\$1 ~ /^lib\/base\// && \$2 !~ /^lib\/base\//" graph >bad &&
+	test_equal "" "$(cat bad)" "base/ files that reach another folder" &&
+	awk "\$1 ~ /^lib\/format\// && \$2 !~ /^lib\/(base|format)\//" graph >bad &&
+	test_equal "" "$(cat bad)" "format/ files that reach above base/"
 '
 
 # pmrec top's live profile decodes the rings' records with the reader's
-# decoder and names them with the namer, which want a reader that knows
-# the events: lib/live.[ch] is the one bridge (lib/live.h says how), so the
-# engine and the reader meet in one file only.
-test_expect_success 'only lib/live.[ch] include both the drain engine and a reader header' '
+# decoder and names them with the namer: profile/live.[ch] is the one
+# bridge (live.h says how), the one file outside record/ and cmd/ that
+# includes the engine's headers itself.
+test_expect_success 'only profile/live.[ch] include the engine from outside record/' '
 	cd "$SRC_DIR" &&
 	both= &&
-	for src in lib/*.[ch] lib/*/*.[ch]; do
-		grep -q -E "^#include \"(drain|evset|ring)\.h\"" "$src" &&
-		grep -q -E "^#include \"(reader[a-z_]*|rec_info|naming|report_sink)\.h\"" "$src" &&
-		both="$both $src"
+	for src in lib/*/*.[ch]; do
+		case $src in lib/record/*) continue ;; esac
+		grep -q -E "^#include \"record/" "$src" && both="$both $src"
 	done
-	test_equal " lib/live.c lib/live.h" "$both" "files that include the engine and the reader"
+	test_equal " lib/profile/live.c lib/profile/live.h" "$both" "files that include the engine"
 '
 
-test_expect_success 'the record-side list names files that exist' '
-	for f in $record_side; do
-		test -f "$SRC_DIR/lib/$f.c" || test -f "$SRC_DIR/lib/$f.h" || {
-			echo "lib/$f.[ch] is gone: update the list"; exit 1; }
+test_expect_success 'the top of lib/ holds README.md and folders only' '
+	cd "$SRC_DIR/lib" &&
+	test_equal "README.md" "$(find . -maxdepth 1 -type f | sed "s|^./||")" "files at the top of lib/" &&
+	for d in */; do
+		grep -q "^- \`${d%/}/\`" README.md || { echo "lib/README.md has no paragraph for $d"; exit 1; }
 	done
 '
 
-# A folder of lib/ is the files behind one internal header (lib/README.md).
+# A folder's internal headers (*_int.h) are for its own files (and for
+# the unit tests, which look inside).
 test_expect_success 'internal headers of lib/ folders are included from inside only' '
 	cd "$SRC_DIR" &&
 	bad= &&
 	for h in lib/*/*_int.h; do
 		dir=${h%/*} &&
-		for src in $(grep -rlE "^#include \"([a-z]+/)?${h##*/}\"" lib cmd tests/unit tests/fuzz); do
+		for src in $(grep -rlE "^#include \"([a-z]+/)?${h##*/}\"" lib cmd); do
 			case $src in "$dir"/*) ;; *) bad="$bad $src:${h##*/}" ;; esac
 		done
 	done &&
-	test_equal "" "$bad" "files outside a folder that include its internal header" &&
-	for d in lib/*/; do
-		ls "$d"*_int.h >/dev/null 2>&1 || { echo "$d has no internal header"; exit 1; }
-	done
+	test_equal "" "$bad" "files outside a folder that include its internal header"
 '
 
 # One copy of each thing: a second definition would be found here first.
@@ -76,7 +80,7 @@ test_expect_success 'one write_all, one base name, one frame label, one write ca
 	cd "$SRC_DIR" &&
 	test_equal 1 "$(grep -cE "^int pm_write_all\(" lib/*.c lib/*/*.c | awk -F: "{ n += \$2 } END { print n }")" \
 		"definitions of pm_write_all" &&
-	test_equal 0 "$(grep -lE "(^|[^_[:alnum:]])write_all\(" lib/*.c lib/*/*.c cmd/*.c | grep -vc lib/file.c)" \
+	test_equal 0 "$(grep -lE "(^|[^_[:alnum:]])write_all\(" lib/*.c lib/*/*.c cmd/*.c | grep -vc lib/base/file.c)" \
 		"files with a write_all of their own" &&
 	test_equal 0 "$(grep -lE "base_name\(" lib/*.c lib/*/*.c cmd/*.c | wc -l)" "base_name copies" &&
 	test_equal 1 "$(grep -lE "^int pm_frame__label\(" lib/*.c lib/*/*.c | wc -l)" "frame label definitions" &&
@@ -90,9 +94,9 @@ test_expect_success 'one buffered writer: only pm_out and gzip hold a write call
 	cd "$SRC_DIR" &&
 	holders=$(grep -lE "^[[:space:]]*pm_write_fn \*[a-z_]*;" lib/*.[ch] lib/*/*.[ch] cmd/*.[ch] |
 		sort | tr "\n" " ") &&
-	test_equal "lib/emit.h lib/gzout.h " "$holders" \
+	test_equal "lib/base/emit.h lib/export/gzout.h " "$holders" \
 		"files with a struct holding a write callback" &&
-	test_grep "struct pm_out out;" lib/flamegraph.c
+	test_grep "struct pm_out out;" lib/export/flamegraph.c
 '
 
 test_expect_success 'report colours the printer'"'"'s spans, it does not parse its own output' '

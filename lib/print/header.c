@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "perf_data.h"
-#include "print_int.h"
+#include "format/perf_data.h"
+#include "print/print_int.h"
 
 /* Header lines: text "# key : value"; JSON members of one object. */
 static void h_key(struct pm_emit *e, const char *key)

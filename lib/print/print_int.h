@@ -5,10 +5,10 @@
 /* Internal to the printers (lib/print/): one function per part of a record. */
 #include <linux/perf_event.h>
 
-#include "emit.h"
-#include "print.h"
-#include "rec_info.h"
-#include "record_body.h"
+#include "base/emit.h"
+#include "print/print.h"
+#include "reader/rec_info.h"
+#include "format/record_body.h"
 
 /* Shared by the record and header printers. */
 extern const char *const pm_cpumode_names[8];

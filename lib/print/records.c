@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perf_data.h"
-#include "unaligned.h"
-#include "print_int.h"
+#include "format/perf_data.h"
+#include "base/unaligned.h"
+#include "print/print_int.h"
 
 /* --- kernel records ------------------------------------------------------ */
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "print_int.h"
-#include "tpformat.h"
-#include "unwind.h"
+#include "print/print_int.h"
+#include "format/tpformat.h"
+#include "dwarf/unwind.h"
 
 const char *const pm_cpumode_names[8] = {
 	"unknown", "kernel", "user", "hypervisor", "guest_kernel", "guest_user", "6", "7",

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "reader_int.h"
+#include "base/buf.h"
+#include "reader/reader_int.h"
 
 /* Sample ids come from the file: pm_hashtab's seed and probe bound keep them from colliding. */
 void reader__init_ids(struct pm_reader *r)

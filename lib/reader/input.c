@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "input.h"
+#include "reader/input.h"
 
 struct pm_input_ahead {
 	pthread_t thread;

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "reader_int.h"
-#include "reader_queue.h"
+#include "reader/reader_int.h"
+#include "reader/queue.h"
 
 /*
  * Records live in chunks (PM_QCHUNK_SIZE), carved in arrival order and freed

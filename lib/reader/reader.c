@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "reader_int.h"
+#include "base/file.h"
+#include "reader/reader_int.h"
 
 /*
  * Input buffer: one read(2) fills it, a record must fit.  tests/fuzz/run

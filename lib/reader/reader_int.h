@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hashtab.h"
-#include "perf_data.h"
-#include "reader.h"
-#include "input.h"
-#include "tpformat.h"
+#include "base/hashtab.h"
+#include "format/perf_data.h"
+#include "reader/reader.h"
+#include "reader/input.h"
+#include "format/tpformat.h"
 
 /* Largest record: header.size is a u16. */
 #define PM_RECORD_MAX 65536

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "reader_int.h"
+#include "reader/reader_int.h"
 
 struct record_type {
 	const char *name;

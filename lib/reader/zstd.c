@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "reader_int.h"
+#include "reader/reader_int.h"
 
 /* A zstd block header: 3 bytes (RFC 8878, 3.1.1.2). */
 #define BLOCK_HEADER 3

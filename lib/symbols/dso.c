@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "dso.h"
-#include "elf.h"
-#include "elf_int.h"
-#include "file.h"
-#include "symtab.h"
-#include "symtab_int.h"
+#include "symbols/dso.h"
+#include "symbols/elf.h"
+#include "symbols/elf_int.h"
+#include "base/file.h"
+#include "symbols/symtab.h"
+#include "symbols/symtab_int.h"
 
 struct pm_seg {
 	uint64_t off;

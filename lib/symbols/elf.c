@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
-#include "elf_int.h"
-#include "file.h"
+#include "symbols/elf.h"
+#include "symbols/elf_int.h"
+#include "base/file.h"
 
 #define PM_DEBUG_DIR "/usr/lib/debug"
 

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "file.h"
-#include "kallsyms.h"
-#include "symtab_int.h"
+#include "base/buf.h"
+#include "base/file.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symtab_int.h"
 
 struct pm_kallsyms {
 	struct pm_symtab st;

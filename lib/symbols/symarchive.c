@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf.h"
-#include "symarchive.h"
-#include "symname.h"
-#include "symtab_int.h"
+#include "symbols/elf.h"
+#include "symbols/symarchive.h"
+#include "symbols/symname.h"
+#include "symbols/symtab_int.h"
 
 static const char magic[8] = "PMRECSYM";
 

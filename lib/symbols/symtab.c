@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symname.h"
-#include "symtab.h"
-#include "symtab_int.h"
+#include "symbols/symname.h"
+#include "symbols/symtab.h"
+#include "symbols/symtab_int.h"
 
 /*
  * Bytes of a name the alias rules look at: names are as long as the file

@@ -12,7 +12,7 @@
 
 #include <libelf.h>
 
-#include "symtab.h"
+#include "symbols/symtab.h"
 
 struct pm_sym {
 	uint64_t addr;

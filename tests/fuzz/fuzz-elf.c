@@ -26,13 +26,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
-#include "dso.h"
+#include "profile/annotate.h"
+#include "symbols/dso.h"
 #include "fuzz-budget.h"
 #include "fuzz-memfd.h"
-#include "kallsyms.h"
-#include "kcore.h"
-#include "symtab.h"
+#include "symbols/kallsyms.h"
+#include "symbols/kcore.h"
+#include "symbols/symtab.h"
 
 /* The loader keeps its tables and libelf's; the file itself is mapped. */
 #define FUZZ_BUDGET_EXTRA (8 << 20)

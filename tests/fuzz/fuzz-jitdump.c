@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz-jitdump: fuzz harness for the jitdump parser (lib/jitdump.c) and
- * the loader that feeds its code into the JIT names (lib/jitcode.c): a
+ * fuzz-jitdump: fuzz harness for the jitdump parser (lib/symbols/jitdump.c) and
+ * the loader that feeds its code into the JIT names (lib/symbols/jitcode.c): a
  * jitdump is named by a recording's MMAP record and written by whoever
  * runs the profiled program, so it is as much an input of report as the
  * perf.data itself.  One input is parsed record by record (debug lines
@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "fuzz-budget.h"
 #include "fuzz-memfd.h"
-#include "jitcode.h"
-#include "jitdump.h"
+#include "symbols/jitcode.h"
+#include "symbols/jitdump.h"
 
 /* The table's slots and the loader's array grow by doubling. */
 #define FUZZ_BUDGET_EXTRA (4 << 20)

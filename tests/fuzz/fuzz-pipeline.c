@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-pipeline: fuzz harness for the reading pipeline as `pmrec report`
- * runs it (lib/pipeline.c): the reader and the time-order queue on the
+ * runs it (lib/reader/pipeline.c): the reader and the time-order queue on the
  * calling thread, the stats and the report sink (naming, the profile) on
  * the consumers' thread, batches handed between them, the first fault
  * kept whichever thread finds it; then the profile printed.  Inputs of an
@@ -18,16 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "flamegraph.h"
+#include "base/buf.h"
+#include "export/flamegraph.h"
 #include "fuzz-memfd.h"
-#include "pipeline.h"
-#include "profile.h"
-#include "profile_print.h"
-#include "reader.h"
-#include "report_sink.h"
-#include "stats.h"
-#include "timeline.h"
+#include "reader/pipeline.h"
+#include "profile/profile.h"
+#include "print/profile_print.h"
+#include "reader/reader.h"
+#include "profile/report_sink.h"
+#include "print/stats.h"
+#include "profile/timeline.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

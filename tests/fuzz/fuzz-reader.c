@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-reader: fuzz harness for the perf.data reader (lib/reader*.c and
- * lib/tpformat.c).  One input goes through everything `pmrec dump` asks of
+ * lib/format/tpformat.c).  One input goes through everything `pmrec dump` asks of
  * the reader: open, every record, SAMPLE and sample_id decoding, the event
  * of each record, the --ordered queue, every header feature, the tracepoint
  * formats and their fields.
@@ -43,10 +43,10 @@
 
 #include "fuzz-budget.h"
 #include "fuzz-memfd.h"
-#include "reader.h"
-#include "reader_cursor.h"
-#include "reader_queue.h"
-#include "tpformat.h"
+#include "reader/reader.h"
+#include "base/cursor.h"
+#include "reader/queue.h"
+#include "format/tpformat.h"
 
 enum fuzz_mode {
 	FUZZ_MODE_FILE,

@@ -19,9 +19,9 @@
 
 #include "fuzz-budget.h"
 #include "fuzz-memfd.h"
-#include "kallsyms.h"
-#include "symarchive.h"
-#include "symtab.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symarchive.h"
+#include "symbols/symtab.h"
 
 /* A table per name at most, and the kernel's copied once more. */
 #define FUZZ_BUDGET_EXTRA (1 << 20)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz-unwind: fuzz harness for the DWARF unwinder (lib/unwind.c through
- * lib/naming.c).  One input is a perf.data file (seeds: --call-graph dwarf
+ * fuzz-unwind: fuzz harness for the DWARF unwinder (lib/dwarf/unwind.c through
+ * lib/symbols/naming.c).  One input is a perf.data file (seeds: --call-graph dwarf
  * recordings, tests/fuzz/run), read from a memfd as `pmrec dump --stats`
  * reads it: every record shapes the address spaces, every sample's stack
  * is unwound and its inlined frames looked up.  The registers and stack
@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "fuzz-memfd.h"
-#include "naming.h"
-#include "reader.h"
-#include "rec_info.h"
+#include "symbols/naming.h"
+#include "reader/reader.h"
+#include "reader/rec_info.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

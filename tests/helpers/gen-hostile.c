@@ -37,7 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perf_data.h"
+#include "format/perf_data.h"
 
 static FILE *out;
 

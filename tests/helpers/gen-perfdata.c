@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perf_data.h"
+#include "format/perf_data.h"
 
 struct gbuf {
 	unsigned char *p;

@@ -8,8 +8,8 @@
  */
 #include <stdint.h>
 
-#include "buf.h"
-#include "perf_data.h"
+#include "base/buf.h"
+#include "format/perf_data.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
 		     PERF_SAMPLE_PERIOD)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
+#include "profile/annotate.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/test-annotate.XXXXXX";

@@ -8,9 +8,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "buildid.h"
-#include "elf.h"
-#include "perf_data.h"
+#include "record/buildid.h"
+#include "symbols/elf.h"
+#include "format/perf_data.h"
 #include "tap.h"
 
 /* Number of entries in a BUILD_ID payload, checking each one's layout. */

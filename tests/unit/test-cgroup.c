@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cgroup.h"
+#include "record/cgroup.h"
 #include "tap.h"
 
 static int find(const char *mounts, char *buf, size_t len)

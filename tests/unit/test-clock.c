@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "format/clock.h"
 #include "tap.h"
 
 static void test_names(void)

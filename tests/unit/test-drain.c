@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain_int.h"
-#include "perf_data.h"
+#include "record/drain_int.h"
+#include "format/perf_data.h"
 #include "tap.h"
 
 #define CTL_SIZE 4096

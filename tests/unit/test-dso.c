@@ -18,10 +18,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "dso.h"
-#include "elf.h"
+#include "symbols/dso.h"
+#include "symbols/elf.h"
 #include "elf-fixture.h"
-#include "symtab.h"
+#include "symbols/symtab.h"
 #include "tap.h"
 
 static int copy_file(const char *from, const char *to)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the dump engine (lib/dumper.c) over a stream built here:
+ * Unit tests of the dump engine (lib/print/dumper.c) over a stream built here:
  * file order and time order, the type, CPU and pid filters, stats, the
  * queue-size warning, output to the caller's fd, and the pipeline's
  * consumers on their own thread.  Prints TAP.
@@ -14,9 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "dumper.h"
-#include "perf_data.h"
+#include "base/buf.h"
+#include "print/dumper.h"
+#include "format/perf_data.h"
 #include "pipe-stream.h"
 #include "tap.h"
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
+#include "symbols/elf.h"
 #include "elf-fixture.h"
 #include "tap.h"
 

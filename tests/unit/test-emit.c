@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the dump's emitter (lib/emit.h): number formatting at its
+ * Unit tests of the dump's emitter (lib/base/emit.h): number formatting at its
  * edges, JSON and text string escaping, the text/JSON field writers, and
  * the buffer going through an fd.  Prints TAP.
  */
@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emit.h"
+#include "base/emit.h"
 #include "tap.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 /* A buffer that never flushes in these tests: its bytes are the output. */
 static struct pm_emit em;

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "event.h"
+#include "record/event.h"
 #include "tap.h"
 
 static int build(struct pm_evlist *l, const char *spec, const struct pm_event_config *cfg)

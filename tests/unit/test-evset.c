@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain_int.h"
-#include "evset.h"
+#include "record/drain_int.h"
+#include "record/evset.h"
 #include "tap.h"
 
 #define MAX_FDS 64

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "output.h"
+#include "base/file.h"
+#include "base/output.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/pmrec-test-file.XXXXXX";

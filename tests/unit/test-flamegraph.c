@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "flamegraph.h"
-#include "profile.h"
+#include "base/buf.h"
+#include "export/flamegraph.h"
+#include "profile/profile.h"
 #include "tap.h"
 
 #define F(d, s) { .dso = d, .sym = s }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "folded.h"
+#include "export/folded.h"
 #include "tap.h"
 
 static int entry_is(const struct pm_folded_entry *e, const char *stack, uint64_t weight)

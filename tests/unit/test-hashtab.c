@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the hash table (lib/hashtab.c): integer and byte keys,
+ * Unit tests of the hash table (lib/base/hashtab.c): integer and byte keys,
  * growth, deletion, iteration, and keys chosen to collide.  Prints TAP.
  */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashtab.h"
+#include "base/hashtab.h"
 #include "tap.h"
 
 #define SEED 42

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for lib/hostinfo.c: every payload decodes as perf reads it. */
+/* Unit tests for lib/record/hostinfo.c: every payload decodes as perf reads it. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "hostinfo.h"
-#include "perf_data.h"
+#include "record/hostinfo.h"
+#include "format/perf_data.h"
 #include "tap.h"
 
 /* A bounds-checked reader over one payload. */

@@ -15,9 +15,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "jitcode.h"
-#include "jitdump.h"
+#include "base/buf.h"
+#include "symbols/jitcode.h"
+#include "symbols/jitdump.h"
 #include "tap.h"
 
 static bool swapped;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "jitsym.h"
-#include "symname.h"
+#include "base/buf.h"
+#include "symbols/jitsym.h"
+#include "symbols/symname.h"
 #include "tap.h"
 
 static int add(struct pm_jitsyms *t, int32_t pid, uint64_t start, uint64_t size, const char *name)

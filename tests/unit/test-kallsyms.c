@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "elf-fixture.h"
-#include "kallsyms.h"
+#include "symbols/kallsyms.h"
 #include "tap.h"
 
 /* want_mod NULL: in the kernel image. */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "elf-fixture.h"
-#include "kcore.h"
+#include "symbols/kcore.h"
 #include "tap.h"
 
 #define SEG1 0xffffffff81000000ULL	/* 0x2000 bytes at 0x1000 */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the id-list parser (lib/list.c): "0,2-3" lists.  Prints TAP. */
+/* Unit tests of the id-list parser (lib/base/list.c): "0,2-3" lists.  Prints TAP. */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "list.h"
+#include "base/list.h"
 #include "tap.h"
 
 static void good(const char *arg, int64_t in, int64_t out)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "live.h"
+#include "profile/live.h"
 #include "tap.h"
 
 #define ID 42

@@ -12,10 +12,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "elf.h"
-#include "jitsym.h"
-#include "kallsyms.h"
-#include "machine.h"
+#include "symbols/elf.h"
+#include "symbols/jitsym.h"
+#include "symbols/kallsyms.h"
+#include "symbols/machine.h"
 #include "tap.h"
 
 struct rec {

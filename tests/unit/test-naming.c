@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "buf.h"
-#include "naming.h"
+#include "base/buf.h"
+#include "symbols/naming.h"
 #include "tap.h"
 
 static bool label_is(const char *sym, const char *dso, bool in_file, uint64_t dsoff,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The off-CPU pairing (lib/offcpu.c) on switches made up here: a thread
+ * The off-CPU pairing (lib/profile/offcpu.c) on switches made up here: a thread
  * that migrates, one preempted, a lost range, a thread alive at the end,
  * one that exits, the idle task; and the same through pm_offcpu__record
  * with SWITCH and LOST records.
@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "offcpu.h"
-#include "perf_data.h"
+#include "profile/offcpu.h"
+#include "format/perf_data.h"
 #include "tap.h"
 
 #define MS 1000000ull

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "base/output.h"
 #include "tap.h"
 
 static int put(const char *path, const char *text)

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfmap.h"
-#include "symname.h"
+#include "symbols/perfmap.h"
+#include "symbols/symname.h"
 #include "tap.h"
 
 static int parses(const char *line, uint64_t start, uint64_t size, const char *name)

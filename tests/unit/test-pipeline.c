@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the reading pipeline (lib/pipeline.c) with two consumers
+ * Unit tests of the reading pipeline (lib/reader/pipeline.c) with two consumers
  * over a stream built here: both get every record that passes the filter,
  * in time order, on the reading thread or on their own; the first one's
  * error keeps the record from the second and is returned; PM_CONSUME_STOP
@@ -13,10 +13,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "perf_data.h"
+#include "base/buf.h"
+#include "format/perf_data.h"
 #include "pipe-stream.h"
-#include "pipeline.h"
+#include "reader/pipeline.h"
 #include "tap.h"
 
 /* A pipe stream: attr; samples 300 (pid 10), 100 (pid 20), 200 (pid 10); round; 400 (pid 20). */

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "gzout.h"
-#include "pbuf.h"
-#include "pprof.h"
-#include "profile.h"
+#include "export/gzout.h"
+#include "export/pbuf.h"
+#include "export/pprof.h"
+#include "profile/profile.h"
 #include "tap.h"
 
 static int same_bytes(const struct pm_buf *b, const void *want, size_t n)

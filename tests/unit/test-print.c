@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "emit.h"
-#include "perf_data.h"
-#include "print.h"
-#include "rec_info.h"
-#include "stats.h"
+#include "base/buf.h"
+#include "base/emit.h"
+#include "format/perf_data.h"
+#include "print/print.h"
+#include "reader/rec_info.h"
+#include "print/stats.h"
 #include "tap.h"
 
 static struct pm_emit em;

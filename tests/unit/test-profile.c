@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
-#include "profile_print.h"
+#include "profile/profile.h"
+#include "print/profile_print.h"
 #include "tap.h"
 
 #define F(d, s) { .dso = d, .sym = s }

@@ -15,11 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "perf_data.h"
-#include "reader.h"
-#include "reader_queue.h"
-#include "tpformat.h"
+#include "base/buf.h"
+#include "format/perf_data.h"
+#include "reader/reader.h"
+#include "reader/queue.h"
+#include "format/tpformat.h"
 
 static int nr_tests, nr_failed;
 

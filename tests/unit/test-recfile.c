@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reader.h"
-#include "reader_cursor.h"
-#include "recfile.h"
+#include "reader/reader.h"
+#include "base/cursor.h"
+#include "record/recfile.h"
 #include "tap.h"
 
 static char dir[256];

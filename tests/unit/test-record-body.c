@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the record-body layouts (lib/record_body.c): MMAP, MMAP2,
+ * Unit tests of the record-body layouts (lib/format/record_body.c): MMAP, MMAP2,
  * COMM, FORK, LOST, LOST_SAMPLES and build-id entries, including the
  * smallest valid BUILD_ID entry (37 bytes: 36 then the name's NUL).
  * Prints TAP.
@@ -8,10 +8,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "buf.h"
-#include "perf_data.h"
-#include "reader_cursor.h"
-#include "record_body.h"
+#include "base/buf.h"
+#include "format/perf_data.h"
+#include "base/cursor.h"
+#include "format/record_body.h"
 #include "tap.h"
 
 static struct pm_buf b;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ring.h"
+#include "record/ring.h"
 #include "tap.h"
 
 #define CTL_SIZE 4096

@@ -2,7 +2,7 @@
 /* The flight recorder's state machine accepts exactly its four transitions. */
 #include <errno.h>
 
-#include "snapshot.h"
+#include "record/snapshot.h"
 #include "tap.h"
 
 int main(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the speedscope export (lib/speedscope.c) over a pipe
+ * Unit tests of the speedscope export (lib/export/speedscope.c) over a pipe
  * stream built here, through the reading pipeline: where each cpu-clock
  * sample goes on its thread's timeline (the period that ended at its time),
  * runs of one stack merged, a gap as an empty sample, jitter under half a
@@ -14,11 +14,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "perf_data.h"
+#include "base/buf.h"
+#include "format/perf_data.h"
 #include "pipe-stream.h"
-#include "pipeline.h"
-#include "speedscope.h"
+#include "reader/pipeline.h"
+#include "export/speedscope.h"
 #include "tap.h"
 
 /* A sample of thread tid (its own process) at time, of period; no map: "[unknown]". */

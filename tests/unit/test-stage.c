@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain_int.h"
-#include "perf_data.h"
-#include "stage.h"
+#include "record/drain_int.h"
+#include "format/perf_data.h"
+#include "record/stage.h"
 #include "tap.h"
 
 #define CTL_SIZE 4096

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The embedded symbols (lib/symarchive.h): a payload written and read back
+ * The embedded symbols (lib/symbols/symarchive.h): a payload written and read back
  * names what it was given, and every field the layout bounds, made wrong
  * one at a time, is refused with the offset of the field.
  */
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "kallsyms.h"
-#include "symarchive.h"
-#include "symtab.h"
+#include "base/buf.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symarchive.h"
+#include "symbols/symtab.h"
 #include "tap.h"
 
 static const unsigned char id_a[20] = { 0xaa, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,

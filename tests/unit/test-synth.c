@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for lib/synth.c against this process and the live /proc. */
+/* Unit tests for lib/record/synth.c against this process and the live /proc. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "perf_data.h"
-#include "synth.h"
+#include "format/perf_data.h"
+#include "record/synth.h"
 #include "tap.h"
 
 #define TRAILER 24

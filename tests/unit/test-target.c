@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "target.h"
+#include "record/target.h"
 
 static bool has(const struct pm_target *t, pid_t tid)
 {

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "flamegraph.h"
-#include "profile.h"
+#include "base/buf.h"
+#include "export/flamegraph.h"
+#include "profile/profile.h"
 #include "tap.h"
-#include "timeline.h"
+#include "profile/timeline.h"
 
 static uint64_t sum_period(const struct pm_timeline *t)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for lib/tracing.c against the live tracefs (needs root). */
+/* Unit tests for lib/record/tracing.c against the live tracefs (needs root). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "tracing.h"
+#include "record/tracing.h"
 
 static char tracefs[PATH_MAX];
 

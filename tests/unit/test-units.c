@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "tap.h"
-#include "units.h"
+#include "base/units.h"
 
 int main(void)
 {

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
-#include "machine.h"
-#include "unwind.h"
+#include "symbols/demangle.h"
+#include "symbols/machine.h"
+#include "dwarf/unwind.h"
 #include "tap.h"
 
 /* perf's x86-64 user register mask for --call-graph dwarf: all but ds, es, fs, gs. */

@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "control.h"
-#include "perf_data.h"
+#include "record/control.h"
+#include "format/perf_data.h"
 #include "tap.h"
-#include "zsink.h"
+#include "record/zsink.h"
 
 struct decoded {
 	unsigned char *data;

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export/archive.h"
+#include "symbols/dso.h"
+#include "symbols/elf.h"
+#include "base/file.h"
+#include "base/hashtab.h"
+#include "symbols/kallsyms.h"
+#include "format/perf_data.h"
+#include "symbols/symarchive.h"
+
+struct ar_file {
+	struct pm_dso *dso;
+	unsigned char id[PM_BUILD_ID_SIZE];
+	size_t id_len;		/* the recorded build id's; 0: none */
+};
+
+struct pm_archive {
+	struct pm_namer *n;
+	pm_warn_fn *warn;
+	void *warn_arg;
+	struct ar_file *files;		/* in the order first sampled */
+	size_t nr_files, cap_files;
+	struct pm_hashtab file_idx;	/* dso pointer -> index in files */
+	struct pm_hashtab kaddrs;	/* sampled kernel addresses (keys) */
+	bool all_kernel;		/* all of kallsyms, not the sampled functions */
+	struct pm_symarchive_sym *syms;	/* one table's, while it is written */
+	size_t cap_syms;
+};
+
+struct pm_archive *pm_archive__new(struct pm_namer *n, pm_warn_fn *warn, void *warn_arg)
+{
+	struct pm_archive *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->n = n;
+	a->warn = warn;
+	a->warn_arg = warn_arg;
+	pm_hashtab__init(&a->file_idx, NULL, NULL);
+	pm_hashtab__init(&a->kaddrs, NULL, NULL);
+	return a;
+}
+
+void pm_archive__delete(struct pm_archive *a)
+{
+	if (!a)
+		return;
+	pm_hashtab__exit(&a->file_idx);
+	pm_hashtab__exit(&a->kaddrs);
+	free(a->files);
+	free(a->syms);
+	free(a);
+}
+
+static int archive__add_file(void *arg, struct pm_dso *dso, const unsigned char *id, size_t len)
+{
+	struct pm_archive *a = arg;
+
+	if (pm_hashtab__find_int(&a->file_idx, (uint64_t)(uintptr_t)dso, NULL))
+		return 0;
+	if (pm_array__grow((void **)&a->files, &a->cap_files, a->nr_files, sizeof(*a->files)) ||
+	    pm_hashtab__insert_int(&a->file_idx, (uint64_t)(uintptr_t)dso, a->nr_files))
+		return -ENOMEM;
+	a->files[a->nr_files] = (struct ar_file){ .dso = dso, .id_len = len };
+	memcpy(a->files[a->nr_files++].id, id, len);
+	return 0;
+}
+
+static int archive__user(struct pm_archive *a, int32_t pid, uint64_t ip)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct pm_dso *dso;
+	size_t len;
+
+	if (pm_namer__file_at(a->n, pid, ip, &dso, id, &len))
+		return 0;
+	return archive__add_file(a, dso, id, len);
+}
+
+int pm_archive__add_all(struct pm_archive *a)
+{
+	a->all_kernel = true;
+	return pm_namer__for_each_file(a->n, archive__add_file, a);
+}
+
+int pm_archive__consume(void *ctx, const struct pm_record *rec, const struct pm_rec_info *in)
+{
+	struct pm_archive *a = ctx;
+	struct pm_named_frame *fr;
+	size_t i, nr;
+	int err;
+
+	if (rec->header->type != PERF_RECORD_SAMPLE)
+		return 0;
+	err = pm_namer__chain(a->n, rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK, &in->s,
+			      &fr, &nr);
+	for (i = 0; i < nr && !err; i++) {
+		if (fr[i].cpumode == PERF_RECORD_MISC_USER)
+			err = archive__user(a, (int32_t)in->s.pid, fr[i].lookup);
+		else if (fr[i].cpumode == PERF_RECORD_MISC_KERNEL &&
+			 !pm_hashtab__find_int(&a->kaddrs, fr[i].lookup, NULL))
+			err = pm_hashtab__insert_int(&a->kaddrs, fr[i].lookup, 0);
+	}
+	return err;
+}
+
+static void archive__missed(struct pm_archive *a, const char *path, const char *why,
+			    struct pm_archive_stats *st)
+{
+	st->files_missed++;
+	if (a->warn)
+		a->warn(a->warn_arg, &(struct pm_warning){ .kind = PM_WARN_NOT_ARCHIVED,
+							   .dso = path, .why = why });
+}
+
+static int archive__reserve(struct pm_archive *a, size_t nr)
+{
+	struct pm_symarchive_sym *s;
+
+	if (nr <= a->cap_syms)
+		return 0;
+	s = realloc(a->syms, nr * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	a->syms = s;
+	a->cap_syms = nr;
+	return 0;
+}
+
+static int sym__cmp(const void *x, const void *y)
+{
+	const struct pm_symarchive_sym *a = x, *b = y;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Sorted by start, one symbol per start (the first of the table's order). */
+static size_t syms__unique(struct pm_symarchive_sym *s, size_t nr)
+{
+	size_t i, j = 0;
+
+	qsort(s, nr, sizeof(*s), sym__cmp);
+	for (i = 0; i < nr; i++)
+		if (!j || s[j - 1].start != s[i].start)
+			s[j++] = s[i];
+	return j;
+}
+
+/*
+ * A file's table, at file offsets, from st: the file's own symbols
+ * (dso set: virtual addresses to translate) or the input's embedded ones.
+ */
+static int archive__table(struct pm_archive *a, struct pm_buf *out, const struct ar_file *f,
+			  const struct pm_symtab *st, struct pm_dso *dso, struct pm_archive_stats *st_out)
+{
+	size_t i, nr = 0, n = pm_symtab__nr(st);
+	struct pm_symbol s;
+	uint64_t off;
+	int err = archive__reserve(a, n);
+
+	for (i = 0; i < n && !err; i++) {
+		pm_symtab__get(st, i, &s);
+		off = s.addr;
+		if (!s.size || (dso && pm_dso__file_offset(dso, s.addr, &off)))
+			continue;
+		a->syms[nr++] = (struct pm_symarchive_sym){ .start = off, .size = s.size,
+							    .name = s.name };
+	}
+	if (err || !nr)
+		return err;
+	nr = syms__unique(a->syms, nr);
+	err = pm_symarchive__add(out, &(struct pm_symarchive_table){
+		.kind = PM_SYMARCHIVE_FILE, .path = pm_dso__path(f->dso), .build_id = f->id,
+		.build_id_len = f->id_len, .syms = a->syms, .nr_syms = nr });
+	if (!err) {
+		st_out->files++;
+		st_out->file_syms += nr;
+	}
+	return err;
+}
+
+static int archive__file(struct pm_archive *a, struct pm_buf *out, const struct ar_file *f,
+			 struct pm_archive_stats *st)
+{
+	const struct pm_symarchive *old = pm_namer__archive(a->n);
+	const char *path = pm_dso__path(f->dso);
+	const struct pm_symtab *syms;
+	const unsigned char *id;
+	size_t len;
+	int err;
+
+	/* Anonymous memory, [vdso], memfd: no file to archive, named alike everywhere. */
+	if (path[0] != '/' || path[1] == '/')
+		return 0;
+	err = pm_dso__build_id(f->dso, &id, &len);
+	/* Without an id, a file that has one could be named by nothing else. */
+	if (!f->id_len) {
+		if (!err)
+			archive__missed(a, path, "no build id was recorded for it", st);
+		return 0;
+	}
+	if (!err && len == f->id_len && !memcmp(id, f->id, len)) {
+		err = pm_dso__symtab(f->dso, &syms);
+		if (err) {
+			archive__missed(a, path, "its symbols cannot be read", st);
+			return 0;
+		}
+		return archive__table(a, out, f, syms, f->dso, st);
+	}
+	syms = old ? pm_symarchive__file(old, f->id, f->id_len) : NULL;
+	if (syms)
+		return archive__table(a, out, f, syms, NULL, st);
+	archive__missed(a, path, err == -ESTALE ? "the file was replaced since the recording" :
+			!err ? "its build id differs from the recorded one" :
+			"no file here has the recorded build id", st);
+	return 0;
+}
+
+/* A sampled kernel function and its module (NULL: the image). */
+struct ar_ksym {
+	struct pm_symbol s;
+	const char *module;
+};
+
+static int ksym__cmp_module(const struct ar_ksym *a, const struct ar_ksym *b)
+{
+	return strcmp(a->module ? a->module : "", b->module ? b->module : "");
+}
+
+static int ksym__cmp(const void *x, const void *y)
+{
+	const struct ar_ksym *a = x, *b = y;
+	int c = ksym__cmp_module(a, b);
+
+	if (c)
+		return c;
+	return a->s.addr < b->s.addr ? -1 : a->s.addr > b->s.addr;
+}
+
+/* One table of ks[0..nr), functions of one module, one entry per start. */
+static int archive__module(struct pm_archive *a, struct pm_buf *out, const struct ar_ksym *ks,
+			   size_t nr, struct pm_archive_stats *st)
+{
+	char path[PM_SYMARCHIVE_MAX_PATH];
+	size_t i, k = 0;
+	int err;
+
+	for (i = 0; i < nr; i++)
+		if (ks[i].s.size && (!k || a->syms[k - 1].start != ks[i].s.addr))
+			a->syms[k++] = (struct pm_symarchive_sym){
+				.start = ks[i].s.addr, .size = ks[i].s.size, .name = ks[i].s.name };
+	snprintf(path, sizeof(path), ks->module ? "[%s]" : "[kernel.kallsyms]", ks->module);
+	err = pm_symarchive__add(out, &(struct pm_symarchive_table){
+		.kind = PM_SYMARCHIVE_KERNEL, .path = path, .syms = a->syms, .nr_syms = k });
+	if (!err)
+		st->kernel_syms += k;
+	return err;
+}
+
+/* The kernel's: one table for the image, one per module, of the sampled functions. */
+static int archive__kernel(struct pm_archive *a, struct pm_buf *out,
+			   struct pm_archive_stats *st)
+{
+	size_t pos = 0, nr = 0, i, j, n = pm_hashtab__count(&a->kaddrs);
+	const struct pm_kallsyms *kallsyms;
+	struct ar_ksym *ks;
+	uint64_t addr, val;
+	int err = 0;
+
+	if (!n && !a->all_kernel)
+		return 0;
+	kallsyms = pm_namer__kallsyms(a->n);
+	if (!kallsyms)
+		return 0;
+	if (a->all_kernel)
+		n = pm_kallsyms__nr(kallsyms);
+	ks = calloc(n, sizeof(*ks));
+	if (!ks || archive__reserve(a, n)) {
+		free(ks);
+		return -ENOMEM;
+	}
+	if (a->all_kernel)
+		for (nr = 0; nr < n; nr++)
+			pm_kallsyms__get(kallsyms, nr, &ks[nr].s, &ks[nr].module);
+	else
+		while (pm_hashtab__next(&a->kaddrs, &pos, &addr, &val))
+			if (!pm_kallsyms__lookup(kallsyms, addr, &ks[nr].s, &ks[nr].module))
+				nr++;
+	qsort(ks, nr, sizeof(*ks), ksym__cmp);
+	for (i = 0; i < nr && !err; i = j) {
+		for (j = i + 1; j < nr && !ksym__cmp_module(&ks[i], &ks[j]); j++)
+			;
+		err = archive__module(a, out, ks + i, j - i, st);
+	}
+	free(ks);
+	return err;
+}
+
+int pm_archive__build(struct pm_archive *a, struct pm_buf *out, struct pm_archive_stats *st)
+{
+	size_t i;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	err = pm_symarchive__begin(out);
+	for (i = 0; i < a->nr_files && !err; i++)
+		err = archive__file(a, out, &a->files[i], st);
+	err = err ?: archive__kernel(a, out, st) ?: pm_symarchive__end(out);
+	st->bytes = out->len;
+	return err;
+}
+
+static bool header__has(const struct perf_file_header *h, int feat)
+{
+	return h->adds_features[feat / 64] & (1ULL << (feat % 64));
+}
+
+static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
+{
+	const unsigned char *b = p;
+	ssize_t w;
+
+	while (n) {
+		w = pwrite(fd, b, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		b += w;
+		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+int pm_archive__write_feature(struct pm_reader *r, int fd, int feat, const void *p, size_t len)
+{
+	const struct perf_file_header *h = pm_reader__header(r);
+	struct perf_file_section table[HEADER_FEAT_BITS];
+	struct perf_file_header nh = *h;
+	uint64_t data_end, table_end, end;
+	size_t nr = 0, i;
+	struct pm_cursor c;
+	struct stat st;
+	int f, err;
+
+	if (pm_reader__is_pipe(r) || pm_reader__is_unfinished(r) ||
+	    h->size < PERF_FILE_HEADER_SIZE || feat <= 0 || feat >= HEADER_FEAT_BITS)
+		return -EINVAL;
+	if (fstat(fd, &st))
+		return -errno;
+	nh.adds_features[feat / 64] |= 1ULL << (feat % 64);
+	data_end = h->data.offset + h->data.size;
+	for (f = 0; f < HEADER_FEAT_BITS; f++)
+		nr += header__has(&nh, f);
+	table_end = data_end + nr * sizeof(*table);
+	end = ((uint64_t)st.st_size + 7) & ~7ULL;
+	if (end < table_end)
+		end = table_end;
+	/* Sections the new table would cover move to the end; the others stay. */
+	for (f = 0, i = 0; f < HEADER_FEAT_BITS; f++) {
+		if (!header__has(&nh, f))
+			continue;
+		if (f == feat) {
+			i++;
+			continue;
+		}
+		err = pm_reader__feature(r, f, &c);
+		if (err)
+			return err;
+		table[i] = (struct perf_file_section){ .offset = c.base, .size = c.len };
+		if (c.len && c.base < table_end && c.base + c.len > data_end) {
+			err = pwrite_all(fd, c.p, c.len, end);
+			if (err)
+				return err;
+			table[i].offset = end;
+			end = (end + c.len + 7) & ~7ULL;
+		}
+		i++;
+	}
+	for (f = 0, i = 0; f < feat; f++)
+		i += header__has(&nh, f);
+	table[i] = (struct perf_file_section){ .offset = end, .size = len };
+	err = pwrite_all(fd, p, len, end);
+	if (!err && fdatasync(fd))
+		err = -errno;
+	if (!err)
+		err = pwrite_all(fd, table, nr * sizeof(*table), data_end);
+	if (!err && fdatasync(fd))
+		err = -errno;
+	if (!err)
+		err = pwrite_all(fd, nh.adds_features, sizeof(nh.adds_features),
+				 offsetof(struct perf_file_header, adds_features));
+	if (!err && fsync(fd))
+		err = -errno;
+	return err;
+}

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "profile/offcpu.h"
+#include "format/perf_data.h"
+#include "base/sat.h"
+#include "format/tpformat.h"
+
+struct pm_offcpu_thread {
+	int32_t pid, tid;
+	int32_t cpu;		/* of the switch-out */
+	bool open;		/* off CPU since out */
+	/* A LOST record came while it was off CPU: its switch-in may be among the lost. */
+	bool tainted;
+	enum pm_offcpu_state state;
+	uint64_t out;
+	uint64_t stack;
+};
+
+int pm_offcpu__init(struct pm_offcpu *o, const struct pm_offcpu_ops *ops, void *ctx)
+{
+	*o = (struct pm_offcpu){ .ops = ops, .ctx = ctx };
+	pm_hashtab__init(&o->by_tid, NULL, NULL);
+	return 0;
+}
+
+void pm_offcpu__exit(struct pm_offcpu *o)
+{
+	pm_hashtab__exit(&o->by_tid);
+	free(o->threads);
+	free(o->evsels);
+	*o = (struct pm_offcpu){ 0 };
+}
+
+void pm_offcpu__time(struct pm_offcpu *o, uint64_t time)
+{
+	if (time > o->last_time)
+		o->last_time = time;
+}
+
+static struct pm_offcpu_thread *offcpu__find(struct pm_offcpu *o, int32_t tid)
+{
+	uint64_t idx;
+
+	if (!pm_hashtab__find_int(&o->by_tid, (uint32_t)tid, &idx))
+		return NULL;
+	return &o->threads[idx];
+}
+
+static struct pm_offcpu_thread *offcpu__thread(struct pm_offcpu *o, int32_t tid)
+{
+	struct pm_offcpu_thread *t = offcpu__find(o, tid);
+
+	if (t)
+		return t;
+	if (pm_array__grow((void **)&o->threads, &o->cap_threads, o->nr_threads,
+			   sizeof(*o->threads)) ||
+	    pm_hashtab__insert_int(&o->by_tid, (uint32_t)tid, o->nr_threads))
+		return NULL;
+	t = &o->threads[o->nr_threads++];
+	*t = (struct pm_offcpu_thread){ .tid = tid };
+	return t;
+}
+
+/* Closes t's span at end, as kind says (a tainted span is never charged). */
+static int offcpu__close(struct pm_offcpu *o, struct pm_offcpu_thread *t, uint64_t end,
+			 enum pm_offcpu_span_kind kind)
+{
+	struct pm_offcpu_span sp = {
+		.pid = t->pid, .tid = t->tid, .cpu = t->cpu,
+		.start = t->out, .end = end < t->out ? t->out : end,
+		.state = t->state, .kind = t->tainted ? PM_OFFCPU_UNATTRIBUTED : kind,
+		.stack = t->stack,
+	};
+	struct pm_offcpu_stats *st = &o->stats;
+	uint64_t ns = sp.end - sp.start;
+
+	t->open = false;
+	if (sp.kind == PM_OFFCPU_UNATTRIBUTED) {
+		st->unattributed_spans++;
+		pm_add_sat(&st->unattributed_ns, ns);
+	} else {
+		st->spans++;
+		pm_add_sat(sp.state == PM_OFFCPU_BLOCKED ? &st->blocked_ns : &st->runnable_ns, ns);
+		if (sp.kind == PM_OFFCPU_AT_END) {
+			st->at_end_threads++;
+			pm_add_sat(&st->at_end_ns, ns);
+		}
+	}
+	return o->ops && o->ops->span ? o->ops->span(o->ctx, &sp) : 0;
+}
+
+/* The handle of a switch-out that opens no span. */
+static int offcpu__drop(struct pm_offcpu *o, uint64_t handle)
+{
+	return o->ops && o->ops->span ?
+		o->ops->span(o->ctx, &(struct pm_offcpu_span){ .kind = PM_OFFCPU_DROPPED,
+							       .stack = handle }) : 0;
+}
+
+int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
+			  int32_t tid, uint64_t prev_state, uint64_t handle)
+{
+	struct pm_offcpu_thread *t;
+	int err = 0;
+
+	pm_offcpu__time(o, time);
+	/* The idle task is one per CPU, all of tid 0. */
+	if (tid <= 0)
+		return offcpu__drop(o, handle);
+	t = offcpu__thread(o, tid);
+	if (!t) {
+		offcpu__drop(o, handle);
+		return -ENOMEM;
+	}
+	/* Out twice without an in between: the switch-in was never seen. */
+	if (t->open) {
+		o->stats.missed_ins++;
+		t->tainted = true;
+		err = offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
+	}
+	/* A dead thread's last switch: nothing waits for it. */
+	if (err || (prev_state & PM_OFFCPU_TASK_DEAD)) {
+		o->stats.exits += !err;
+		return offcpu__drop(o, handle) ?: err;
+	}
+	o->stats.switch_outs++;
+	*t = (struct pm_offcpu_thread){
+		.pid = pid, .tid = tid, .cpu = cpu, .open = true, .out = time, .stack = handle,
+		.state = prev_state & PM_OFFCPU_TASK_REPORT ? PM_OFFCPU_BLOCKED :
+							      PM_OFFCPU_RUNNABLE,
+	};
+	return 0;
+}
+
+int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t tid)
+{
+	struct pm_offcpu_thread *t;
+
+	pm_offcpu__time(o, time);
+	t = tid > 0 ? offcpu__find(o, tid) : NULL;
+	/* Not off CPU as far as we know: its switch-out was before the recording, or lost. */
+	if (!t || !t->open)
+		return 0;
+	o->stats.switch_ins++;
+	return offcpu__close(o, t, time, PM_OFFCPU_CHARGED);
+}
+
+int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time)
+{
+	size_t i;
+
+	pm_offcpu__time(o, time);
+	o->stats.lost_records++;
+	/* Any of them may have been switched in in the range lost. */
+	for (i = 0; i < o->nr_threads; i++)
+		if (o->threads[i].open)
+			o->threads[i].tainted = true;
+	return 0;
+}
+
+int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid)
+{
+	struct pm_offcpu_thread *t = offcpu__find(o, tid);
+
+	pm_offcpu__time(o, time);
+	/* It ran to exit: a span still open lost its switch-in. */
+	if (!t || !t->open)
+		return 0;
+	o->stats.missed_ins++;
+	t->tainted = true;
+	return offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
+}
+
+int pm_offcpu__end(struct pm_offcpu *o)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < o->nr_threads && !err; i++)
+		if (o->threads[i].open)
+			err = offcpu__close(o, &o->threads[i], o->last_time, PM_OFFCPU_AT_END);
+	return err;
+}
+
+/* ---- records ---- */
+
+static const struct pm_tp_field *tp_field(const struct pm_tp_event *ev, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nr_fields; i++)
+		if (!strcmp(ev->fields[i].name, name) && ev->fields[i].size <= 8 &&
+		    !(ev->fields[i].flags & (PM_TP_FIELD_ARRAY | PM_TP_FIELD_DYNAMIC |
+					     PM_TP_FIELD_RELATIVE)))
+			return &ev->fields[i];
+	return NULL;
+}
+
+static bool is_switch_event(const struct pm_evsel *e)
+{
+	return e->attr.type == PERF_TYPE_TRACEPOINT && e->tp &&
+	       !strcmp(e->tp->full_name, "sched:sched_switch");
+}
+
+bool pm_offcpu__wanted(struct pm_reader *r)
+{
+	size_t i, n = pm_reader__nr_evsels(r);
+
+	for (i = 0; i < n; i++) {
+		const struct pm_evsel *e = pm_reader__evsel(r, i);
+
+		if (is_switch_event(e) && !e->attr.freq && e->attr.sample_period == 1)
+			return true;
+	}
+	return false;
+}
+
+static const struct pm_offcpu_evsel *offcpu__evsel(struct pm_offcpu *o, const struct pm_evsel *e)
+{
+	struct pm_offcpu_evsel *oe;
+	size_t n = (size_t)e->idx + 1;
+
+	if (e->idx < 0)
+		return NULL;
+	if (n > o->nr_evsels) {
+		oe = realloc(o->evsels, n * sizeof(*oe));
+		if (!oe)
+			return NULL;
+		memset(oe + o->nr_evsels, 0, (n - o->nr_evsels) * sizeof(*oe));
+		o->evsels = oe;
+		o->nr_evsels = n;
+	}
+	oe = &o->evsels[e->idx];
+	if (!oe->checked && is_switch_event(e) && !e->attr.freq && e->attr.sample_period == 1) {
+		oe->prev_pid = tp_field(e->tp, "prev_pid");
+		oe->prev_state = tp_field(e->tp, "prev_state");
+		oe->next_pid = tp_field(e->tp, "next_pid");
+		if (!oe->prev_pid || !oe->prev_state || !oe->next_pid)
+			oe->prev_pid = oe->prev_state = oe->next_pid = NULL;
+	}
+	oe->checked = true;
+	return oe;
+}
+
+bool pm_offcpu__is_switch(struct pm_offcpu *o, const struct pm_sample *s)
+{
+	const struct pm_offcpu_evsel *oe = s->evsel ? offcpu__evsel(o, s->evsel) : NULL;
+
+	return oe && oe->prev_pid && (s->fields & PERF_SAMPLE_RAW);
+}
+
+static int field_int(const struct pm_tp_field *f, const struct pm_sample *s, uint64_t *v)
+{
+	const unsigned char *p;
+	size_t len;
+	int err = pm_tp_field__data(f, s->raw, s->raw_size, &p, &len);
+
+	if (!err)
+		*v = pm_tp__read_int(p, len, f->is_signed);
+	return err;
+}
+
+static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
+			  const struct pm_rec_info *in)
+{
+	const struct pm_sample *s = &in->s;
+	const struct pm_offcpu_evsel *oe;
+	uint64_t prev_pid, prev_state, next_pid, handle = 0;
+	int32_t cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1;
+	int err;
+
+	pm_offcpu__time(o, s->time);
+	if (!pm_offcpu__is_switch(o, s))
+		return 0;
+	oe = &o->evsels[s->evsel->idx];
+	/* A record whose fields lie outside its payload pairs nothing. */
+	if (field_int(oe->prev_pid, s, &prev_pid) || field_int(oe->prev_state, s, &prev_state) ||
+	    field_int(oe->next_pid, s, &next_pid))
+		return 0;
+	/* The idle task leaving opens nothing: no stack to keep. */
+	if ((int32_t)prev_pid > 0) {
+		err = o->ops && o->ops->keep ? o->ops->keep(o->ctx, rec, s, &handle) : 0;
+		if (!err)
+			err = pm_offcpu__switch_out(o, s->time, cpu, (int32_t)s->pid,
+						    (int32_t)prev_pid, prev_state, handle);
+		if (err)
+			return err;
+	}
+	return pm_offcpu__switch_in(o, s->time, (int32_t)next_pid);
+}
+
+int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)
+{
+	struct pm_offcpu *o = arg;
+	const struct perf_event_header *h = rec->header;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return offcpu__sample(o, rec, in);
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* The switched-in task is the record's own (its sample_id). */
+		if (!in->has_time || !in->has_pid)
+			return 0;
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			pm_offcpu__time(o, in->time);
+			return 0;
+		}
+		return pm_offcpu__switch_in(o, in->time, in->tid);
+	case PERF_RECORD_LOST:
+		return pm_offcpu__lost(o, in->has_time ? in->time : o->last_time);
+	case PERF_RECORD_LOST_SAMPLES:
+		/* Written at the end from the events' counts; an empty one loses nothing. */
+		if (in->body_len < 8 || !((const uint64_t *)rec->data)[1])
+			return 0;
+		return pm_offcpu__lost(o, in->has_time ? in->time : o->last_time);
+	case PERF_RECORD_EXIT:
+		return in->has_time && in->has_pid ? pm_offcpu__thread_exit(o, in->time, in->tid) : 0;
+	default:
+		if (in->has_time)
+			pm_offcpu__time(o, in->time);
+		return 0;
+	}
+}

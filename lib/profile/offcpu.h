@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_OFFCPU_H
+#define PMREC_OFFCPU_H
+
+/*
+ * Off-CPU time: each thread's switch-out paired with its next switch-in,
+ * in time order, whatever CPUs they happen on (a thread that migrates is
+ * switched in on another CPU).  A switch-out comes from a
+ * sched:sched_switch sample (its prev_state says why the thread left: not
+ * runnable, "blocked", or still runnable, preempted: the time until it runs
+ * again is run-queue latency); a switch-in from the same tracepoint's
+ * next_pid (system-wide recordings) or from a SWITCH / SWITCH_CPU_WIDE
+ * record (PERF_RECORD_MISC_SWITCH_OUT clear).
+ *
+ * Time is never invented: a LOST record means switches of some CPU were
+ * dropped, any of which may have been the switch-in of any thread then
+ * off CPU, so the spans open at that moment are closed as unattributed
+ * (counted, not charged) when their switch-in comes.  A thread still off
+ * CPU when the recording ends is charged until the last time seen and
+ * flagged; a thread that exits is closed.
+ *
+ *	struct pm_offcpu o;
+ *	pm_offcpu__init(&o, &ops, ctx);
+ *	... pm_offcpu__record() as a pipeline consumer, or the calls below ...
+ *	pm_offcpu__end(&o);
+ *	pm_offcpu__exit(&o);
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/hashtab.h"
+#include "reader/reader.h"
+#include "reader/rec_info.h"
+
+enum pm_offcpu_state {
+	PM_OFFCPU_NONE,		/* not an off-CPU sample */
+	PM_OFFCPU_BLOCKED,	/* left the CPU not runnable: sleep, I/O, lock */
+	PM_OFFCPU_RUNNABLE,	/* left it runnable (preempted): waited for a CPU */
+};
+
+/* prev_state as the kernel reports it (trace/events/sched.h): a letter's bit, 0 "R". */
+#define PM_OFFCPU_TASK_DEAD 0x30	/* X and Z: the last switch-out of a thread */
+#define PM_OFFCPU_TASK_REPORT 0xff	/* the states that are not runnable */
+
+enum pm_offcpu_span_kind {
+	PM_OFFCPU_CHARGED,	/* paired: charge end - start to the stack */
+	PM_OFFCPU_AT_END,	/* still off CPU at the end: charged until then, flagged */
+	PM_OFFCPU_UNATTRIBUTED,	/* across a lost range, or its switch-in missed */
+	PM_OFFCPU_DROPPED,	/* no span (idle, a dead thread's last switch): the handle back */
+};
+
+struct pm_offcpu_span {
+	int32_t pid, tid;
+	int32_t cpu;			/* of the switch-out */
+	uint64_t start, end;		/* ns */
+	enum pm_offcpu_state state;
+	enum pm_offcpu_span_kind kind;
+	uint64_t stack;			/* what ops->keep gave for the switch-out */
+};
+
+struct pm_offcpu_ops {
+	/*
+	 * A switch-out sample: keep what its span will be charged to in
+	 * *handle (ops->span gets it back, once).  Called from
+	 * pm_offcpu__record only; the direct calls take the handle.
+	 */
+	int (*keep)(void *ctx, const struct pm_record *rec, const struct pm_sample *s,
+		    uint64_t *handle);
+	/* Every span, however it closed: charged or not, its handle is done with. */
+	int (*span)(void *ctx, const struct pm_offcpu_span *sp);
+};
+
+struct pm_offcpu_stats {
+	uint64_t switch_outs;		/* of threads (not idle) */
+	uint64_t switch_ins;		/* that closed a span */
+	uint64_t spans;			/* charged, at the end included */
+	uint64_t blocked_ns, runnable_ns;
+	uint64_t at_end_threads, at_end_ns;	/* part of blocked_ns/runnable_ns */
+	uint64_t unattributed_spans, unattributed_ns;
+	/* Spans whose switch-in never came (out again, or exited): part of the above. */
+	uint64_t missed_ins;
+	uint64_t lost_records;		/* LOST records (their ranges) */
+	uint64_t exits;
+};
+
+struct pm_offcpu_thread;
+
+/* The sched_switch fields of one event (by its attr index). */
+struct pm_offcpu_evsel {
+	bool checked;
+	const struct pm_tp_field *prev_pid, *prev_state, *next_pid;	/* NULL: not sched_switch */
+};
+
+struct pm_offcpu {
+	const struct pm_offcpu_ops *ops;
+	void *ctx;
+	struct pm_offcpu_thread *threads;	/* in order first seen */
+	size_t nr_threads, cap_threads;
+	struct pm_hashtab by_tid;	/* tid -> index */
+	struct pm_offcpu_evsel *evsels;
+	size_t nr_evsels;
+	uint64_t last_time;		/* of any record: the end of the recording */
+	struct pm_offcpu_stats stats;
+};
+
+/* 0 or -ENOMEM. */
+int pm_offcpu__init(struct pm_offcpu *o, const struct pm_offcpu_ops *ops, void *ctx);
+void pm_offcpu__exit(struct pm_offcpu *o);
+
+/* Whether a recording has what the analysis needs: a sched:sched_switch event sampled every time. */
+bool pm_offcpu__wanted(struct pm_reader *r);
+/* Whether s is a sched:sched_switch sample that pm_offcpu__record pairs. */
+bool pm_offcpu__is_switch(struct pm_offcpu *o, const struct pm_sample *s);
+
+/* The steps, for records decoded elsewhere (and the unit test); each 0 or a negative errno. */
+int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
+			  int32_t tid, uint64_t prev_state, uint64_t handle);
+int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t tid);
+int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time);
+int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid);
+/* Moves the end of the recording to time, if later. */
+void pm_offcpu__time(struct pm_offcpu *o, uint64_t time);
+/* The threads still off CPU, charged until the last time seen and flagged. */
+int pm_offcpu__end(struct pm_offcpu *o);
+
+/* A pm_consume_fn: arg is the pm_offcpu. */
+int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in);
+
+#endif

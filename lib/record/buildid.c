@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "base/buf.h"
+#include "record/buildid.h"
+#include "symbols/dso.h"
+#include "symbols/elf.h"
+#include "base/hashtab.h"
+#include "format/perf_data.h"
+#include "format/record_body.h"
+
+struct bid_entry {
+	uint16_t cpumode;
+	uint8_t len;
+	unsigned char id[PM_BUILD_ID_SIZE];
+	char *path;
+};
+
+struct bid_file {
+	struct pm_dso *dso;
+};
+
+/* Entries and files in the order added (the order written); the tables find them. */
+struct pm_build_ids {
+	struct bid_entry *entries;
+	size_t nr_entries, cap_entries;
+	struct pm_hashtab entry_tab;	/* (path, id) -> index in entries */
+	struct bid_file *files;
+	size_t nr_files, cap_files;
+	struct pm_hashtab file_tab;	/* dso -> index in files */
+	struct pm_dso_cache *cache;
+};
+
+/* What an entry is looked up by. */
+struct bid_key {
+	const char *path;
+	const unsigned char *id;
+	size_t len;
+};
+
+static uint64_t bid_key__hash(const struct pm_hashtab *t, const struct bid_key *k)
+{
+	return pm_hashtab__hash_more(t, pm_hashtab__hash_bytes(t, k->path, strlen(k->path)),
+				     pm_hashtab__hash_bytes(t, k->id, k->len));
+}
+
+static uint64_t entry_hash(const struct pm_hashtab *t, uint64_t val, void *arg)
+{
+	const struct bid_entry *e = &((struct pm_build_ids *)arg)->entries[val];
+
+	return bid_key__hash(t, &(struct bid_key){ .path = e->path, .id = e->id, .len = e->len });
+}
+
+static bool entry_equal(uint64_t val, const void *key, void *arg)
+{
+	const struct bid_entry *e = &((struct pm_build_ids *)arg)->entries[val];
+	const struct bid_key *k = key;
+
+	return e->len == k->len && !memcmp(e->id, k->id, k->len) && !strcmp(e->path, k->path);
+}
+
+static const struct pm_hashtab_ops entry_ops = { .hash = entry_hash, .equal = entry_equal };
+
+struct pm_build_ids *pm_build_ids__new(void)
+{
+	struct pm_build_ids *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->cache = pm_dso_cache__new();
+	if (!b->cache) {
+		free(b);
+		return NULL;
+	}
+	pm_hashtab__init(&b->entry_tab, &entry_ops, b);
+	pm_hashtab__init(&b->file_tab, NULL, NULL);
+	return b;
+}
+
+void pm_build_ids__delete(struct pm_build_ids *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nr_entries; i++)
+		free(b->entries[i].path);
+	free(b->entries);
+	pm_hashtab__exit(&b->entry_tab);
+	free(b->files);
+	pm_hashtab__exit(&b->file_tab);
+	pm_dso_cache__delete(b->cache);
+	free(b);
+}
+
+int pm_build_ids__add(struct pm_build_ids *b, uint16_t cpumode, const char *path,
+		      const unsigned char *id, size_t len)
+{
+	struct bid_entry *e;
+	struct bid_key k = { .path = path, .id = id, .len = len };
+	uint64_t h;
+	int err;
+
+	if (!len)
+		return 0;
+	if (len > PM_BUILD_ID_SIZE)
+		k.len = len = PM_BUILD_ID_SIZE;
+	h = bid_key__hash(&b->entry_tab, &k);
+	if (pm_hashtab__find(&b->entry_tab, h, &k, NULL))
+		return 0;
+	err = pm_array__grow((void **)&b->entries, &b->cap_entries, b->nr_entries, sizeof(*e));
+	if (err)
+		return err;
+	e = &b->entries[b->nr_entries];
+	memset(e, 0, sizeof(*e));
+	e->path = strdup(path);
+	if (!e->path)
+		return -ENOMEM;
+	e->cpumode = cpumode;
+	e->len = (uint8_t)len;
+	memcpy(e->id, id, len);
+	err = pm_hashtab__insert(&b->entry_tab, h, b->nr_entries);
+	if (err) {
+		free(e->path);
+		return err;
+	}
+	b->nr_entries++;
+	return 0;
+}
+
+/* Only real files have build ids: not "[vdso]", "//anon" or "/memfd:x (deleted)". */
+static bool is_file_path(const char *path)
+{
+	size_t n = strlen(path);
+
+	return path[0] == '/' && !(n > 10 && !strcmp(path + n - 10, " (deleted)"));
+}
+
+int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t dev,
+			   uint64_t ino)
+{
+	struct pm_dso *dso;
+	int err;
+
+	if (!is_file_path(path) || !ino)
+		return 0;
+	dso = pm_dso_cache__findnew(b->cache, path, dev, ino);
+	if (!dso)
+		return -errno;
+	if (pm_hashtab__find_int(&b->file_tab, (uintptr_t)dso, NULL))
+		return 0;
+	err = pm_array__grow((void **)&b->files, &b->cap_files, b->nr_files, sizeof(*b->files));
+	if (!err)
+		err = pm_hashtab__insert_int(&b->file_tab, (uintptr_t)dso, b->nr_files);
+	if (err)
+		return err;
+	b->files[b->nr_files++] = (struct bid_file){ .dso = dso };
+	return 0;
+}
+
+
+int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_header *h)
+{
+	struct pm_mmap_body mb;
+	char path[4096];
+	size_t n;
+
+	/* The whole body: the name is NUL-terminated, a sample_id trailer may follow. */
+	if (h->type != PERF_RECORD_MMAP2 || h->size < sizeof(*h) ||
+	    pm_mmap_body__decode(h, h->size - sizeof(*h), &mb))
+		return 0;
+	n = strnlen(mb.filename, mb.filename_max);
+	if (n == mb.filename_max || n >= sizeof(path))
+		return 0;
+	memcpy(path, mb.filename, n + 1);
+	if (!is_file_path(path))
+		return 0;
+	if (mb.has_build_id)
+		return pm_build_ids__add(b, PERF_RECORD_MISC_USER, path, mb.build_id,
+					 mb.build_id_len);
+	return pm_build_ids__add_file(b, path, makedev(mb.maj, mb.min), mb.ino);
+}
+
+int pm_build_ids__add_events(struct pm_build_ids *b, const void *buf, size_t len)
+{
+	size_t off = 0;
+	int err = 0;
+
+	while (!err && off + sizeof(struct perf_event_header) <= len) {
+		const struct perf_event_header *h = (const void *)((const char *)buf + off);
+
+		if (h->size < sizeof(*h) || h->size > len - off)
+			return -EINVAL;
+		err = pm_build_ids__add_event(b, h);
+		off += h->size;
+	}
+	return err;
+}
+
+int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t type)
+{
+	size_t i;
+	int err;
+
+	/* Files go into the entry set, where an id the kernel gave meets it. */
+	for (i = 0; i < b->nr_files; i++) {
+		const unsigned char *id;
+		size_t len;
+
+		if (pm_dso__build_id(b->files[i].dso, &id, &len))
+			continue;
+		err = pm_build_ids__add(b, PERF_RECORD_MISC_USER, pm_dso__path(b->files[i].dso),
+					id, len);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < b->nr_entries; i++) {
+		const struct bid_entry *e = &b->entries[i];
+
+		err = pm_build_id_entry__append(out, type, e->cpumode, e->id, e->len, e->path);
+		if (err)
+			return err;
+	}
+	return 0;
+}

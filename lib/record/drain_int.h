@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_DRAIN_INT_H
+#define PMREC_DRAIN_INT_H
+
+/*
+ * The drain engine's insides, for drain.c, the event set that opens fds
+ * into it (evset.c) and the unit tests that look at its rings; cmd/ sees
+ * drain.h only.
+ */
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "base/buf.h"
+#include "record/drain.h"
+#include "record/perf_ops.h"
+#include "record/ring.h"
+#include "record/snapshot.h"
+
+struct pm_stage;
+
+enum pm_drain_state {
+	PM_DRAIN_ACTIVE,		/* some fd still writes into the ring */
+	PM_DRAIN_DRAINING,		/* every fd hung up; data may remain */
+	PM_DRAIN_RETIRED,		/* emptied, fds closed, unmapped */
+};
+
+struct pm_drain_ring {
+	struct pm_ring ring;		/* ring.refcnt: its fds not hung up */
+	int cpu;
+	enum pm_drain_state state;
+	uint64_t lost;			/* from PERF_RECORD_LOST */
+	struct pm_span span;		/* peeked in the current pass */
+	struct pm_buf copy;		/* the span, when its records need fixing */
+};
+
+struct pm_drain_fd {
+	int fd;				/* -1 once closed */
+	size_t ring;
+	size_t event;
+	bool dead;			/* hung up or closed: out of the poll set */
+	bool lost_read;
+	uint64_t id;
+	uint64_t lost;			/* PERF_FORMAT_LOST, read before close */
+};
+
+struct pm_drain {
+	/* From pm_drain_config and pm_drain_events, set once. */
+	const struct pm_perf_ops *ops;
+	struct pm_drain_sink sink;
+	int watch_fd;			/* the caller's fd polled with the rings, or -1 */
+	bool overwrite;			/* backward rings: copied by snapshots only */
+	bool lost_format;		/* the fds count PERF_FORMAT_LOST */
+	bool build_id_mmap;		/* attr.build_id: MMAP2 build ids are ours */
+	size_t time_off;		/* of a SAMPLE's time (pm_evlist__sample_time_offset) */
+	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
+	struct pm_jitcap *jitcap;	/* MMAP2 and EXIT records are shown to it; or NULL */
+	size_t stage_size;
+	bool stage_writer;
+	/* State. */
+	struct pm_drain_ring *rings;
+	size_t nr_rings;
+	struct pm_drain_fd *fds;
+	size_t nr_fds;
+	struct pollfd *pfds;		/* watch_fd, the stage's room_fd, the live fds */
+	size_t *pfd_fd;			/* pfds[i] watches fds[pfd_fd[i]] */
+	size_t nr_pfds;
+	size_t nr_fixed;		/* pfds before the live fds */
+	struct iovec *iov;
+	enum pm_snapshot_state snap;
+	struct pm_drain_stats stats;
+	struct pm_stage *stage;		/* NULL: passes write to the sink themselves */
+	bool blocked;			/* the last pass found no room in the stage */
+	struct pm_drain_stats staged;	/* the stage's counts already in stats */
+};
+
+#endif

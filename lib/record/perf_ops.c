@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "record/perf_ops.h"
+#include "record/ring.h"
+
+static int kernel_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu,
+		       unsigned long flags)
+{
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static int kernel_ioctl(void *arg, int fd, unsigned long req, unsigned long val)
+{
+	return ioctl(fd, req, val) < 0 ? -errno : 0;
+}
+
+static int kernel_mmap(void *arg, struct pm_ring *r, int fd, size_t pages, bool overwrite)
+{
+	return pm_ring__mmap(r, fd, pages, overwrite);
+}
+
+static void kernel_unmap(void *arg, struct pm_ring *r)
+{
+	pm_ring__unmap(r);
+}
+
+static ssize_t kernel_read(void *arg, int fd, void *buf, size_t len)
+{
+	ssize_t n = read(fd, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+static int kernel_close(void *arg, int fd)
+{
+	return close(fd) ? -errno : 0;
+}
+
+static int kernel_poll(void *arg, struct pollfd *fds, nfds_t nr, int timeout_ms)
+{
+	int n = poll(fds, nr, timeout_ms);
+
+	return n < 0 ? -errno : n;
+}
+
+const struct pm_perf_ops pm_perf_ops__kernel = {
+	.open = kernel_open,
+	.ioctl = kernel_ioctl,
+	.mmap = kernel_mmap,
+	.unmap = kernel_unmap,
+	.read = kernel_read,
+	.close = kernel_close,
+	.poll = kernel_poll,
+};
