@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/cache.h"
 #include "base/hashtab.h"
 #include "base/sat.h"
 #include "profile/profile_int.h"
@@ -468,6 +469,14 @@ static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
 	       c->state == s->state && s->comm && !strcmp(s->comm, str_at(p, c->comm));
 }
 
+/* The ctx_seen slot of a sample's thread, CPU and event. */
+static uint32_t *ctx_seen_slot(struct pm_profile *p, const struct pm_profile_sample *s)
+{
+	uint64_t h = pm_cache__mix((uint64_t)(uint32_t)s->tid << 32 | (uint32_t)s->cpu, s->event);
+
+	return &p->ctx_seen[pm_cache__slot(h, CTX_SEEN_BITS)];
+}
+
 /* n samples of ctx's stack ending at node, of this summed period, from time first to last. */
 static void profile__count(struct pm_profile *p, uint32_t ctx, uint32_t node, uint32_t event,
 			   uint64_t n, uint64_t period, uint64_t first, uint64_t last)
@@ -524,8 +533,7 @@ int pm_profile__add_placed(struct pm_profile *p, const struct pm_profile_sample 
 		return -EINVAL;
 	if (!in_time(p, s->time))
 		return 0;
-	seen = &p->ctx_seen[((uint32_t)s->tid * 0x9e3779b1u ^ (uint32_t)s->cpu * 0x85ebca6bu ^
-			     s->event) % CTX_SEEN];
+	seen = ctx_seen_slot(p, s);
 	if (!*seen || !same_ctx(p, &p->ctxs[*seen - 1], s)) {
 		ctx = ctx_find(p, s, &err);
 		if (err)

@@ -23,7 +23,8 @@
  */
 #define NONE UINT32_MAX
 #define FRAME_BLOCK 1024u
-#define CTX_SEEN 256u
+#define CTX_SEEN_BITS 8
+#define CTX_SEEN (1u << CTX_SEEN_BITS)
 
 struct stack {
 	uint32_t ctx, nr, leaf;
@@ -85,7 +86,9 @@ struct pm_profile {
 	/*
 	 * Contexts met lately, by thread, CPU and event (id + 1, 0 empty):
 	 * samples of an -a recording alternate between CPUs and threads, and
-	 * a hit costs a compare instead of interning the command name.
+	 * a hit costs a compare instead of interning the command name.  A
+	 * direct-mapped cache (base/cache.h): a slot's context is compared
+	 * whole, so a collision costs a look-up, never a wrong context.
 	 */
 	uint32_t ctx_seen[CTX_SEEN];
 
