@@ -8,6 +8,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "base/cache.h"
 #include "base/file.h"
 #include "dwarf/dwfile.h"
 #include "dwarf/inlines.h"
@@ -385,9 +386,7 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 
 static struct cfi_rule *rule__slot(struct pm_unwinder *u, uint64_t serial, uint64_t pc)
 {
-	uint64_t h = (pc ^ serial * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-
-	return &u->rules[h >> (64 - CFI_RULE_BITS)];
+	return &u->rules[pm_cache__slot(pm_cache__mix(serial, pc), CFI_RULE_BITS)];
 }
 
 /* Register regno's rule in frame, if of a kept form. */
