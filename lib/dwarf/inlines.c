@@ -10,7 +10,11 @@
 #include "symbols/demangle.h"
 #include "symbols/symname.h"
 
-/* Addresses kept before all are dropped (RSS bound). */
+/*
+ * Addresses kept before all are dropped (RSS bound).  The names dropped
+ * are freed at the next drop: the frames of a sample named just before
+ * one still point at them.
+ */
 #define MAX_ENTRIES (1u << 20)
 
 /* A file's DWARF, by the machine's DSO. */
@@ -34,6 +38,8 @@ struct pm_inlines {
 	struct inline_entry *entries;
 	size_t nr, cap;
 	struct pm_hashtab ids;		/* entries[] by (DSO, offset) */
+	struct inline_entry *dropped;	/* at the last drop */
+	size_t nr_dropped;
 	bool demangle;
 };
 
@@ -76,10 +82,20 @@ static void entry__free(struct inline_entry *e)
 	free(e->names);
 }
 
-static void inlines__clear(struct pm_inlines *in)
+static void entries__free(struct inline_entry *e, size_t nr)
 {
-	while (in->nr)
-		entry__free(&in->entries[--in->nr]);
+	while (nr)
+		entry__free(&e[--nr]);
+	free(e);
+}
+
+static void inlines__drop(struct pm_inlines *in)
+{
+	entries__free(in->dropped, in->nr_dropped);
+	in->dropped = in->entries;
+	in->nr_dropped = in->nr;
+	in->entries = NULL;
+	in->nr = in->cap = 0;
 	pm_hashtab__exit(&in->ids);
 	pm_hashtab__init(&in->ids, &entry_ops, in);
 }
@@ -88,9 +104,9 @@ void pm_inlines__delete(struct pm_inlines *in)
 {
 	if (!in)
 		return;
-	inlines__clear(in);
+	entries__free(in->dropped, in->nr_dropped);
+	entries__free(in->entries, in->nr);
 	pm_hashtab__exit(&in->ids);
-	free(in->entries);
 	while (in->nr_files)
 		pm_dwfile__close(in->files[--in->nr_files].dw);
 	free(in->files);
@@ -170,7 +186,7 @@ int pm_inlines__read(struct pm_inlines *in, const struct pm_dso *dso, const char
 	int err;
 
 	if (in->nr >= MAX_ENTRIES)
-		inlines__clear(in);
+		inlines__drop(in);
 	dw = inlines__file(in, dso, path);
 	if (!dw || pm_array__grow((void **)&in->entries, &in->cap, in->nr, sizeof(*in->entries)))
 		return -ENOMEM;

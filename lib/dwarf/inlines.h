@@ -8,7 +8,7 @@
  * PM_SYM_NAME_MAX.  Inlines are a property of a file, not of a process:
  * each file's DWARF is read once (a pm_dwfile per file) and the names are
  * kept per (file, offset), at most 1 << 20 addresses before they are all
- * dropped (RSS bound).
+ * dropped (RSS bound), and freed at the drop after.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,7 +27,7 @@ void pm_inlines__set_demangle(struct pm_inlines *in, bool demangle);
 /*
  * The names kept for file offset off of the file dso (only its address
  * is used), innermost first: true when they are there.  *names stays
- * valid until the next pm_inlines__read.
+ * valid for the next 1 << 20 addresses read at least.
  */
 bool pm_inlines__kept(const struct pm_inlines *in, const struct pm_dso *dso, uint64_t off,
 		      const char *const **names, size_t *nr);
