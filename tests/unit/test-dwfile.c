@@ -4,15 +4,20 @@
  * tests are built with -g) gives the source line of an instruction of an
  * always-inlined function and names that function as inlined there, both
  * as annotate (DW_AT_name) and as report (through pm_inlines, kept per
- * file and offset); a path that is not absolute is no file.
+ * file and offset); a path that is not absolute is no file.  libdw 0.188
+ * finds an address's unit through .debug_aranges, which clang does not
+ * write: in a clang build those checks are skipped.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <link.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dwarf/dwfile.h"
 #include "dwarf/inlines.h"
@@ -46,6 +51,27 @@ static bool ends_with(const char *s, const char *tail)
 	size_t n = strlen(s), m = strlen(tail);
 
 	return n >= m && !strcmp(s + n - m, tail);
+}
+
+/* Whether the file at path has a section named name. */
+static bool has_section(const char *path, const char *name)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf = fd >= 0 && elf_version(EV_CURRENT) != EV_NONE ?
+		   elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx))
+		while (!found && (scn = elf_nextscn(elf, scn)))
+			found = gelf_getshdr(scn, &sh) &&
+				!strcmp(elf_strptr(elf, shstrndx, sh.sh_name) ?: "", name);
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return found;
 }
 
 static void test_self(const char *exe, uint64_t vaddr)
@@ -116,8 +142,12 @@ int main(void)
 	dl_iterate_phdr(first_bias, &bias);
 	if (!realpath("/proc/self/exe", exe))
 		exe[0] = '\0';
-	test_self(exe, pc - bias);
-	test_inlines(exe, pc - bias);
+	if (has_section(exe, ".debug_aranges")) {
+		test_self(exe, pc - bias);
+		test_inlines(exe, pc - bias);
+	} else {
+		tap_ok(1, "# SKIP no .debug_aranges (clang): libdw 0.188 finds no unit");
+	}
 	test_not_a_file();
 	return tap_done();
 }
