@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dwarf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,17 +8,15 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
-#include "base/buf.h"
-#include "symbols/debuginfo.h"
-#include "symbols/demangle.h"
+#include "base/cache.h"
 #include "base/file.h"
-#include "symbols/symname.h"
+#include "dwarf/dwfile.h"
+#include "dwarf/inlines.h"
 #include "dwarf/unwind.h"
+#include "symbols/debuginfo.h"
 
 /* Live libdw sessions: beyond this many address spaces, the least recently used goes (RSS bound). */
 #define MAX_SESSIONS 64
-/* Inline cache entries kept before it is emptied (RSS bound). */
-#define MAX_INLINE_ENTRIES (1u << 20)
 
 /* perf's x86 register numbers (arch/x86/include/uapi/asm/perf_regs.h). */
 enum {
@@ -66,41 +63,6 @@ struct cfi_rule {
 	bool loops;			/* an expression may branch back: unwinding stops here */
 };
 
-/* A file in the inline session, by the machine's DSO. */
-struct inline_file {
-	const struct pm_dso *dso;
-	Dwfl_Module *mod;		/* NULL: not usable */
-};
-
-/*
- * The scopes with code of one compilation unit, found once: a look-up then
- * searches them by address instead of walking the unit's tree (the walk
- * stepped over every DIE before the function, most of the inline cost).
- */
-struct cu_scope {
-	Dwarf_Addr start, end;
-	Dwarf_Addr max_end;		/* the largest end up to this one, by start */
-	uint32_t order;			/* in the walk: the first match wins, as in die__path */
-	int nest;
-	Dwarf_Die die;
-};
-
-struct cu_index {
-	const Dwarf_Die *cu;		/* libdwfl's, stable while the module lives */
-	struct cu_scope *scopes;
-	size_t nr, cap;
-	struct cu_index *next;
-};
-#define CU_BUCKETS 256
-
-struct inline_entry {
-	const struct pm_dso *dso;
-	uint64_t off;			/* file offset of the address */
-	char **names;
-	size_t nr;
-	struct inline_entry *next;
-};
-
 struct pm_unwinder {
 	struct pm_machine *m;
 	Elf *arch_elf;			/* tells libdw the architecture */
@@ -109,13 +71,7 @@ struct pm_unwinder {
 	uint64_t clock;
 	uint64_t serial;
 	struct cfi_rule *rules;		/* 1 << CFI_RULE_BITS, by (session, pc) */
-	/*
-	 * Inlines are a property of a file, not of a process: one offline
-	 * session holds every file once, so each file's DWARF is read once.
-	 */
-	Dwfl *inline_dwfl;
-	struct inline_file *files;
-	size_t nr_files, cap_files;
+	struct pm_inlines *inlines;
 	/* The sample being unwound, for the callbacks. */
 	const struct pm_sample *s;
 	struct session *se;		/* the session of s */
@@ -125,11 +81,6 @@ struct pm_unwinder {
 	uint64_t last_sp;
 	bool stopped;			/* by us: cap, loop, bad pc */
 	bool read_failed;		/* outside the copy: libdw then ends quietly */
-	bool demangle;
-	struct cu_index *cus[CU_BUCKETS];
-	/* Inlined names, hashed by (dso, offset). */
-	struct inline_entry **buckets;
-	size_t nr_buckets, nr_entries;
 };
 
 /* An empty x86-64 ELF header: libdw takes the architecture of a session from it. */
@@ -154,32 +105,13 @@ struct pm_unwinder *pm_unwinder__new(struct pm_machine *m)
 		return NULL;
 	u->m = m;
 	u->arch_elf = arch_elf__new();
-	u->nr_buckets = 4096;
-	u->buckets = calloc(u->nr_buckets, sizeof(*u->buckets));
+	u->inlines = pm_inlines__new();
 	u->rules = calloc(1u << CFI_RULE_BITS, sizeof(*u->rules));
-	if (!u->arch_elf || !u->buckets || !u->rules) {
+	if (!u->arch_elf || !u->inlines || !u->rules) {
 		pm_unwinder__delete(u);
 		return NULL;
 	}
 	return u;
-}
-
-static void inline_cache__clear(struct pm_unwinder *u)
-{
-	size_t i, j;
-
-	for (i = 0; i < u->nr_buckets; i++) {
-		while (u->buckets[i]) {
-			struct inline_entry *e = u->buckets[i];
-
-			u->buckets[i] = e->next;
-			for (j = 0; j < e->nr; j++)
-				free(e->names[j]);
-			free(e->names);
-			free(e);
-		}
-	}
-	u->nr_entries = 0;
 }
 
 static void sessions__clear(struct pm_unwinder *u)
@@ -191,33 +123,12 @@ static void sessions__clear(struct pm_unwinder *u)
 	u->nr_sessions = 0;
 }
 
-static void cu_index__delete_all(struct pm_unwinder *u)
-{
-	struct cu_index *ix, *next;
-	size_t i;
-
-	for (i = 0; i < CU_BUCKETS; i++) {
-		for (ix = u->cus[i]; ix; ix = next) {
-			next = ix->next;
-			free(ix->scopes);
-			free(ix);
-		}
-		u->cus[i] = NULL;
-	}
-}
-
 void pm_unwinder__delete(struct pm_unwinder *u)
 {
 	if (!u)
 		return;
-	cu_index__delete_all(u);
 	sessions__clear(u);
-	if (u->inline_dwfl)
-		dwfl_end(u->inline_dwfl);
-	free(u->files);
-	if (u->buckets)
-		inline_cache__clear(u);
-	free(u->buckets);
+	pm_inlines__delete(u->inlines);
 	free(u->rules);
 	if (u->arch_elf)
 		elf_end(u->arch_elf);
@@ -226,7 +137,7 @@ void pm_unwinder__delete(struct pm_unwinder *u)
 
 void pm_unwinder__set_demangle(struct pm_unwinder *u, bool demangle)
 {
-	u->demangle = demangle;
+	pm_inlines__set_demangle(u->inlines, demangle);
 }
 
 void pm_unwinder__forget(struct pm_unwinder *u, int32_t pid)
@@ -300,15 +211,6 @@ static int map__bias(const struct pm_map_info *mi, int fd, uint64_t *bias)
 	return err;
 }
 
-/*
- * The file mapped at mi, opened here and handed to libdw as an fd: libdw
- * would open the recording's path itself, blocking on a FIFO.
- */
-static int map__open(const struct pm_map_info *mi)
-{
-	return mi->path[0] == '/' ? pm_file__open(mi->path, O_RDONLY, 0, 0, NULL) : -ENOENT;
-}
-
 /* Makes sure the file mapped at addr is known to the session. */
 static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint64_t addr)
 {
@@ -318,7 +220,7 @@ static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint
 
 	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi))
 		return;
-	fd = map__open(&mi);
+	fd = pm_dwfile__fd(mi.path);
 	if (fd < 0)
 		return;
 	dwfl_report_begin_add(dwfl);
@@ -380,14 +282,6 @@ static const Dwfl_Thread_Callbacks callbacks = {
 	.set_initial_registers = cb_set_initial_registers,
 };
 
-/* Every module is reported with its ELF open: libdw must open nothing itself. */
-static int cb_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
-		       Dwarf_Addr base, char **file_name, Elf **elfp)
-{
-	*elfp = NULL;
-	return -1;
-}
-
 /*
  * The unwinding sessions read a separate debug file only for files without
  * .eh_frame: every session would read (and inflate) it again, and
@@ -411,14 +305,8 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modn
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = cb_find_elf,
+	.find_elf = pm_debuginfo__find_elf,
 	.find_debuginfo = cb_find_debuginfo,
-};
-
-static const Dwfl_Callbacks inline_callbacks = {
-	.find_elf = cb_find_elf,
-	.find_debuginfo = pm_debuginfo__find,
-	.section_address = dwfl_offline_section_address,
 };
 
 /* The session of process pid, made on first use. */
@@ -498,9 +386,7 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 
 static struct cfi_rule *rule__slot(struct pm_unwinder *u, uint64_t serial, uint64_t pc)
 {
-	uint64_t h = (pc ^ serial * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-
-	return &u->rules[h >> (64 - CFI_RULE_BITS)];
+	return &u->rules[pm_cache__slot(pm_cache__mix(serial, pc), CFI_RULE_BITS)];
 }
 
 /* Register regno's rule in frame, if of a kept form. */
@@ -740,326 +626,28 @@ int pm_unwinder__unwind(struct pm_unwinder *u, const struct pm_sample *s,
 	return 0;
 }
 
-static size_t inline__hash(const struct pm_dso *dso, uint64_t off, size_t nr)
-{
-	return (size_t)((((uintptr_t)dso >> 4) ^ off) * 0x9e3779b97f4a7c15ULL >> 32) & (nr - 1);
-}
-
-/* The name DWARF gives the function a DIE stands for, mangled if it has a linkage name. */
-static const char *die__function_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
-
-	if (!name)
-		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
-	if (!name)
-		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
-	return name;
-}
-
-/* DIEs a chain of scopes may go through: the subprogram, its inlined calls and blocks. */
-#define INLINE_MAX_DEPTH 64
-
-/*
- * The DIEs with code at pc below parent, outermost first, from path[depth]
- * on; returns the depth reached.  One walk down the tree, pruned by pc:
- * dwarf_getscopes then dwarf_getscopes_die walked it twice per address.
- * Namespaces and types are searched but not part of the chain: Rust
- * defines its functions in them, and dwarf_getscopes (elfutils 0.188) does
- * not look there; an imported unit (dwz) is searched as if in place.
- */
-static int die__path(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *path, int depth, int nest)
-{
-	Dwarf_Attribute a;
-	Dwarf_Die child, unit;
-	int n;
-
-	if (depth >= INLINE_MAX_DEPTH || nest > INLINE_MAX_DEPTH || dwarf_child(parent, &child))
-		return depth;
-	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_imported_unit:
-			if (!dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &a), &unit))
-				break;
-			n = die__path(&unit, pc, path, depth, nest + 1);
-			if (n > depth)
-				return n;
-			break;
-		case DW_TAG_namespace:
-		case DW_TAG_module:
-		case DW_TAG_structure_type:
-		case DW_TAG_class_type:
-		case DW_TAG_union_type:
-		case DW_TAG_enumeration_type:
-			n = die__path(&child, pc, path, depth, nest + 1);
-			if (n > depth)
-				return n;
-			break;
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-		case DW_TAG_lexical_block:
-		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
-			if (dwarf_haspc(&child, pc) > 0) {
-				path[depth] = child;
-				return die__path(&child, pc, path, depth + 1, nest + 1);
-			}
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return depth;
-}
-
-static bool die__is_scope(int tag)
-{
-	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-	       tag == DW_TAG_lexical_block || tag == DW_TAG_try_block || tag == DW_TAG_catch_block;
-}
-
-static bool die__is_container(int tag)
-{
-	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_structure_type ||
-	       tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_enumeration_type;
-}
-
-static int cu_index__add(struct cu_index *ix, Dwarf_Die *die, uint32_t order, int nest)
-{
-	Dwarf_Addr base, start, end;
-	ptrdiff_t off = 0;
-
-	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
-		if (start >= end)
-			continue;
-		if (pm_array__grow((void **)&ix->scopes, &ix->cap, ix->nr, sizeof(*ix->scopes)))
-			return -ENOMEM;
-		ix->scopes[ix->nr++] = (struct cu_scope){ .start = start, .end = end, .order = order,
-							  .nest = nest, .die = *die };
-	}
-	return 0;
-}
-
-/* The scopes die__path could start from, in its order (see there). */
-static int cu_index__walk(struct cu_index *ix, Dwarf_Die *parent, uint32_t *order, int nest)
-{
-	Dwarf_Attribute a;
-	Dwarf_Die child, unit;
-	int tag, err = 0;
-
-	if (nest > INLINE_MAX_DEPTH || dwarf_child(parent, &child))
-		return 0;
-	do {
-		tag = dwarf_tag(&child);
-		if (tag == DW_TAG_imported_unit) {
-			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &a), &unit))
-				err = cu_index__walk(ix, &unit, order, nest + 1);
-		} else if (die__is_container(tag)) {
-			err = cu_index__walk(ix, &child, order, nest + 1);
-		} else if (die__is_scope(tag)) {
-			err = cu_index__add(ix, &child, (*order)++, nest);
-		}
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
-	return err;
-}
-
-static int scope__cmp(const void *a, const void *b)
-{
-	const struct cu_scope *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* The index of unit cu, built on first use; NULL on ENOMEM. */
-static struct cu_index *unwinder__cu_index(struct pm_unwinder *u, Dwarf_Die *cu)
-{
-	size_t h = ((uintptr_t)cu >> 4) % CU_BUCKETS, i;
-	uint32_t order = 0;
-	struct cu_index *ix;
-
-	for (ix = u->cus[h]; ix; ix = ix->next)
-		if (ix->cu == cu)
-			return ix;
-	ix = calloc(1, sizeof(*ix));
-	if (!ix)
-		return NULL;
-	ix->cu = cu;
-	if (cu_index__walk(ix, cu, &order, 0)) {
-		free(ix->scopes);
-		free(ix);
-		return NULL;
-	}
-	if (ix->nr)
-		qsort(ix->scopes, ix->nr, sizeof(*ix->scopes), scope__cmp);
-	for (i = 0; i < ix->nr; i++)
-		ix->scopes[i].max_end = i && ix->scopes[i - 1].max_end > ix->scopes[i].end ?
-					ix->scopes[i - 1].max_end : ix->scopes[i].end;
-	ix->next = u->cus[h];
-	u->cus[h] = ix;
-	return ix;
-}
-
-/* The first scope of ix, in die__path's order, with code at pc; NULL if none. */
-static const struct cu_scope *cu_index__find(const struct cu_index *ix, Dwarf_Addr pc)
-{
-	const struct cu_scope *best = NULL;
-	size_t lo = 0, hi = ix->nr;
-
-	/* The scopes that start at or before pc: [0, lo). */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->scopes[mid].start <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo-- > 0 && ix->scopes[lo].max_end > pc)
-		if (ix->scopes[lo].end > pc && (!best || ix->scopes[lo].order < best->order))
-			best = &ix->scopes[lo];
-	return best;
-}
-
-/* The inline session's module of the file mapped at mi, reported on first use. */
-static Dwfl_Module *unwinder__inline_module(struct pm_unwinder *u, const struct pm_map_info *mi)
-{
-	Dwfl_Module *mod;
-	size_t i;
-	int fd;
-
-	for (i = 0; i < u->nr_files; i++)
-		if (u->files[i].dso == mi->dso)
-			return u->files[i].mod;
-	if (!u->inline_dwfl) {
-		u->inline_dwfl = dwfl_begin(&inline_callbacks);
-		if (!u->inline_dwfl)
-			return NULL;
-	}
-	if (u->nr_files == u->cap_files) {
-		size_t cap = u->cap_files ? u->cap_files * 2 : 16;
-		struct inline_file *f = realloc(u->files, cap * sizeof(*f));
-
-		if (!f)
-			return NULL;
-		u->files = f;
-		u->cap_files = cap;
-	}
-	fd = map__open(mi);
-	dwfl_report_begin_add(u->inline_dwfl);
-	mod = fd < 0 ? NULL : dwfl_report_offline(u->inline_dwfl, pm_path__base(mi->path), mi->path, fd);
-	dwfl_report_end(u->inline_dwfl, NULL, NULL);
-	if (fd >= 0 && !mod)
-		close(fd);
-	u->files[u->nr_files++] = (struct inline_file){ .dso = mi->dso, .mod = mod };
-	return mod;
-}
-
-/*
- * Reads the inlined scopes at vaddr (a virtual address of the file of mod)
- * into a new cache entry e.
- */
-static int inline_entry__fill(struct pm_unwinder *u, struct inline_entry *e, Dwfl_Module *mod,
-			      uint64_t vaddr)
-{
-	Dwarf_Die path[INLINE_MAX_DEPTH], *cu;
-	const struct cu_scope *scope;
-	Dwarf_Addr bias, lookup;
-	struct cu_index *ix;
-	bool demangle = u->demangle;
-	int i, n;
-
-	if (!mod || !dwfl_module_getelf(mod, &bias))
-		return 0;
-	lookup = vaddr + bias;
-	cu = dwfl_module_addrdie(mod, lookup, &bias);
-	if (!cu)
-		return 0;
-	ix = unwinder__cu_index(u, cu);
-	if (!ix)
-		return -ENOMEM;
-	scope = cu_index__find(ix, lookup - bias);
-	if (!scope)
-		return 0;
-	path[0] = scope->die;
-	n = die__path(&path[0], lookup - bias, path, 1, scope->nest + 1);
-	e->names = calloc((size_t)n, sizeof(*e->names));
-	if (!e->names)
-		return -ENOMEM;
-	/* Innermost first, out to the function the calls are inlined into. */
-	for (i = n - 1; i >= 0; i--) {
-		int tag = dwarf_tag(&path[i]);
-		const char *name;
-
-		if (tag == DW_TAG_subprogram)
-			break;
-		if (tag != DW_TAG_inlined_subroutine)
-			continue;
-		name = die__function_name(&path[i]);
-		if (!name)
-			name = "[inlined]";
-		e->names[e->nr] = demangle ? pm_demangle__str(name) : NULL;
-		if (!e->names[e->nr])
-			e->names[e->nr] = pm_sym_name__cut(strndup(name, PM_SYM_NAME_MAX + 1));
-		if (!e->names[e->nr])
-			return -ENOMEM;
-		e->nr++;
-	}
-	return 0;
-}
-
 int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 			 const char *const **names, size_t *nr)
 {
 	struct pm_map_info mi;
-	struct inline_entry *e;
 	struct session *se;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
 	uint64_t off;
-	size_t h, i;
-	Dwfl *dwfl;
 
 	*nr = 0;
 	if (pm_machine__map(u->m, pid, lookup, &mi))
 		return 0;
 	off = lookup - mi.start + mi.pgoff;
-	h = inline__hash(mi.dso, off, u->nr_buckets);
-	for (e = u->buckets[h]; e; e = e->next)
-		if (e->dso == mi.dso && e->off == off)
-			break;
-	if (!e) {
-		Dwfl_Module *smod;
-		Dwarf_Addr sbias;
-
-		se = unwinder__session(u, pid);
-		if (!se)
-			return 0;
-		dwfl = se->dwfl;
-		session__report(u, dwfl, pid, lookup);
-		smod = dwfl_addrmodule(dwfl, lookup);
-		if (!smod || !dwfl_module_getelf(smod, &sbias))
-			return 0;
-		if (u->nr_entries >= MAX_INLINE_ENTRIES)
-			inline_cache__clear(u);
-		e = calloc(1, sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		e->dso = mi.dso;
-		e->off = off;
-		if (inline_entry__fill(u, e, unwinder__inline_module(u, &mi), lookup - sbias)) {
-			for (i = 0; i < e->nr; i++)
-				free(e->names[i]);
-			free(e->names);
-			free(e);
-			return -ENOMEM;
-		}
-		e->next = u->buckets[h];
-		u->buckets[h] = e;
-		u->nr_entries++;
-	}
-	*names = (const char *const *)e->names;
-	*nr = e->nr;
-	return 0;
+	if (pm_inlines__kept(u->inlines, mi.dso, off, names, nr))
+		return 0;
+	/* The file's address of lookup, as the unwinding found the file mapped. */
+	se = unwinder__session(u, pid);
+	if (!se)
+		return 0;
+	session__report(u, se->dwfl, pid, lookup);
+	mod = dwfl_addrmodule(se->dwfl, lookup);
+	if (!mod || !dwfl_module_getelf(mod, &bias))
+		return 0;
+	return pm_inlines__read(u->inlines, mi.dso, mi.path, off, lookup - bias, names, nr);
 }

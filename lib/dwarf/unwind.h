@@ -63,7 +63,8 @@ void pm_unwinder__set_demangle(struct pm_unwinder *u, bool demangle);
  * The functions inlined at address lookup of process pid (a frame's lookup
  * address after pm_unwinder__unwind reached it), innermost first, as
  * names (demangled if asked); the function they are inlined into is not among
- * them.  Cached per (file, address).  *names stays valid as long as u.
+ * them.  Cached per (file, address).  *names stays valid for the next
+ * 1 << 20 addresses looked up at least (the frames of one sample).
  * Returns 0 (with *nr 0 when there is no inlining or no DWARF) or -ENOMEM.
  */
 int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,

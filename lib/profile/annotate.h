@@ -89,7 +89,7 @@ struct pm_annotate_line {
 	uint64_t period, samples;
 };
 
-struct pm_srcfile;
+struct pm_dwfile;
 
 struct pm_annotation {
 	const struct pm_annotate_func *func;
@@ -102,7 +102,7 @@ struct pm_annotation {
 	bool has_lines;			/* the line table was found */
 	struct pm_annotate_line *lines;	/* hottest first */
 	size_t nr_lines;
-	struct pm_srcfile *src;		/* owns the file names */
+	struct pm_dwfile *src;		/* owns the file names */
 };
 
 /* Why an annotation could not be made, beside the errno. */

@@ -16,7 +16,7 @@
 #include "profile/annotate.h"
 #include "symbols/elf.h"
 #include "base/file.h"
-#include "dwarf/srcline.h"
+#include "dwarf/dwfile.h"
 #include "symbols/symname.h"
 #include "symbols/symtab.h"
 
@@ -26,6 +26,20 @@
  */
 #define CODE_MAX (256u << 10)
 
+/* The innermost function with a name inlined at vaddr, or NULL. */
+static const char *annotation__inlined(struct pm_annotation *a, uint64_t vaddr)
+{
+	const char *names[PM_DWFILE_MAX_INLINED];
+	size_t i, nr;
+
+	if (pm_dwfile__inlined(a->src, vaddr, PM_DWFILE_NAME, names, &nr))
+		return NULL;
+	for (i = 0; i < nr; i++)
+		if (names[i])
+			return names[i];
+	return NULL;
+}
+
 /* Source lines and inlined functions of every instruction. */
 static void annotation__lines(struct pm_annotation *a)
 {
@@ -34,12 +48,12 @@ static void annotation__lines(struct pm_annotation *a)
 	for (i = 0; i < a->nr_insns; i++) {
 		struct pm_annotate_insn *in = &a->insns[i];
 
-		if (pm_srcfile__line(a->src, in->addr, &in->file, &in->line)) {
+		if (pm_dwfile__line(a->src, in->addr, &in->file, &in->line)) {
 			in->file = NULL;
 			in->line = 0;
 		}
 		a->has_lines |= in->file != NULL;
-		in->inlined = pm_srcfile__inlined(a->src, in->addr);
+		in->inlined = annotation__inlined(a, in->addr);
 	}
 }
 
@@ -431,7 +445,7 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 	annotation__place(a, dso);
 	/* No vmlinux with debug info is looked for: the kernel's code has no lines. */
 	if (dso) {
-		a->src = pm_srcfile__open(f->dso);
+		a->src = pm_dwfile__open(f->dso);
 		if (!a->src)
 			return -ENOMEM;
 		annotation__lines(a);
@@ -444,6 +458,6 @@ void pm_annotation__exit(struct pm_annotation *a)
 	free(a->sym);
 	free(a->insns);
 	free(a->lines);
-	pm_srcfile__close(a->src);
+	pm_dwfile__close(a->src);
 	*a = (struct pm_annotation){ 0 };
 }

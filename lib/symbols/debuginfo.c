@@ -158,6 +158,13 @@ static int debug__find_alt(const char *file_name, const char *link, const struct
 	return n < 0 || (size_t)n >= sizeof(path) ? -1 : debug__try(path, 0, w, name);
 }
 
+int pm_debuginfo__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+			   Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	*elfp = NULL;
+	return -1;
+}
+
 int pm_debuginfo__find(Dwfl_Module *mod, void **userdata, const char *modname,
 		       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 		       GElf_Word debuglink_crc, char **debuginfo_file_name)
@@ -188,9 +195,7 @@ int pm_debuginfo__find(Dwfl_Module *mod, void **userdata, const char *modname,
 	if (fd >= 0)
 		return fd;
 	if (!debuglink_file) {
-		const char *slash = strrchr(file_name, '/');
-
-		if (asprintf(&made, "%s.debug", slash ? slash + 1 : file_name) < 0)
+		if (asprintf(&made, "%s.debug", pm_path__base(file_name)) < 0)
 			return -1;
 		debuglink_file = made;
 	}

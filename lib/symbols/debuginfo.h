@@ -13,6 +13,13 @@
  */
 #include <elfutils/libdwfl.h>
 
+/*
+ * A Dwfl_Callbacks.find_elf that finds nothing: every module is reported
+ * with its file open (pm_file__open), so libdw opens no path itself.
+ */
+int pm_debuginfo__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+			   Dwarf_Addr base, char **file_name, Elf **elfp);
+
 /* A Dwfl_Callbacks.find_debuginfo. */
 int pm_debuginfo__find(Dwfl_Module *mod, void **userdata, const char *modname,
 		       Dwarf_Addr base, const char *file_name, const char *debuglink_file,

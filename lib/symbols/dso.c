@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/buf.h"
+#include "base/hashtab.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
 #include "symbols/elf_int.h"
@@ -23,8 +25,7 @@ struct pm_seg {
 };
 
 struct pm_dso {
-	/* Hash chain, or the cache's list of replaced DSOs. */
-	struct pm_dso *next;
+	struct pm_dso *next;		/* in the cache's list of replaced DSOs */
 	uint64_t dev;
 	uint64_t ino;			/* 0: known by path only */
 	struct timespec mtime;
@@ -43,9 +44,9 @@ struct pm_dso {
 };
 
 struct pm_dso_cache {
-	struct pm_dso **buckets;
-	size_t nr_buckets;		/* a power of two */
-	size_t nr;
+	struct pm_dso **dsos;		/* the current DSO of each file */
+	size_t nr, cap;
+	struct pm_hashtab ids;		/* dsos[] by (device, inode), else by path */
 	/* Superseded by a newer file, but callers may still hold them. */
 	struct pm_dso *replaced;
 };
@@ -267,42 +268,45 @@ int pm_dso__file_offset(struct pm_dso *dso, uint64_t vaddr, uint64_t *off)
 	return -ENOENT;
 }
 
-static uint64_t hash_id(uint64_t dev, uint64_t ino)
-{
-	uint64_t h = ino ^ (dev * 0x9e3779b97f4a7c15ULL);
+/* What identifies a file: its device and inode, else (inode 0) its path. */
+struct dso_key {
+	const char *path;
+	uint64_t dev, ino;
+};
 
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
+static uint64_t dso_key_hash(const struct pm_hashtab *t, const struct dso_key *k)
+{
+	if (k->ino)
+		return pm_hashtab__hash_more(t, pm_hashtab__hash_u64(t, k->dev), k->ino);
+	return pm_hashtab__hash_bytes(t, k->path, strlen(k->path));
 }
 
-static uint64_t hash_str(const char *s)
+static uint64_t dso_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	const struct pm_dso *dso = ((const struct pm_dso_cache *)arg)->dsos[id];
+	struct dso_key k = { .path = dso->path, .dev = dso->dev, .ino = dso->ino };
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
+	return dso_key_hash(t, &k);
 }
 
-static uint64_t dso__hash(const struct pm_dso *dso)
+static bool dso_equal(uint64_t id, const void *key, void *arg)
 {
-	return dso->ino ? hash_id(dso->dev, dso->ino) : hash_str(dso->path);
+	const struct pm_dso *dso = ((const struct pm_dso_cache *)arg)->dsos[id];
+	const struct dso_key *k = key;
+
+	if (k->ino)
+		return dso->ino == k->ino && dso->dev == k->dev;
+	return !dso->ino && !strcmp(dso->path, k->path);
 }
+
+static const struct pm_hashtab_ops dso_ops = { .hash = dso_hash, .equal = dso_equal };
 
 struct pm_dso_cache *pm_dso_cache__new(void)
 {
 	struct pm_dso_cache *cache = calloc(1, sizeof(*cache));
 
-	if (!cache)
-		return NULL;
-	cache->nr_buckets = 64;
-	cache->buckets = calloc(cache->nr_buckets, sizeof(*cache->buckets));
-	if (!cache->buckets) {
-		free(cache);
-		return NULL;
-	}
+	if (cache)
+		pm_hashtab__init(&cache->ids, &dso_ops, cache);
 	return cache;
 }
 
@@ -313,112 +317,99 @@ static void dso__delete(struct pm_dso *dso)
 	free(dso);
 }
 
-static void dso_list__delete(struct pm_dso *dso)
-{
-	struct pm_dso *next;
-
-	for (; dso; dso = next) {
-		next = dso->next;
-		dso__delete(dso);
-	}
-}
-
 void pm_dso_cache__delete(struct pm_dso_cache *cache)
 {
-	size_t i;
+	struct pm_dso *dso, *next;
 
 	if (!cache)
 		return;
-	for (i = 0; i < cache->nr_buckets; i++)
-		dso_list__delete(cache->buckets[i]);
-	dso_list__delete(cache->replaced);
-	free(cache->buckets);
+	while (cache->nr)
+		dso__delete(cache->dsos[--cache->nr]);
+	for (dso = cache->replaced; dso; dso = next) {
+		next = dso->next;
+		dso__delete(dso);
+	}
+	free(cache->dsos);
+	pm_hashtab__exit(&cache->ids);
 	free(cache);
 }
 
-/* Growing is optional: a failed allocation only makes chains longer. */
-static void dso_cache__grow(struct pm_dso_cache *cache)
+/* A DSO for the file k; st: its stat, NULL when it could not be stat'ed. */
+static struct pm_dso *dso__new(const struct dso_key *k, const struct stat *st)
 {
-	size_t i, n = cache->nr_buckets * 2;
-	struct pm_dso **b, *dso, *next;
+	size_t len = strlen(k->path) + 1;
+	struct pm_dso *dso = calloc(1, sizeof(*dso) + len);
 
-	b = calloc(n, sizeof(*b));
-	if (!b)
-		return;
-	for (i = 0; i < cache->nr_buckets; i++) {
-		for (dso = cache->buckets[i]; dso; dso = next) {
-			next = dso->next;
-			dso->next = b[dso__hash(dso) & (n - 1)];
-			b[dso__hash(dso) & (n - 1)] = dso;
-		}
+	if (!dso)
+		return NULL;
+	memcpy(dso->path, k->path, len);
+	dso->dev = k->ino ? k->dev : 0;
+	dso->ino = k->ino;
+	if (st) {
+		dso->mtime = st->st_mtim;
+		dso->has_mtime = true;
 	}
-	free(cache->buckets);
-	cache->buckets = b;
-	cache->nr_buckets = n;
+	return dso;
 }
 
-static bool dso__is(const struct pm_dso *dso, const char *path, uint64_t dev,
-		    uint64_t ino)
+/*
+ * The DSO of the file k already in the cache as dsos[id]: itself unless
+ * the file was rewritten since (st: its stat, or NULL), then a new DSO in
+ * its place.
+ */
+static struct pm_dso *dso_cache__current(struct pm_dso_cache *cache, uint64_t id,
+					 const struct dso_key *k, const struct stat *st)
 {
-	if (ino)
-		return dso->ino == ino && dso->dev == dev;
-	return !dso->ino && !strcmp(dso->path, path);
+	struct pm_dso *dso = cache->dsos[id];
+
+	if (!st)
+		return dso;
+	if (!dso->has_mtime) {
+		/* Its open then checks that it reads this version. */
+		dso->mtime = st->st_mtim;
+		dso->has_mtime = true;
+		return dso;
+	}
+	if (dso->mtime.tv_sec == st->st_mtim.tv_sec && dso->mtime.tv_nsec == st->st_mtim.tv_nsec)
+		return dso;
+	/* The same key: the new DSO takes the old one's entry. */
+	cache->dsos[id] = dso__new(k, st);
+	if (!cache->dsos[id]) {
+		cache->dsos[id] = dso;
+		return NULL;
+	}
+	dso->next = cache->replaced;
+	cache->replaced = dso;
+	return cache->dsos[id];
 }
 
 struct pm_dso *pm_dso_cache__findnew(struct pm_dso_cache *cache,
 				     const char *path, uint64_t dev,
 				     uint64_t ino)
 {
-	struct pm_dso **pp, *dso;
-	bool has_mtime = false;
-	struct stat st;
-	size_t len;
+	struct dso_key k = { .path = path, .dev = dev, .ino = ino };
+	struct stat st, *stp = NULL;
+	struct pm_dso *dso;
+	uint64_t h, id;
 
 	if (!ino && !stat(path, &st)) {
-		dev = st.st_dev;
-		ino = st.st_ino;
-		has_mtime = true;
+		k.dev = st.st_dev;
+		k.ino = st.st_ino;
+		stp = &st;
 	}
-	pp = &cache->buckets[(ino ? hash_id(dev, ino) : hash_str(path)) &
-			     (cache->nr_buckets - 1)];
-	for (; *pp; pp = &(*pp)->next) {
-		dso = *pp;
-		if (!dso__is(dso, path, dev, ino))
-			continue;
-		if (!has_mtime)
-			return dso;
-		if (!dso->has_mtime) {
-			/* Its open then checks that it reads this version. */
-			dso->mtime = st.st_mtim;
-			dso->has_mtime = true;
-			return dso;
-		}
-		if (dso->mtime.tv_sec == st.st_mtim.tv_sec &&
-		    dso->mtime.tv_nsec == st.st_mtim.tv_nsec)
-			return dso;
-		*pp = dso->next;
-		dso->next = cache->replaced;
-		cache->replaced = dso;
-		cache->nr--;
-		break;
-	}
-
-	len = strlen(path) + 1;
-	dso = calloc(1, sizeof(*dso) + len);
+	h = dso_key_hash(&cache->ids, &k);
+	if (pm_hashtab__find(&cache->ids, h, &k, &id))
+		return dso_cache__current(cache, id, &k, stp);
+	if (pm_array__grow((void **)&cache->dsos, &cache->cap, cache->nr, sizeof(*cache->dsos)))
+		return NULL;
+	dso = dso__new(&k, stp);
 	if (!dso)
 		return NULL;
-	memcpy(dso->path, path, len);
-	dso->dev = ino ? dev : 0;
-	dso->ino = ino;
-	if (has_mtime) {
-		dso->mtime = st.st_mtim;
-		dso->has_mtime = true;
+	cache->dsos[cache->nr] = dso;
+	if (pm_hashtab__insert(&cache->ids, h, cache->nr)) {
+		dso__delete(dso);
+		return NULL;
 	}
-	if (cache->nr >= cache->nr_buckets)
-		dso_cache__grow(cache);
-	pp = &cache->buckets[dso__hash(dso) & (cache->nr_buckets - 1)];
-	dso->next = *pp;
-	*pp = dso;
 	cache->nr++;
 	return dso;
 }

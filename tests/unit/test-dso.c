@@ -452,6 +452,8 @@ static void test_cache(struct pm_dso_cache *cache)
 	d2 = pm_dso_cache__findnew(cache, a, 0, 0);
 	tap_ok(d2 && d2 != d1 && !pm_dso__build_id(d1, &id, &len),
 	       "rewritten file (new mtime): new DSO, the old one still valid");
+	tap_ok(d2 && pm_dso_cache__findnew(cache, a, 0, 0) == d2,
+	       "and the new DSO is the one found from then on");
 
 	stat(b, &st);
 	d1 = pm_dso_cache__findnew(cache, b, st.st_dev, st.st_ino);
@@ -459,6 +461,29 @@ static void test_cache(struct pm_dso_cache *cache)
 	tap_ok(d1 && pm_dso__build_id(d1, &id, &len) == -ESTALE,
 	       "path now names another inode: -ESTALE");
 	unlink(b);
+}
+
+/* Files by inode and by name alone, many: each is found again as itself. */
+static void test_many(struct pm_dso_cache *cache)
+{
+	enum { NR = 3000 };
+	static struct pm_dso *d[NR];
+	struct pm_dso *again, *other;
+	size_t i, same = 0;
+	char name[32];
+
+	for (i = 0; i < NR; i++) {
+		snprintf(name, sizeof(name), "[anon:%zu]", i);
+		d[i] = pm_dso_cache__findnew(cache, name, i % 2 ? 7 : 0, i % 2 ? 1000 + i : 0);
+	}
+	for (i = 0; i < NR; i++) {
+		snprintf(name, sizeof(name), "[anon:%zu]", i);
+		again = pm_dso_cache__findnew(cache, name, i % 2 ? 7 : 0, i % 2 ? 1000 + i : 0);
+		same += d[i] && again == d[i] && !strcmp(pm_dso__path(again), name);
+	}
+	tap_ok(same == NR, "%zu of %d files found again as themselves", same, NR);
+	other = pm_dso_cache__findnew(cache, "[anon:1]", 8, 1001);
+	tap_ok(other && other != d[1], "the same inode on another device is another file");
 }
 
 static void cleanup(void)
@@ -492,6 +517,7 @@ int main(void)
 	test_libc_dynsym(cache);
 	test_stripped(cache);
 	test_cache(cache);
+	test_many(cache);
 	pm_dso_cache__delete(cache);
 	cleanup();
 	return tap_done();
