@@ -2,10 +2,14 @@
 #ifndef PMREC_READER_INT_H
 #define PMREC_READER_INT_H
 
-/* Internals shared by the reader_*.c files; not for cmd/. */
+/*
+ * Internals shared by the reader's files (reader.c, open.c, feature.c,
+ * stream.c, evsel.c, sample.c, zstd.c); not for cmd/.
+ */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base/hashtab.h"
 #include "format/perf_data.h"
@@ -22,6 +26,10 @@
  */
 #define PM_ATTRS_MAX 65536u
 #define PM_IDS_MAX (1u << 20)
+/* Metadata a reader keeps in memory; real ones are far smaller. */
+#define TRACING_DATA_MAX (256u << 20)
+#define PREFIX_MAX (64u << 20)
+#define FEATURE_MAX (64u << 20)
 
 struct pm_feat_slot {
 	uint64_t offset;
@@ -112,7 +120,17 @@ int reader__apply_event_desc(struct pm_reader *r, const void *p, size_t len,
 			     uint64_t offset);
 int reader__set_name(struct pm_evsel *e, const char *name, size_t len);
 
-/* reader.c: what a record tells the reader (attrs, features, names). */
+/* open.c */
+/* Loads feature feat of a file, once: 0, or the reader's fault. */
+int reader__load_feature(struct pm_reader *r, int feat);
+/* n bytes the input announced, into *out (malloc'ed): how many came, or -errno. */
+ssize_t reader__read_alloc(struct pm_reader *r, size_t n, unsigned char **out);
+
+/* feature.c: a pipe's feature record, kept (nothing if out of memory). */
+void reader__store_feature(struct pm_reader *r, uint64_t feat, const void *p,
+			   size_t len, uint64_t offset);
+
+/* stream.c: what a record tells the reader (attrs, features, names). */
 int reader__process(struct pm_reader *r, const struct pm_record *rec);
 
 /* zstd.c */

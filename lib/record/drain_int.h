@@ -3,15 +3,17 @@
 #define PMREC_DRAIN_INT_H
 
 /*
- * The drain engine's insides, for drain.c, the event set that opens fds
- * into it (evset.c) and the unit tests that look at its rings; cmd/ sees
- * drain.h only.
+ * The drain engine's insides, for its files (drain.c, drain_pass.c,
+ * drain_snapshot.c), the event set that opens fds into it (evset.c) and
+ * the unit tests that look at its rings; cmd/ sees drain.h only.
  */
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
+
+#include <linux/perf_event.h>
 
 #include "base/buf.h"
 #include "record/drain.h"
@@ -75,5 +77,17 @@ struct pm_drain {
 	bool blocked;			/* the last pass found no room in the stage */
 	struct pm_drain_stats staged;	/* the stage's counts already in stats */
 };
+
+/* drain.c */
+/* The poll set: the fixed fds, then every fd not hung up. */
+int drain__build_pollfds(struct pm_drain *d);
+void drain__hang_up(struct pm_drain *d, struct pm_drain_fd *f);
+/* Ring idx retired: its fds' lost counts read, the fds closed, the ring unmapped. */
+void drain__retire(struct pm_drain *d, size_t idx);
+
+/* drain_pass.c */
+void mmap2__repair(struct perf_event_header *h, bool build_ids_asked);
+void drain__note_times(struct pm_drain_stats *st, uint64_t first, uint64_t last);
+void drain__sync_stage(struct pm_drain *d);
 
 #endif
