@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/file.h"
 #include "base/hashtab.h"
 #include "symbols/jitcode.h"
 #include "symbols/symname.h"
@@ -236,24 +237,6 @@ static int jitcode__records(struct pm_jitcode *c, struct pm_jitdump *j, struct p
 	return err;
 }
 
-static int read_at(int fd, void *buf, size_t n, uint64_t off)
-{
-	size_t got = 0;
-	ssize_t r;
-
-	while (got < n) {
-		r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (!r)
-			return -ENODATA;	/* the file shrank while being read */
-		got += (size_t)r;
-	}
-	return 0;
-}
-
 /*
  * The file one record at a time, each in buf (grown up to
  * PM_JITCODE_MAX_RECORD), from the end of the header to the file's size
@@ -269,7 +252,7 @@ static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct p
 
 	while (off < size && !err) {
 		len = size - off < sizeof(prefix) ? (size_t)(size - off) : sizeof(prefix);
-		err = read_at(fd, prefix, len, off);
+		err = pm_file__pread_all(fd, prefix, len, off);
 		if (err)
 			break;
 		if (len == sizeof(prefix)) {
@@ -294,7 +277,7 @@ static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct p
 			buf = n;
 			cap = len;
 		}
-		err = read_at(fd, buf, len, off);
+		err = pm_file__pread_all(fd, buf, len, off);
 		if (err)
 			break;
 		pm_jitdump__window(j, buf, len, off);
@@ -302,15 +285,15 @@ static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct p
 		off += len;
 	}
 	free(buf);
-	/* Shrunk while read (truncated by its owner): what was read stands. */
-	return err == -ENODATA ? 0 : err;
+	/* Ending first, the file shrank while read (truncated by its owner): what was read stands. */
+	return err == -EIO ? 0 : err;
 }
 
 /* The header, from the first bytes of the file (at most a page). */
 static int jitcode__header(int fd, uint64_t size, struct pm_jitdump *j, unsigned char *page)
 {
 	size_t len = size < 4096 ? (size_t)size : 4096;
-	int err = read_at(fd, page, len, 0);
+	int err = pm_file__pread_all(fd, page, len, 0);
 
 	if (err)
 		return err;
