@@ -467,7 +467,7 @@ static size_t report__width(const struct report_opts *o)
 }
 
 /* The printer's percentages, coloured as perf colours them on a terminal. */
-static void write_colored(FILE *f, const struct pm_buf *text, const struct pm_buf *spans)
+static void write_colored(FILE *f, const struct pm_out *text, const struct pm_buf *spans)
 {
 	static const char *const codes[] = {
 		[PM_COLOR_GREEN] = "\033[32m",
@@ -477,13 +477,13 @@ static void write_colored(FILE *f, const struct pm_buf *text, const struct pm_bu
 	size_t i, n = spans->len / sizeof(*sp), at = 0;
 
 	for (i = 0; i < n; i++) {
-		fwrite(text->data + at, 1, sp[i].off - at, f);
+		fwrite(text->buf + at, 1, sp[i].off - at, f);
 		fputs(codes[sp[i].color], f);
-		fwrite(text->data + sp[i].off, 1, sp[i].len, f);
+		fwrite(text->buf + sp[i].off, 1, sp[i].len, f);
 		fputs("\033[m", f);
 		at = sp[i].off + sp[i].len;
 	}
-	fwrite(text->data + at, 1, text->len - at, f);
+	fwrite(text->buf + at, 1, text->len - at, f);
 }
 
 static bool report__color(const struct report_opts *o)
@@ -571,7 +571,7 @@ static int report__query(struct report *rep, struct pm_profile_result ***res, si
 }
 
 /* An empty table says why: no samples, none the filters keep, none over the limit. */
-static int report__say_empty(struct pm_buf *b, struct pm_profile_result *const *res, size_t nr)
+static void report__say_empty(struct pm_out *o, struct pm_profile_result *const *res, size_t nr)
 {
 	static const char none[] = "#\n# No samples in the file.\n";
 	static const char hidden[] = "#\n# No samples match the filters.\n";
@@ -585,10 +585,11 @@ static int report__say_empty(struct pm_buf *b, struct pm_profile_result *const *
 		rows += res[i]->nr_shown;
 	}
 	if (!total)
-		return pm_buf__append(b, none, sizeof(none) - 1);
-	if (!kept)
-		return pm_buf__append(b, hidden, sizeof(hidden) - 1);
-	return rows ? 0 : pm_buf__append(b, limited, sizeof(limited) - 1);
+		pm_out__str(o, none);
+	else if (!kept)
+		pm_out__str(o, hidden);
+	else if (!rows)
+		pm_out__str(o, limited);
 }
 
 static int report__print(struct report *rep)
@@ -599,23 +600,27 @@ static int report__print(struct report *rep)
 		.width = report__width(&rep->opts),
 	};
 	struct pm_profile_result **res = NULL;
-	struct pm_buf b = { 0 }, spans = { 0 };
+	struct pm_buf spans = { 0 };
+	struct pm_out b = { 0 };
 	size_t nr = 0, i;
 	int err = report__query(rep, &res, &nr);
 
 	if (report__color(&rep->opts))
 		po.spans = &spans;
+	if (!err && rep->opts.json) {
+		pm_profile__print_json(&b, res, nr, &po);
+	} else if (!err) {
+		pm_profile__print_text(&b, res, nr, &po);
+		report__say_empty(&b, res, nr);
+	}
 	if (!err)
-		err = rep->opts.json ? pm_profile__print_json(&b, res, nr, &po) :
-				       pm_profile__print_text(&b, res, nr, &po);
-	if (!err && !rep->opts.json)
-		err = report__say_empty(&b, res, nr);
+		err = b.err;
 	if (!err) {
 		errno = 0;
 		if (po.spans)
 			write_colored(stdout, &b, &spans);
 		else
-			fwrite(b.data, 1, b.len, stdout);
+			fwrite(b.buf, 1, b.len, stdout);
 		/* A short fwrite leaves the error in the stream, not in fflush's result. */
 		if (fflush(stdout) || ferror(stdout)) {
 			err = errno ? -errno : -EIO;
@@ -631,7 +636,7 @@ static int report__print(struct report *rep)
 	for (i = 0; i < nr; i++)
 		pm_profile_result__delete(res[i]);
 	free(res);
-	pm_buf__exit(&b);
+	pm_out__exit(&b);
 	pm_buf__exit(&spans);
 	return err;
 }

@@ -339,7 +339,6 @@ static int top__print(struct top *t, struct pm_out *out)
 {
 	struct pm_profile_print_opts po = { .lost_samples = t->iv.counts.lost };
 	struct pm_profile_result *res = NULL;
-	struct pm_buf b = { 0 };
 	int err = top__query(t, t->o->keys, t->o->nr_keys, t->o->rec.callchain && !t->o->json,
 			     &res);
 
@@ -347,13 +346,11 @@ static int top__print(struct top *t, struct pm_out *out)
 		pm_live__print_json(out, &t->iv, res);
 	} else if (!err) {
 		pm_live__print_header(out, &t->iv);
-		err = pm_profile__print_text(&b, &res, 1, &po);
-		pm_out__mem(out, b.data, b.len);
+		pm_profile__print_text(out, &res, 1, &po);
 		pm_out__ch(out, '\n');
 	}
 	pm_out__flush(out);
 	pm_profile_result__delete(res);
-	pm_buf__exit(&b);
 	if (!err && out->err && out->err != -EPIPE)
 		top__error("write error: %s", strerror(-out->err));
 	if (err)

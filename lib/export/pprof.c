@@ -90,6 +90,8 @@ struct builder {
 	uint64_t lines[LOC_LINES + 2 * PM_PROFILE_MAX_FRAMES];	/* function and line each */
 	const struct pm_profile_frame *frames[PM_PROFILE_MAX_FRAMES];
 	struct pm_buf scratch, name, msg, sub;
+	struct pm_buf top;		/* one field of the Profile message */
+	struct pm_out *out;
 };
 
 /* Appends s with every byte that is not part of valid UTF-8 as U+FFFD. */
@@ -345,6 +347,14 @@ static int emit(struct pm_buf *out, uint32_t field, struct pm_buf *msg)
 	return err;
 }
 
+/* The top-level field built in bd->top goes out: the document is never whole in memory. */
+static int drain(struct builder *bd)
+{
+	pm_out__mem(bd->out, bd->top.data, bd->top.len);
+	bd->top.len = 0;
+	return bd->out->err;
+}
+
 static int emit_value_type(struct builder *bd, struct pm_buf *out, uint32_t field,
 			   const char *type, const char *unit)
 {
@@ -402,7 +412,7 @@ static int emit_samples(struct builder *bd, struct pm_buf *out)
 		if (!err && k[SMP_STATE])
 			err = emit_label(bd, "state", true, (int64_t)k[SMP_STATE]);
 		if (!err)
-			err = emit(out, PROFILE_SAMPLE, &bd->msg);
+			err = emit(out, PROFILE_SAMPLE, &bd->msg) ?: drain(bd);
 	}
 	return err;
 }
@@ -470,7 +480,7 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 		      pm_pb__int(&bd->msg, MAPPING_BUILD_ID, (int64_t)k[MAP_BUILD_ID]) ?:
 		      pm_pb__bool(&bd->msg, MAPPING_HAS_FUNCTIONS, true) ?:
 		      pm_pb__bool(&bd->msg, MAPPING_HAS_INLINE_FRAMES, bd->mi[m].inline_frames) ?:
-		      emit(out, PROFILE_MAPPING, &bd->msg);
+		      emit(out, PROFILE_MAPPING, &bd->msg) ?: drain(bd);
 	}
 	for (i = 0; i < bd->locs.nr && !err; i++) {
 		k = pm_pb_keys__key(&bd->locs, i, &n);
@@ -483,7 +493,7 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 			      pm_pb__int(&bd->sub, LINE_LINE, (int64_t)k[LOC_LINES + 2 * j + 1]) ?:
 			      emit(&bd->msg, LOCATION_LINE, &bd->sub);
 		if (!err)
-			err = emit(out, PROFILE_LOCATION, &bd->msg);
+			err = emit(out, PROFILE_LOCATION, &bd->msg) ?: drain(bd);
 	}
 	for (i = 0; i < bd->funcs.nr && !err; i++) {
 		k = pm_pb_keys__key(&bd->funcs, i, &n);
@@ -491,7 +501,7 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 		      pm_pb__int(&bd->msg, FUNCTION_NAME, (int64_t)k[FN_NAME]) ?:
 		      pm_pb__int(&bd->msg, FUNCTION_SYSTEM_NAME, (int64_t)k[FN_SYSTEM_NAME]) ?:
 		      pm_pb__int(&bd->msg, FUNCTION_FILENAME, (int64_t)k[FN_FILENAME]) ?:
-		      emit(out, PROFILE_FUNCTION, &bd->msg);
+		      emit(out, PROFILE_FUNCTION, &bd->msg) ?: drain(bd);
 	}
 	return err;
 }
@@ -523,13 +533,13 @@ static int emit_profile(struct builder *bd, struct pm_buf *out)
 	      pm_pb__uint(out, PROFILE_COMMENT, comment);
 	for (i = 0; i < bd->strs.nr && !err; i++) {
 		s = pm_pb_keys__key(&bd->strs, i, &n);
-		err = pm_pb__bytes(out, PROFILE_STRING_TABLE, s, n);
+		err = pm_pb__bytes(out, PROFILE_STRING_TABLE, s, n) ?: drain(bd);
 	}
-	return err;
+	return err ?: drain(bd);
 }
 
 int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
-		     struct pm_buf *out)
+		     struct pm_out *out)
 {
 	struct builder *bd;
 	uint64_t empty;
@@ -542,13 +552,14 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 		return -ENOMEM;
 	bd->p = p;
 	bd->o = o;
+	bd->out = out;
 	pm_pb_keys__init(&bd->strs);
 	pm_pb_keys__init(&bd->maps);
 	pm_pb_keys__init(&bd->funcs);
 	pm_pb_keys__init(&bd->locs);
 	pm_pb_keys__init(&bd->samples);
 	/* string_table[0] must be "". */
-	err = str_id0(bd, "", &empty) ?: builder__collect(bd) ?: emit_profile(bd, out);
+	err = str_id0(bd, "", &empty) ?: builder__collect(bd) ?: emit_profile(bd, &bd->top);
 	pm_pb_keys__exit(&bd->strs);
 	pm_pb_keys__exit(&bd->maps);
 	pm_pb_keys__exit(&bd->funcs);
@@ -558,6 +569,7 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 	pm_buf__exit(&bd->name);
 	pm_buf__exit(&bd->msg);
 	pm_buf__exit(&bd->sub);
+	pm_buf__exit(&bd->top);
 	free(bd->values);
 	free(bd->mi);
 	free(bd);
@@ -567,17 +579,19 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 int pm_pprof__write(const struct pm_profile *p, const struct pm_pprof_opts *o,
 		    pm_write_fn *write, void *arg)
 {
-	struct pm_buf b = { 0 };
 	struct pm_gzout g;
-	int err = pm_pprof__encode(p, o, &b);
+	struct pm_out out;
+	int err = pm_gzout__init(&g, -1, write, arg);
 
+	if (!err)
+		err = pm_out__init(&out, pm_gzout__write, &g, PM_GZOUT_CHUNK);
 	if (!err) {
-		err = pm_gzout__init(&g, -1, write, arg);
-		if (!err)
-			err = pm_gzout__write(&g, b.data, b.len) ?: pm_gzout__finish(&g);
-		pm_gzout__exit(&g);
+		err = pm_pprof__encode(p, o, &out);
+		pm_out__flush(&out);
+		err = err ?: out.err ?: pm_gzout__finish(&g);
+		pm_out__exit(&out);
 	}
-	pm_buf__exit(&b);
+	pm_gzout__exit(&g);
 	return err;
 }
 
