@@ -638,10 +638,77 @@ static uint64_t kernel_code_size(void)
 	return hi > lo ? hi - lo + 1 : 0;
 }
 
+/*
+ * Reads /proc/kallsyms from fd, cap bytes of buf at a time, until _text
+ * and _etext are found; with code_size (from iomem), _text alone does.
+ * 0 or a negative errno.
+ */
+static int read_text_range(int fd, char *buf, size_t cap, uint64_t code_size, uint64_t *text,
+			   uint64_t *etext)
+{
+	bool have_text = false, have_etext = false;
+	size_t len = 0, whole;
+	char *nl;
+	ssize_t n;
+
+	while (!(have_text && have_etext)) {
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -ENOENT;
+		len += n;
+		nl = memrchr(buf, '\n', len);
+		if (!nl) {
+			/* No line is that long: this is not kallsyms. */
+			if (len == cap)
+				return -EINVAL;
+			continue;
+		}
+		whole = nl + 1 - buf;
+		find_text_syms(buf, whole, text, etext, &have_text, &have_etext);
+		/* kptr_restrict shows every address as 0: no need to go on. */
+		if (have_text && !*text)
+			break;
+		/* _text is near the start; iomem gave the rest. */
+		if (have_text && code_size) {
+			*etext = *text + code_size;
+			break;
+		}
+		/* Keep the partial last line for the next read. */
+		memmove(buf, buf + whole, len - whole);
+		len -= whole;
+	}
+	return 0;
+}
+
+/* The kernel's text, _text.._etext (0 where unknown): 0 or a negative errno. */
+static int kernel_text_range(uint64_t *text, uint64_t *etext)
+{
+	const size_t cap = 65536;
+	uint64_t code_size = kernel_code_size();
+	char *buf;
+	int fd, err;
+
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	err = read_text_range(fd, buf, cap, code_size, text, etext);
+	free(buf);
+	close(fd);
+	return err;
+}
+
 int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size)
 {
 	static const char name[] = "[kernel.kallsyms]_text";
-	const size_t cap = 65536;
 	struct mmap_head m = {
 		.header = {
 			.type = PERF_RECORD_MMAP,
@@ -651,64 +718,12 @@ int pm_synth__kernel_mmap(struct pm_buf *out, size_t trailer_size)
 		.pid = (__u32)-1,
 		.tid = 0,
 	};
-	uint64_t text = 0, etext = 0, code_size;
-	bool have_text = false, have_etext = false;
-	size_t len = 0, whole;
-	char *buf, *nl;
-	ssize_t n;
-	int fd, err = 0;
+	uint64_t text = 0, etext = 0;
+	int err;
 
 	if (trailer_size % 8)
 		return -EINVAL;
-	code_size = kernel_code_size();
-	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (!(have_text && have_etext)) {
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (!n) {
-			err = -ENOENT;
-			break;
-		}
-		len += n;
-		nl = memrchr(buf, '\n', len);
-		if (!nl) {
-			/* No line is that long: this is not kallsyms. */
-			if (len == cap) {
-				err = -EINVAL;
-				break;
-			}
-			continue;
-		}
-		whole = nl + 1 - buf;
-		find_text_syms(buf, whole, &text, &etext, &have_text,
-			       &have_etext);
-		/* kptr_restrict shows every address as 0: no need to go on. */
-		if (have_text && !text)
-			break;
-		/* _text is near the start; iomem gave the rest. */
-		if (have_text && code_size) {
-			etext = text + code_size;
-			have_etext = true;
-			break;
-		}
-		/* Keep the partial last line for the next read. */
-		memmove(buf, buf + whole, len - whole);
-		len -= whole;
-	}
-	free(buf);
-	close(fd);
+	err = kernel_text_range(&text, &etext);
 	if (err)
 		return err;
 	if (!text || !etext)

@@ -292,16 +292,21 @@ static int elf__strtab(Elf *elf, const GElf_Shdr *symsh, const char **strtab, si
 	return 0;
 }
 
-int symtab__load_elf(struct pm_symtab *st, Elf *elf)
+/* A symbol section and its string table. */
+struct elf_symsec {
+	Elf_Data *data;
+	size_t nr;		/* symbols; 0 when the file has no usable section */
+	const char *strtab;
+	size_t strsz;
+};
+
+/* The symbols of elf's .symtab, else its .dynsym: 0 or -ENOEXEC. */
+static int elf_symsec__find(struct elf_symsec *ss, Elf *elf)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL;
-	size_t i, nr_syms, nr = 0, strsz, bytes;
-	struct elf_cand *cands;
 	GElf_Shdr sh, symsh;
-	const char *strtab;
-	Elf_Data *data;
-	GElf_Sym sym;
 
+	memset(ss, 0, sizeof(*ss));
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			return -ENOEXEC;
@@ -315,25 +320,44 @@ int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 	}
 	if (!symscn || !symsh.sh_entsize)
 		return 0;
-	data = elf_getdata(symscn, NULL);
-	if (!data)
+	ss->data = elf_getdata(symscn, NULL);
+	if (!ss->data)
 		return -ENOEXEC;
-	if (elf__strtab(elf, &symsh, &strtab, &strsz))
+	if (elf__strtab(elf, &symsh, &ss->strtab, &ss->strsz))
 		return 0;
-	nr_syms = symsh.sh_size / symsh.sh_entsize;
+	ss->nr = symsh.sh_size / symsh.sh_entsize;
+	return 0;
+}
 
+/* A function whose name is in the section's string table, and not empty. */
+static bool elf_symsec__keeps(const struct elf_symsec *ss, Elf *elf, const GElf_Sym *sym)
+{
+	return elf_sym__is_function(elf, sym) && sym->st_name < ss->strsz &&
+	       ss->strtab[sym->st_name];
+}
+
+/* The candidates of ss in table order, in *out (NULL when *nr is 0): 0 or -ENOMEM. */
+static int elf_symsec__cands(const struct elf_symsec *ss, Elf *elf, struct elf_cand **out,
+			     size_t *nr)
+{
+	struct elf_cand *cands;
+	size_t i, n = 0;
+	GElf_Sym sym;
+
+	*out = NULL;
+	*nr = 0;
 	/* Count first: the candidates take one allocation. */
-	for (i = 0; i < nr_syms && gelf_getsym(data, i, &sym); i++)
-		nr += elf_sym__is_function(elf, &sym) && sym.st_name < strsz && strtab[sym.st_name];
-	if (!nr)
+	for (i = 0; i < ss->nr && gelf_getsym(ss->data, i, &sym); i++)
+		n += elf_symsec__keeps(ss, elf, &sym);
+	if (!n)
 		return 0;
-	cands = malloc(nr * sizeof(*cands));
+	cands = malloc(n * sizeof(*cands));
 	if (!cands)
 		return -ENOMEM;
-	for (i = 0, nr = 0; i < nr_syms && gelf_getsym(data, i, &sym); i++) {
-		if (!elf_sym__is_function(elf, &sym) || sym.st_name >= strsz || !strtab[sym.st_name])
+	for (i = 0, n = 0; i < ss->nr && gelf_getsym(ss->data, i, &sym); i++) {
+		if (!elf_symsec__keeps(ss, elf, &sym))
 			continue;
-		cands[nr++] = (struct elf_cand){
+		cands[n++] = (struct elf_cand){
 			.addr = sym.st_value,
 			.size = elf_sym__size(elf, &sym),
 			.name = sym.st_name,
@@ -341,25 +365,36 @@ int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 			.rank = elf_sym__rank(&sym),
 		};
 	}
+	*out = cands;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * Fills the empty st with the nr cands (their order is changed) and copies
+ * of their names: 0, -EFBIG or -ENOMEM.
+ */
+static int symtab__fill(struct pm_symtab *st, struct elf_cand *cands, size_t nr,
+			const struct elf_symsec *ss)
+{
+	size_t i, bytes;
+
 	/*
 	 * Names are slices of one copy of the string table's names: a table
 	 * whose symbols all name one long string costs that string once.
 	 */
 	qsort(cands, nr, sizeof(*cands), elf_cand__cmp_name);
-	bytes = elf_cands__copy_names(cands, nr, strtab, strsz, NULL);
-	if (bytes >= SYM_NAMES_MAX) {
-		free(cands);
+	bytes = elf_cands__copy_names(cands, nr, ss->strtab, ss->strsz, NULL);
+	if (bytes >= SYM_NAMES_MAX)
 		return -EFBIG;
-	}
 	st->syms = malloc(nr * sizeof(*st->syms));
 	st->names = malloc(bytes ? bytes : 1);
 	if (!st->syms || !st->names) {
-		free(cands);
 		symtab__exit(st);
 		memset(st, 0, sizeof(*st));
 		return -ENOMEM;
 	}
-	elf_cands__copy_names(cands, nr, strtab, strsz, st->names);
+	elf_cands__copy_names(cands, nr, ss->strtab, ss->strsz, st->names);
 	qsort(cands, nr, sizeof(*cands), elf_cand__cmp_addr);
 	for (i = 0; i < nr; i++) {
 		if (cands[i].dropped)
@@ -371,7 +406,25 @@ int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 			.rank = cands[i].rank,
 		};
 	}
+	return 0;
+}
+
+int symtab__load_elf(struct pm_symtab *st, Elf *elf)
+{
+	struct elf_symsec ss;
+	struct elf_cand *cands = NULL;
+	size_t i, nr = 0;
+	int err;
+
+	err = elf_symsec__find(&ss, elf);
+	if (!err)
+		err = elf_symsec__cands(&ss, elf, &cands, &nr);
+	if (err || !nr)
+		return err;
+	err = symtab__fill(st, cands, nr, &ss);
 	free(cands);
+	if (err)
+		return err;
 	symtab__sort(st);
 	/* Lookups take the last symbol at or below an address; sizes agree. */
 	for (i = 0; i + 1 < st->nr; i++) {
