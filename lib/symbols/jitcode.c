@@ -210,7 +210,8 @@ static int jitcode__records(struct pm_jitcode *c, struct pm_jitdump *j, struct p
  * now (a runtime may still be appending).
  */
 static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct pm_jitdump *j,
-			   struct parse_state *ps, struct pm_jitcode_stats *st)
+			   struct parse_state *ps, struct pm_jit_budget *b,
+			   struct pm_jitcode_stats *st)
 {
 	unsigned char prefix[PM_JITDUMP_PREFIX_SIZE], *buf = NULL, *n;
 	uint64_t off = j->h.total_size;
@@ -235,6 +236,9 @@ static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct p
 			len = rsize > size - off ? (size_t)(size - off) : rsize;
 			len = len < sizeof(prefix) ? sizeof(prefix) : len;
 		}
+		err = pm_jit_budget__charge(b, len);
+		if (err)
+			break;
 		if (len > cap) {
 			n = realloc(buf, len);
 			if (!n) {
@@ -317,9 +321,16 @@ static int jitcode__hold_file(struct pm_jitcode *c, const struct pm_jitdump *j, 
 int pm_jitcode__read(struct pm_jitcode *c, int fd, int32_t pid, const char *dso, bool timed,
 		     struct pm_jitcode_stats *st)
 {
+	return pm_jitcode__read_within(c, fd, pid, dso, timed, NULL, st);
+}
+
+int pm_jitcode__read_within(struct pm_jitcode *c, int fd, int32_t pid, const char *dso, bool timed,
+			    const struct pm_jit_limits *lim, struct pm_jitcode_stats *st)
+{
 	size_t first = c->nr, strings = c->strings.len;
 	struct parse_state ps = { .pid = pid };
 	unsigned char page[4096];
+	struct pm_jit_budget b;
 	struct pm_jitdump j;
 	struct stat sb;
 	int err;
@@ -338,12 +349,19 @@ int pm_jitcode__read(struct pm_jitcode *c, int fd, int32_t pid, const char *dso,
 	st->arch_time = j.h.flags & PM_JITDUMP_FLAG_ARCH_TIMESTAMP;
 	timed = timed && !st->arch_time;
 	pm_hashtab__init(&ps.by_index, NULL, NULL);
+	pm_jit_budget__start(&b, lim, PM_JITCODE_MAX_BYTES);
 	err = jitcode__string(c, dso, strlen(dso) + 1, &ps.dso_off);
 	if (!err)
-		err = jitcode__stream(c, fd, (uint64_t)sb.st_size, &j, &ps, st);
+		err = jitcode__stream(c, fd, (uint64_t)sb.st_size, &j, &ps, &b, st);
 	pm_hashtab__exit(&ps.by_index);
 	st->skipped = j.skipped;
-	if (err == -E2BIG) {
+	st->bytes = b.bytes;
+	if (err == -EFBIG || err == -ETIME) {
+		/* A bound of pmrec's, not the file's fault: the loads before it stand. */
+		st->cut = err;
+		st->truncated = true;
+		err = 0;
+	} else if (err == -E2BIG) {
 		st->truncated = true;
 		err = 0;
 	} else if (err == -EBADMSG) {

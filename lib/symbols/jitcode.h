@@ -20,16 +20,21 @@
  * A CODE_LOAD's source is the file and line its CODE_DEBUG_INFO gives for
  * the code's first address.  Bounded: the file is read one record at a
  * time, none over PM_JITCODE_MAX_RECORD bytes (a larger one is a fault),
- * and PM_JITSYM_MAX_ENTRIES loads are held at most.
+ * PM_JITSYM_MAX_ENTRIES loads are held at most, and the records read
+ * stop at PM_JITCODE_MAX_BYTES or PM_JIT_READ_NSEC (lib/symbols/jitbudget.h:
+ * the bound is checked before each record, so a file costs its header's
+ * page, its records within the bound and one record prefix more).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbols/jitbudget.h"
 #include "symbols/jitdump.h"
 #include "symbols/jitsym.h"
 
 #define PM_JITCODE_MAX_RECORD (16u << 20)
+#define PM_JITCODE_MAX_BYTES (1ULL << 30)
 
 struct pm_jitcode;
 
@@ -38,8 +43,10 @@ struct pm_jitcode_stats {
 	uint64_t loads, moves, lines, unwinding, skipped;
 	bool bad;			/* err says where and why the reading stopped */
 	struct pm_jitdump_error err;
-	bool truncated;			/* more loads than the bound */
+	bool truncated;			/* more loads than the bound, or cut */
 	bool arch_time;			/* times of the CPU's counter: untimed */
+	uint64_t bytes;			/* of records read */
+	int cut;			/* -EFBIG, -ETIME: the bytes' or the time's bound stopped it */
 };
 
 /* Loads into t (not owned), which must outlive it.  NULL with errno. */
@@ -55,6 +62,9 @@ void pm_jitcode__delete(struct pm_jitcode *c);
  */
 int pm_jitcode__read(struct pm_jitcode *c, int fd, int32_t pid, const char *dso, bool timed,
 		     struct pm_jitcode_stats *st);
+/* pm_jitcode__read within lim (NULL: PM_JITCODE_MAX_BYTES and PM_JIT_READ_NSEC). */
+int pm_jitcode__read_within(struct pm_jitcode *c, int fd, int32_t pid, const char *dso, bool timed,
+			    const struct pm_jit_limits *lim, struct pm_jitcode_stats *st);
 /*
  * Adds to the table every load and move of the timed files up to time,
  * in time order.  0, or what pm_jitsyms__add returned (-E2BIG: the

@@ -98,7 +98,7 @@ void namer__load_jit(void *arg, struct pm_jitsyms *t, int32_t pid)
 						    .err = -fd });
 		return;
 	}
-	err = pm_perfmap__read(fd, t, pid, path, dso_short, &st);
+	err = pm_perfmap__read(fd, t, pid, path, dso_short, NULL, &st);
 	close(fd);
 	if (err)
 		namer__warn(n, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,

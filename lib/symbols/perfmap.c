@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "symbols/jitbudget.h"
 #include "symbols/perfmap.h"
 #include "symbols/symname.h"
 
@@ -91,6 +92,11 @@ int pm_perfmap__open(int root_fd, const char *path, uid_t uid, uid_t uid2)
 		close(fd);
 		return -EPERM;
 	}
+	/* Holes read back as zeros, gigabytes of them: no runtime writes a file so. */
+	if (pm_jit__sparse(&st)) {
+		close(fd);
+		return -EFBIG;
+	}
 	return fd;
 }
 
@@ -153,11 +159,33 @@ static int map_reader__feed(struct map_reader *m, const char *p, size_t n)
 	return 0;
 }
 
+/* Reads up to n bytes into buf within b: the count, 0 at the end, or -errno (-EFBIG, -ETIME: b's). */
+static ssize_t map_reader__read(int fd, struct pm_jit_budget *b, char *buf, size_t n)
+{
+	ssize_t got;
+	int err;
+
+	if (n > pm_jit_budget__left(b))
+		n = (size_t)pm_jit_budget__left(b);
+	err = pm_jit_budget__charge(b, n);
+	if (err || !n)
+		return err ? err : -EFBIG;
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -errno;
+	/* Charged n, read got: the budget counts what was read. */
+	b->bytes -= n - (size_t)got;
+	return got;
+}
+
 int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
-		     const char *dso_short, struct pm_perfmap_stats *st)
+		     const char *dso_short, const struct pm_jit_limits *lim,
+		     struct pm_perfmap_stats *st)
 {
 	struct map_reader *m = malloc(sizeof(*m));
-	uint64_t total = 0;
+	struct pm_jit_budget b;
 	char *buf = malloc(READ_CHUNK);
 	int err = 0;
 
@@ -168,30 +196,30 @@ int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
 	}
 	*m = (struct map_reader){ .t = t, .pid = pid, .dso = dso, .dso_short = dso_short,
 				  .st = st };
+	pm_jit_budget__start(&b, lim, PM_PERFMAP_MAX_BYTES);
 	for (;;) {
-		ssize_t n = read(fd, buf, READ_CHUNK);
+		ssize_t n = map_reader__read(fd, &b, buf, READ_CHUNK);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
+		if (n == -EFBIG || n == -ETIME) {
+			st->cut = (int)n;
+			err = 1;
+		} else if (n < 0) {
+			err = (int)n;
+		} else if (n) {
+			err = map_reader__feed(m, buf, (size_t)n);
 		}
 		/*
-		 * The end of the file as it is now: a runtime may be appending,
-		 * and its last line may be unfinished (that one is left out).
+		 * n 0: the end of the file as it is now: a runtime may be
+		 * appending, and its last line may be unfinished (that one is
+		 * left out).
 		 */
-		if (!n)
+		if (err || !n)
 			break;
-		err = map_reader__feed(m, buf, (size_t)n);
-		total += (uint64_t)n;
-		if (err == 1 || (!err && total >= PM_PERFMAP_MAX_BYTES)) {
-			st->truncated = true;
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
+	}
+	st->bytes = b.bytes;
+	if (err == 1) {
+		st->truncated = true;
+		err = 0;
 	}
 out:
 	free(buf);

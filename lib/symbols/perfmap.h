@@ -18,11 +18,12 @@
  * The file lies in world-writable /tmp and pmrec runs as root: it is opened
  * through pm_file__open (no symlink followed, never blocking, regular files
  * only) and read only when owned by root or by the process's user (perf
- * reads maps owned by root or by whoever runs it).  What is read is
- * bounded (bytes, lines, entries: PM_PERFMAP_MAX_*, and the jitsym
- * table's own bounds), and a line that does not parse is skipped and
- * counted.  Only the parsed entries go anywhere (a recording stores those,
- * never the file's bytes).
+ * reads maps owned by root or by whoever runs it), and refused when it is
+ * mostly holes (lib/symbols/jitbudget.h).  What is read is bounded
+ * (bytes, lines, entries: PM_PERFMAP_MAX_*, the jitsym table's own
+ * bounds, and the time: PM_JIT_READ_NSEC), and a line that does not
+ * parse is skipped and counted.  Only the parsed entries go anywhere (a
+ * recording stores those, never the file's bytes).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,6 +31,7 @@
 #include <sys/types.h>
 
 #include "base/hashtab.h"
+#include "symbols/jitbudget.h"
 #include "symbols/jitsym.h"
 
 #define PM_PERFMAP_MAX_BYTES (256ULL << 20)
@@ -38,7 +40,9 @@
 /* What one file held. */
 struct pm_perfmap_stats {
 	uint64_t lines, malformed, added;
+	uint64_t bytes;			/* read */
 	bool truncated;			/* a bound stopped the reading early */
+	int cut;			/* -EFBIG, -ETIME: the bytes' or the time's bound did */
 };
 
 /*
@@ -53,18 +57,20 @@ int pm_perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64
  * owned by root, uid or uid2.  root_fd -1: path as it is; else a
  * directory fd (another root, its /tmp) that path resolves in, no symlink followed
  * at all (pm_file__open_in_root).  The fd, or -errno: -ENOENT, -ELOOP (a
- * symlink), -EINVAL (not a regular file), -EPERM (another owner).
+ * symlink), -EINVAL (not a regular file), -EPERM (another owner), -EFBIG
+ * (mostly holes: pm_jit__sparse).
  */
 int pm_perfmap__open(int root_fd, const char *path, uid_t uid, uid_t uid2);
 
 /*
  * Reads the perf map on fd into t as process pid's code, in "file" dso
- * (NULL: none) with dso_short its short name (see pm_jitsym_add).
- * Returns 0 or a negative errno (-ENOMEM, read errors); st says what was
- * read.
+ * (NULL: none) with dso_short its short name (see pm_jitsym_add), within
+ * lim (NULL: PM_PERFMAP_MAX_BYTES and PM_JIT_READ_NSEC).  Returns 0 or a
+ * negative errno (-ENOMEM, read errors); st says what was read.
  */
 int pm_perfmap__read(int fd, struct pm_jitsyms *t, int32_t pid, const char *dso,
-		     const char *dso_short, struct pm_perfmap_stats *st);
+		     const char *dso_short, const struct pm_jit_limits *lim,
+		     struct pm_perfmap_stats *st);
 
 /*
  * The pids of the perf maps in /tmp (perf-PID.map), as integer keys of

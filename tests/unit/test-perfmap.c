@@ -78,7 +78,7 @@ static void test_read(const char *dir)
 	snprintf(path, sizeof(path), "%s/perf-1.map", dir);
 	write_file(path, text, sizeof(text) - 1);
 	fd = pm_perfmap__open(-1, path, getuid(), getuid());
-	tap_ok(fd >= 0 && !pm_perfmap__read(fd, t, 42, "/tmp/perf-42.map", "[JIT] tid 42", &st), "read");
+	tap_ok(fd >= 0 && !pm_perfmap__read(fd, t, 42, "/tmp/perf-42.map", "[JIT] tid 42", NULL, &st), "read");
 	close(fd);
 	tap_ok(st.lines == 4 && st.malformed == 2 && st.added == 2 && !st.truncated,
 	       "lines %llu, malformed %llu, added %llu; the unfinished last line left out",
@@ -108,7 +108,7 @@ static void test_long_line(const char *dir)
 	snprintf(path, sizeof(path), "%s/long.map", dir);
 	write_file(path, text, i);
 	fd = pm_perfmap__open(-1, path, getuid(), getuid());
-	pm_perfmap__read(fd, t, 1, NULL, NULL, &st);
+	pm_perfmap__read(fd, t, 1, NULL, NULL, NULL, &st);
 	close(fd);
 	tap_ok(st.added == 2 && !pm_jitsyms__find(t, 1, 0x5000, &js) &&
 	       strlen(js.name) == PM_SYM_NAME_MAX && !strcmp(js.name + PM_SYM_NAME_MAX - 3, "...") &&
