@@ -12,54 +12,34 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/hashtab.h"
+#include "format/record_body.h"
 #include "record/jitcap.h"
+#include "record/jitcap_int.h"
 #include "symbols/jitcode.h"
 #include "symbols/jitdump.h"
 #include "symbols/jitsym.h"
-#include "format/perf_data.h"
-#include "symbols/perfmap.h"
-#include "format/record_body.h"
 
 /* Processes noted at most. */
 #define MAX_PROCS 4096
 #define STATUS_MAX (64u << 10)
 
-struct jc_proc {
-	int32_t pid, nspid;
-	uid_t ruid, euid;		/* (uid_t)-1: unknown, root's maps only */
-	int tmp_fd;			/* its /tmp, when not pmrec's; else -1 */
-	bool read;			/* its map was read at its exit */
-	char *jitdump;			/* the path of its jitdump marker, NULL if none */
-};
-
-struct pm_jitcap {
-	struct pm_jitsyms *syms;
-	struct pm_jitcode *code;	/* the jitdumps' loads, held */
-	struct jc_proc *procs;
-	size_t nr_procs, cap_procs, nr_tmp_fds;
-	struct pm_hashtab idx;		/* pid -> index in procs */
-	struct pm_jitcap_stats stats;
-	pm_warn_fn *warn;
-	void *warn_arg;
-};
-
 struct pm_jitcap *pm_jitcap__new(pm_warn_fn *warn, void *warn_arg)
 {
 	struct pm_jitcap *c = calloc(1, sizeof(*c));
+	int err;
 
 	if (!c)
 		return NULL;
-	c->syms = pm_jitsyms__new();
-	c->code = c->syms ? pm_jitcode__new(c->syms) : NULL;
-	if (!c->code) {
-		pm_jitsyms__delete(c->syms);
-		free(c);
-		return NULL;
-	}
-	pm_jitcode__hold(c->code);
 	pm_hashtab__init(&c->idx, NULL, NULL);
 	c->warn = warn;
 	c->warn_arg = warn_arg;
+	err = jc_reader__start(c);
+	if (err) {
+		pm_hashtab__exit(&c->idx);
+		free(c);
+		errno = -err;
+		return NULL;
+	}
 	return c;
 }
 
@@ -69,22 +49,18 @@ void pm_jitcap__delete(struct pm_jitcap *c)
 
 	if (!c)
 		return;
-	for (i = 0; i < c->nr_procs; i++) {
-		if (c->procs[i].tmp_fd >= 0)
-			close(c->procs[i].tmp_fd);
-		free(c->procs[i].jitdump);
-	}
+	jc_reader__stop(c, 0);
+	for (i = 0; i < c->nr_procs; i++)
+		jc_job__exit(c, &c->procs[i].job);
 	free(c->procs);
 	pm_hashtab__exit(&c->idx);
-	pm_jitcode__delete(c->code);
-	pm_jitsyms__delete(c->syms);
+	jc_reader__exit(c);
 	free(c);
 }
 
-static void jitcap__warn(struct pm_jitcap *c, struct pm_warning w)
+void pm_jitcap__limit(struct pm_jitcap *c, const struct pm_jit_limits *lim)
 {
-	if (c->warn)
-		c->warn(c->warn_arg, &w);
+	c->lim = *lim;
 }
 
 /* The value after key ("Uid:", "NSpid:") in a /proc/PID/status text: its fields. */
@@ -96,7 +72,7 @@ static const char *status__field(const char *text, const char *key)
 }
 
 /* Who the process is, and its pid in its own namespace. */
-static void proc__read_status(struct jc_proc *p)
+static void proc__read_status(struct jc_job *p)
 {
 	char path[64], *text = NULL;
 	const char *f;
@@ -147,7 +123,7 @@ static bool same_file(const char *a, const char *b)
  * process, before the EXIT record, and its /tmp mount with it, but an open
  * directory keeps that file system readable.
  */
-static void jitcap__open_tmp(struct pm_jitcap *c, struct jc_proc *p)
+static void jitcap__open_tmp(struct pm_jitcap *c, struct jc_job *p)
 {
 	char path[64], ns[64];
 	int root;
@@ -155,14 +131,26 @@ static void jitcap__open_tmp(struct pm_jitcap *c, struct jc_proc *p)
 	snprintf(path, sizeof(path), "/proc/%d/root", p->pid);
 	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", p->pid);
 	if ((same_file("/", path) && same_file("/proc/self/ns/mnt", ns)) ||
-	    c->nr_tmp_fds == PM_JITCAP_MAX_HELD)
+	    __atomic_load_n(&c->nr_tmp_fds, __ATOMIC_RELAXED) >= PM_JITCAP_MAX_HELD)
 		return;
 	root = pm_file__open(path, O_RDONLY, PM_FILE_DIR | PM_FILE_FOLLOW, 0, NULL);
 	if (root < 0)
 		return;
 	p->tmp_fd = pm_file__open_in_root(root, "tmp", O_RDONLY, PM_FILE_DIR, 0, NULL);
 	close(root);
-	c->nr_tmp_fds += p->tmp_fd >= 0;
+	if (p->tmp_fd >= 0)
+		__atomic_add_fetch(&c->nr_tmp_fds, 1, __ATOMIC_RELAXED);
+}
+
+void jc_job__exit(struct pm_jitcap *c, struct jc_job *job)
+{
+	if (job->tmp_fd >= 0) {
+		close(job->tmp_fd);
+		__atomic_sub_fetch(&c->nr_tmp_fds, 1, __ATOMIC_RELAXED);
+	}
+	free(job->jitdump);
+	job->tmp_fd = -1;
+	job->jitdump = NULL;
 }
 
 /* The process pid, noted now if it was not (or was read: its pid is reused); NULL if no room. */
@@ -176,105 +164,25 @@ static struct jc_proc *jitcap__note(struct pm_jitcap *c, int32_t pid)
 		/* Read at its exit: the pid is another process's now. */
 		if (!p->read)
 			return p;
-		if (p->tmp_fd >= 0) {
-			close(p->tmp_fd);
-			c->nr_tmp_fds--;
-		}
-		free(p->jitdump);
+		jc_job__exit(c, &p->job);
 	} else {
 		if (c->nr_procs == MAX_PROCS ||
 		    pm_array__grow((void **)&c->procs, &c->cap_procs, c->nr_procs, sizeof(*p)) ||
 		    pm_hashtab__insert_int(&c->idx, (uint32_t)pid, c->nr_procs))
 			return NULL;
 		p = &c->procs[c->nr_procs++];
-		c->stats.processes++;
+		c->processes++;
 	}
-	*p = (struct jc_proc){ .pid = pid, .nspid = pid, .ruid = (uid_t)-1, .euid = (uid_t)-1,
-			       .tmp_fd = -1 };
-	proc__read_status(p);
-	jitcap__open_tmp(c, p);
+	*p = (struct jc_proc){ .job = { .pid = pid, .nspid = pid, .ruid = (uid_t)-1,
+					.euid = (uid_t)-1, .tmp_fd = -1 } };
+	proc__read_status(&p->job);
+	jitcap__open_tmp(c, &p->job);
 	return p;
-}
-
-/*
- * Holds the loads of p's jitdump, read as report reads it (the owner rule
- * of perf maps, no symlink), at the path its marker mapping names: in
- * pmrec's root only (a container's path means another file here, and
- * report reads the path as it is).
- */
-static void jitcap__read_jitdump(struct pm_jitcap *c, struct jc_proc *p)
-{
-	struct pm_jitcode_stats st;
-	int fd, err;
-
-	if (!p->jitdump || p->tmp_fd >= 0)
-		return;
-	fd = pm_perfmap__open(-1, p->jitdump, p->ruid, p->euid);
-	if (fd == -ENOENT)
-		return;
-	if (fd < 0) {
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED,
-						     .dso = p->jitdump, .err = -fd });
-		return;
-	}
-	/* Timed: held with their times, report decides how to use them. */
-	err = pm_jitcode__read(c->code, fd, p->pid, p->jitdump, true, &st);
-	close(fd);
-	if (err)
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_REFUSED,
-						     .dso = p->jitdump, .err = -err });
-	if (st.bad)
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_BAD, .dso = p->jitdump,
-						     .offset = st.err.offset, .why = st.err.why,
-						     .size = st.loads });
-	if (st.truncated)
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JITDUMP_TRUNCATED,
-						     .dso = p->jitdump, .size = st.loads });
-}
-
-/* Reads the map of p into the table, and holds its jitdump's loads. */
-static void jitcap__read(struct pm_jitcap *c, struct jc_proc *p)
-{
-	char name[32], path[96], dso[48], dso_short[32];
-	struct pm_perfmap_stats st;
-	int fd, err;
-
-	snprintf(name, sizeof(name), "perf-%d.map", p->nspid);
-	if (p->tmp_fd >= 0)
-		snprintf(path, sizeof(path), "/proc/%d/root/tmp/%s", p->pid, name);
-	else
-		snprintf(path, sizeof(path), "/tmp/%s", name);
-	/* What report would read: the pid as recorded. */
-	snprintf(dso, sizeof(dso), "/tmp/perf-%d.map", p->pid);
-	snprintf(dso_short, sizeof(dso_short), "[JIT] tid %d", p->pid);
-	jitcap__read_jitdump(c, p);
-	fd = pm_perfmap__open(p->tmp_fd, p->tmp_fd >= 0 ? name : path, p->ruid, p->euid);
-	if (fd == -ENOENT)
-		return;
-	if (fd < 0) {
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,
-						     .err = -fd });
-		return;
-	}
-	err = pm_perfmap__read(fd, c->syms, p->pid, dso, dso_short, &st);
-	close(fd);
-	c->stats.maps++;
-	c->stats.entries += st.added;
-	if (err)
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_REFUSED, .dso = path,
-						     .err = -err });
-	if (st.malformed)
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_MALFORMED, .dso = path,
-						     .size = st.malformed });
-	if (st.truncated)
-		jitcap__warn(c, (struct pm_warning){ .kind = PM_WARN_JIT_MAP_TRUNCATED, .dso = path,
-						     .size = st.added });
 }
 
 static void jitcap__mmap2(struct pm_jitcap *c, const struct perf_event_header *h)
 {
 	struct pm_mmap_body mb;
-
 	struct jc_proc *p;
 	bool marker;
 
@@ -287,26 +195,33 @@ static void jitcap__mmap2(struct pm_jitcap *c, const struct perf_event_header *h
 	if (!marker && !pm_jitsym__anon_mapping(mb.filename))
 		return;
 	p = jitcap__note(c, mb.pid);
-	if (p && marker && !p->jitdump)
-		p->jitdump = strdup(mb.filename);
+	if (p && marker && !p->job.jitdump)
+		p->job.jitdump = strdup(mb.filename);
 }
 
+/*
+ * A process ends with its last thread; its map is complete once it has
+ * exited: its files go to the reader, or wait for the end when the queue
+ * is full.
+ */
 static void jitcap__exit(struct pm_jitcap *c, const struct perf_event_header *h)
 {
 	struct pm_fork_body fb;
+	struct jc_proc *p;
 	uint64_t i;
 
-	/* A process ends with its last thread; its map is complete once it has exited. */
 	if (pm_fork_body__decode(h, h->size - sizeof(*h), &fb) || fb.pid != fb.tid ||
 	    !pm_hashtab__find_int(&c->idx, (uint32_t)fb.pid, &i) || c->procs[i].read)
 		return;
-	jitcap__read(c, &c->procs[i]);
-	c->procs[i].read = true;
-	if (c->procs[i].tmp_fd >= 0) {
-		close(c->procs[i].tmp_fd);
-		c->procs[i].tmp_fd = -1;
-		c->nr_tmp_fds--;
+	p = &c->procs[i];
+	if (jc_reader__push(c, &p->job)) {
+		c->deferred++;
+		return;
 	}
+	/* The job's fd and path are the reader's now. */
+	p->job.tmp_fd = -1;
+	p->job.jitdump = NULL;
+	p->read = true;
 }
 
 void pm_jitcap__event(struct pm_jitcap *c, const struct perf_event_header *h)
@@ -336,40 +251,67 @@ void pm_jitcap__events(struct pm_jitcap *c, const void *buf, size_t len)
 
 void pm_jitcap__finish(struct pm_jitcap *c)
 {
+	uint64_t deadline = pm_jit_limits__now(&c->lim) + PM_JITCAP_FINISH_NSEC;
 	size_t i;
 
+	jc_reader__stop(c, deadline);
 	for (i = 0; i < c->nr_procs; i++)
 		if (!c->procs[i].read) {
-			jitcap__read(c, &c->procs[i]);
+			jc_reader__read(c, &c->procs[i].job, deadline);
 			c->procs[i].read = true;
 		}
+	jc_reader__tell(c);
 }
 
-void pm_jitcap__stats(const struct pm_jitcap *c, struct pm_jitcap_stats *st)
+void pm_jitcap__stats(struct pm_jitcap *c, struct pm_jitcap_stats *st)
 {
-	*st = c->stats;
-	pm_jitcode__held(c->code, &st->jitdumps, &st->loads);
+	pthread_mutex_lock(&c->r.lock);
+	*st = c->r.stats;
+	pthread_mutex_unlock(&c->r.lock);
+	st->processes = c->processes;
+	st->deferred = c->deferred;
 }
 
-int pm_jitcap__encode(const struct pm_jitcap *c, size_t *pos, size_t max, struct pm_buf *out)
+/* A payload: its version word, then the entries copied; nothing when none. */
+static int jitcap__encode(struct pm_jitcap *c, const struct pm_buf *entries, uint64_t version,
+			  struct pm_buf *out)
 {
-	return pm_jitsyms__encode(c->syms, pos, max, out);
+	int err = 0;
+
+	pthread_mutex_lock(&c->r.lock);
+	if (entries->len && (pm_buf__append_u64(out, version) ||
+			     pm_buf__append(out, entries->data, entries->len)))
+		err = -ENOMEM;
+	pthread_mutex_unlock(&c->r.lock);
+	return err;
 }
 
-bool pm_jitcap__any(const struct pm_jitcap *c)
+static bool jitcap__any(struct pm_jitcap *c, const struct pm_buf *entries)
 {
-	return pm_jitsyms__count(c->syms) > 0;
+	bool any;
+
+	pthread_mutex_lock(&c->r.lock);
+	any = entries->len > 0;
+	pthread_mutex_unlock(&c->r.lock);
+	return any;
 }
 
-int pm_jitcap__encode_code(const struct pm_jitcap *c, struct pm_buf *out)
+int pm_jitcap__encode(struct pm_jitcap *c, struct pm_buf *out)
 {
-	return pm_jitcode__encode(c->code, out);
+	return jitcap__encode(c, &c->r.syms, PM_JITSYM_FORMAT, out);
 }
 
-bool pm_jitcap__any_code(const struct pm_jitcap *c)
+bool pm_jitcap__any(struct pm_jitcap *c)
 {
-	uint64_t files, loads;
+	return jitcap__any(c, &c->r.syms);
+}
 
-	pm_jitcode__held(c->code, &files, &loads);
-	return files > 0;
+int pm_jitcap__encode_code(struct pm_jitcap *c, struct pm_buf *out)
+{
+	return jitcap__encode(c, &c->r.code, PM_JITCODE_FORMAT, out);
+}
+
+bool pm_jitcap__any_code(struct pm_jitcap *c)
+{
+	return jitcap__any(c, &c->r.code);
 }

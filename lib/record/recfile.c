@@ -127,12 +127,8 @@ static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 		else
 			pm_buf__exit(&tmp);
 	}
-	if (!err && f->jitcap && pm_jitcap__any(f->jitcap)) {
-		size_t pos = 0;
-
-		err = pm_jitcap__encode(f->jitcap, &pos, SIZE_MAX,
-					pm_features__add(feat, HEADER_PMREC_JIT_SYMBOLS));
-	}
+	if (!err && f->jitcap && pm_jitcap__any(f->jitcap))
+		err = pm_jitcap__encode(f->jitcap, pm_features__add(feat, HEADER_PMREC_JIT_SYMBOLS));
 	if (!err && f->jitcap && pm_jitcap__any_code(f->jitcap))
 		err = pm_jitcap__encode_code(f->jitcap, pm_features__add(feat, HEADER_PMREC_JIT_CODE));
 	if (!err) {
