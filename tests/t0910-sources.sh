@@ -148,6 +148,18 @@ test_expect_success 'no file over 800 lines, no function over 80, in lib/ and cm
 	test_equal "" "$(cat "$here/long")" "functions over 80 lines"
 '
 
+# cmd/ says every message through error()/warning() (cmd/message.c), the
+# one place that writes the command's name before it: no other file of
+# cmd/ writes to stderr (pmrec.c's usage text has no prefix).
+test_expect_success 'cmd/: one place formats the message prefix' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -nE "stderr|perror\(" cmd/*.c | grep -v "^cmd/message\.c:" |
+		grep -vE "^cmd/pmrec\.c:[0-9]+:[[:space:]]*usage\(stderr\);" || :; } >"$here/writers" &&
+	test_equal "" "$(cat "$here/writers")" "cmd/ files writing to stderr themselves" &&
+	test_equal 1 "$(grep -c "fprintf(stderr, \"%s: \", cmd_name)" cmd/message.c)" \
+		"places in message.c that write the command name"
+'
+
 test_expect_success 'report colours the printer'"'"'s spans, it does not parse its own output' '
 	sed -n "/^static void write_colored/,/^}/p" "$SRC_DIR/cmd/report.c" >colour &&
 	test_grep "pm_color_span" colour &&
