@@ -82,5 +82,7 @@ int pm_write_all(int fd, const void *buf, size_t n);
 
 /* The last component of path ("libc.so.6"), or path itself when it ends in '/'. */
 const char *pm_path__base(const char *path);
+/* The length of path's directory (before its last slash), or -1 when it has none. */
+int pm_path__dir_len(const char *path);
 
 #endif

@@ -423,12 +423,9 @@ struct rgb {
 /* Deterministic per name (an unseeded hash), so that two graphs compare. */
 static struct rgb name_color(const char *s, size_t n, enum kind kind)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = pm_hash__stable(s, n);
 	double v1, v2, v3;
 
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	h = pm_mix64(h);
 	v1 = (double)(h & 0xff) / 255;
 	v2 = (double)(h >> 8 & 0xff) / 255;
 	v3 = (double)(h >> 16 & 0xff) / 255;

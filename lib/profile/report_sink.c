@@ -78,12 +78,7 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 /* perf's short dso name: a file's base name; "[kernel.kallsyms]" and the like as they are. */
 static const char *dso__short(const char *dso)
 {
-	const char *slash;
-
-	if (!dso || dso[0] != '/')
-		return dso;
-	slash = strrchr(dso, '/');
-	return slash[1] ? slash + 1 : dso;
+	return dso && dso[0] == '/' ? pm_path__base(dso) : dso;
 }
 
 static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_frame *nf)
