@@ -31,7 +31,23 @@ static const char *jit_refused(int err)
 {
 	return err == ELOOP ? "it is a symbolic link" :
 	       err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
-	       err == EINVAL ? "not a regular file" : strerror(err);
+	       err == EINVAL ? "not a regular file" :
+	       err == EFBIG ? "it is mostly holes (a sparse file, which no runtime writes)" :
+	       strerror(err);
+}
+
+/* A JIT file read in part at one of pmrec's bounds (err: which), or left out of the copy. */
+static void jit_cut(struct pm_cmd_msg *m, const char *file, const char *what,
+		    const struct pm_warning *w)
+{
+	if (w->err == E2BIG)
+		pm_cmd_msg__add(m, "%s '%s' is not copied: the recording's copy of JIT code is "
+				"full", file, w->dso);
+	else
+		pm_cmd_msg__add(m, "%s '%s' is read in part (%s): its first %llu %s are used",
+				file, w->dso, w->err == ETIME ?
+				"reading it takes longer than pmrec gives a file" :
+				"it is larger than pmrec reads", (unsigned long long)w->size, what);
 }
 
 /* The names of JIT code: perf maps, jitdump files and the recording's copy of them. */
@@ -48,6 +64,10 @@ static void warn_jit(struct pm_cmd_msg *m, const struct pm_warning *w)
 				"NAME)", w->dso, size);
 		break;
 	case PM_WARN_JIT_MAP_TRUNCATED:
+		if (w->err) {
+			jit_cut(m, "perf map", "names", w);
+			break;
+		}
 		pm_cmd_msg__add(m, "perf map '%s' is larger than pmrec reads: its first %llu names "
 				"are used", w->dso, size);
 		break;
@@ -66,6 +86,10 @@ static void warn_jit(struct pm_cmd_msg *m, const struct pm_warning *w)
 				"%llu code loads before it are used", w->dso, off, off, w->why, size);
 		break;
 	case PM_WARN_JITDUMP_TRUNCATED:
+		if (w->err) {
+			jit_cut(m, "jitdump", "code loads", w);
+			break;
+		}
 		pm_cmd_msg__add(m, "jitdump '%s' loads more code than pmrec keeps: its first %llu "
 				"code loads are used", w->dso, size);
 		break;
@@ -75,6 +99,11 @@ static void warn_jit(struct pm_cmd_msg *m, const struct pm_warning *w)
 				" times its code by the CPU's counter, which pmrec does not convert" :
 				": the recording was not timed by the monotonic clock (record with "
 				"-k mono)");
+		break;
+	case PM_WARN_JIT_SKIPPED:
+		pm_cmd_msg__add(m, "the perf maps and jitdumps of %llu processes, if any, are not "
+				"read: the recording's end gives them a time, and it ran out; their "
+				"JIT code stays unnamed", size);
 		break;
 	case PM_WARN_JIT_NAMES:
 		pm_cmd_msg__add(m, "JIT code names: %llu from ", size);

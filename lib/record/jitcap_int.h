@@ -47,6 +47,7 @@ struct jc_reader {
 	struct jc_note *notes;
 	size_t nr_notes, cap_notes;
 	struct pm_jitcap_stats stats;	/* the reader's counts */
+	uint64_t told_skipped;		/* of stats.skipped, in a note already */
 };
 
 struct pm_jitcap {

@@ -294,6 +294,11 @@ void jc_reader__tell(struct pm_jitcap *c)
 
 	/* Taken out first: the callback runs without the lock. */
 	pthread_mutex_lock(&r->lock);
+	if (r->stats.skipped > r->told_skipped) {
+		reader__note(r, (struct pm_warning){ .kind = PM_WARN_JIT_SKIPPED,
+						     .size = r->stats.skipped - r->told_skipped });
+		r->told_skipped = r->stats.skipped;
+	}
 	notes = r->notes;
 	nr = r->nr_notes;
 	r->notes = NULL;
