@@ -236,7 +236,8 @@ static int jitcode__stream(struct pm_jitcode *c, int fd, uint64_t size, struct p
 			len = rsize > size - off ? (size_t)(size - off) : rsize;
 			len = len < sizeof(prefix) ? sizeof(prefix) : len;
 		}
-		err = pm_jit_budget__charge(b, len);
+		/* The record and its prefix, read before it. */
+		err = pm_jit_budget__charge(b, len + sizeof(prefix));
 		if (err)
 			break;
 		if (len > cap) {
@@ -338,7 +339,15 @@ int pm_jitcode__read_within(struct pm_jitcode *c, int fd, int32_t pid, const cha
 	*st = (struct pm_jitcode_stats){ 0 };
 	if (fstat(fd, &sb))
 		return -errno;
-	err = jitcode__header(fd, (uint64_t)sb.st_size, &j, page);
+	/* The header's page is charged whole, read or not. */
+	pm_jit_budget__start(&b, lim, PM_JITCODE_MAX_BYTES);
+	err = pm_jit_budget__charge(&b, sizeof(page)) ?:
+	      jitcode__header(fd, (uint64_t)sb.st_size, &j, page);
+	if (err == -EFBIG || err == -ETIME) {
+		st->cut = err;
+		st->truncated = true;
+		return 0;
+	}
 	if (err == -EBADMSG) {
 		st->bad = true;
 		st->err = j.err;
@@ -349,7 +358,6 @@ int pm_jitcode__read_within(struct pm_jitcode *c, int fd, int32_t pid, const cha
 	st->arch_time = j.h.flags & PM_JITDUMP_FLAG_ARCH_TIMESTAMP;
 	timed = timed && !st->arch_time;
 	pm_hashtab__init(&ps.by_index, NULL, NULL);
-	pm_jit_budget__start(&b, lim, PM_JITCODE_MAX_BYTES);
 	err = jitcode__string(c, dso, strlen(dso) + 1, &ps.dso_off);
 	if (!err)
 		err = jitcode__stream(c, fd, (uint64_t)sb.st_size, &j, &ps, &b, st);

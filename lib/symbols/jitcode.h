@@ -20,10 +20,11 @@
  * A CODE_LOAD's source is the file and line its CODE_DEBUG_INFO gives for
  * the code's first address.  Bounded: the file is read one record at a
  * time, none over PM_JITCODE_MAX_RECORD bytes (a larger one is a fault),
- * PM_JITSYM_MAX_ENTRIES loads are held at most, and the records read
- * stop at PM_JITCODE_MAX_BYTES or PM_JIT_READ_NSEC (lib/symbols/jitbudget.h:
- * the bound is checked before each record, so a file costs its header's
- * page, its records within the bound and one record prefix more).
+ * PM_JITSYM_MAX_ENTRIES loads are held at most, and the reading stops
+ * at PM_JITCODE_MAX_BYTES or PM_JIT_READ_NSEC (lib/symbols/jitbudget.h):
+ * the bound is charged with the header's page and each record with its
+ * prefix, the clock looked at before each, so a file costs at most the
+ * bytes' bound and one record prefix more.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,7 +46,7 @@ struct pm_jitcode_stats {
 	struct pm_jitdump_error err;
 	bool truncated;			/* more loads than the bound, or cut */
 	bool arch_time;			/* times of the CPU's counter: untimed */
-	uint64_t bytes;			/* of records read */
+	uint64_t bytes;			/* charged: the header's page, records with their prefixes */
 	int cut;			/* -EFBIG, -ETIME: the bytes' or the time's bound stopped it */
 };
 

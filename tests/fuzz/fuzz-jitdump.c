@@ -13,13 +13,23 @@
  * heap stays within the budget of fuzz-budget.h: the file read once, the
  * names copied at most four times (each path freed before the next).
  *
+ * And the reader's bounds (lib/symbols/jitbudget.h), against what the
+ * kernel counts for the process (/proc/self/io): read within a byte bound
+ * and a time budget the input picks, under a clock that moves a
+ * millisecond at each look, it never reads more than the bound and one
+ * record prefix (rchar), and reads nothing once its time is out: two
+ * reads at most for each look at the clock within the budget, whatever
+ * the records (syscr).
+ *
  * Drivers, as for fuzz-reader (see tests/fuzz/run): libFuzzer by default,
  * -DFUZZ_REPLAY for a main() over files.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "fuzz-budget.h"
@@ -34,6 +44,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int fuzz_memfd = -1;
+static int fuzz_io = -1;		/* /proc/self/io */
 static volatile size_t fuzz_sink;
 static int64_t fuzz_heap_peak;
 
@@ -43,7 +54,84 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (fuzz_memfd < 0)
 		fuzz_memfd = fuzz_memfd__new("fuzz-jitdump");
+	if (fuzz_io < 0)
+		fuzz_io = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+	if (fuzz_io < 0) {
+		perror("fuzz: /proc/self/io");
+		abort();
+	}
 	return 0;
+}
+
+/* The process's bytes read and read calls so far; *len: the bytes this look read. */
+static void fuzz__io(uint64_t *rchar, uint64_t *syscr, size_t *len)
+{
+	char text[512], *p;
+	ssize_t n = pread(fuzz_io, text, sizeof(text) - 1, 0);
+
+	if (n <= 0)
+		abort();
+	text[n] = '\0';
+	*len = (size_t)n;
+	p = strstr(text, "rchar:");
+	*rchar = p ? strtoull(p + 6, NULL, 10) : 0;
+	p = strstr(text, "syscr:");
+	*syscr = p ? strtoull(p + 6, NULL, 10) : 0;
+	if (!strstr(text, "rchar:") || !p)
+		abort();
+}
+
+/* The reader's clock: a millisecond more at each look. */
+static uint64_t fuzz__clock(void *arg)
+{
+	uint64_t *now = arg;
+
+	return *now += 1000000;
+}
+
+/*
+ * The file read within a bound and a budget the input picks; the kernel's
+ * counts of what was read, against them.
+ */
+static void fuzz__bounded(const uint8_t *data, size_t size)
+{
+	uint64_t now = 0, looks, rchar0, rchar, syscr0, syscr;
+	uint64_t ms = size ? 1 + data[0] % 8 : 1;
+	struct pm_jit_limits lim = {
+		.max_bytes = 4096 + size * (size > 1 ? (data[1] & 3) + 1 : 4) / 4,
+		.max_nsec = ms * 1000000, .clock = fuzz__clock, .clock_arg = &now };
+	struct pm_jitcode_stats st;
+	struct pm_jitsyms *t = pm_jitsyms__new();
+	struct pm_jitcode *c = t ? pm_jitcode__new(t) : NULL;
+	size_t len0, len;
+
+	if (!c)
+		abort();
+	fuzz__io(&rchar0, &syscr0, &len0);
+	pm_jitcode__read_within(c, fuzz_memfd, 1, "/tmp/jit-1.dump", true, &lim, &st);
+	fuzz__io(&rchar, &syscr, &len);
+	/* Between the two looks: the reader's reads, and the first look's own. */
+	rchar -= rchar0 + len0;
+	syscr -= syscr0 + 1;
+	looks = now / 1000000;
+	if (rchar > lim.max_bytes + PM_JITDUMP_PREFIX_SIZE || st.bytes > lim.max_bytes) {
+		fprintf(stderr, "reader contract broken: %llu bytes read, bound %llu\n",
+			(unsigned long long)rchar, (unsigned long long)lim.max_bytes);
+		abort();
+	}
+	/*
+	 * The first look starts the budget; each later one within it lets
+	 * two reads through at most (its piece, the next record's prefix);
+	 * one past it, none.
+	 */
+	if (syscr > 2 * (looks - 1 < ms ? looks - 1 : ms)) {
+		fprintf(stderr, "reader contract broken: %llu reads for %llu looks at the clock, "
+			"%llu ms allowed\n", (unsigned long long)syscr, (unsigned long long)looks,
+			(unsigned long long)ms);
+		abort();
+	}
+	pm_jitcode__delete(c);
+	pm_jitsyms__delete(t);
 }
 
 /* Every record and debug line; the first load's address, for the lookups. */
@@ -186,6 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	pm_buf__exit(&payload);
 	fuzz__as_copy(data, size);
+	fuzz__bounded(data, size);
 	fuzz_heap_peak = fuzz_budget__disarm();
 	return 0;
 }

@@ -110,7 +110,7 @@ static void test_map_bounds(void)
 
 static void test_jitdump_bounds(void)
 {
-	struct pm_jit_limits lim = { .max_bytes = 100 };
+	struct pm_jit_limits lim = { .max_bytes = 4096 + 100 };
 	struct pm_jitsyms *t = pm_jitsyms__new();
 	struct pm_jitcode *c = t ? pm_jitcode__new(t) : NULL;
 	struct pm_jitcode_stats st;
@@ -121,16 +121,25 @@ static void test_jitdump_bounds(void)
 
 	snprintf(path, sizeof(path), "%s/jit-2.dump", dir);
 	tap_ok(c && !write_jitdump(path, 1000, 0), "a jitdump of 1000 records");
+	/* A bound under the header's page: nothing read. */
+	fd = open(path, O_RDONLY);
+	lim.max_bytes = 100;
+	tap_ok(fd >= 0 && !pm_jitcode__read_within(c, fd, 1, path, false, &lim, &st) &&
+	       st.cut == -EFBIG && !st.bytes && !st.skipped, "a bound under a page: nothing read");
+	close(fd);
+	lim.max_bytes = 4096 + 100;
 	fd = open(path, O_RDONLY);
 	ok = fd >= 0 && !pm_jitcode__read_within(c, fd, 1, path, false, &lim, &st);
-	tap_ok(ok && st.cut == -EFBIG && st.bytes == 96 && st.truncated && !st.bad,
-	       "cut at 100 bytes: 6 records read (%llu bytes)", (unsigned long long)st.bytes);
+	tap_ok(ok && st.cut == -EFBIG && st.bytes == 4096 + 3 * 32 && st.truncated && !st.bad,
+	       "cut at its header page and 100 bytes: 3 records and their prefixes read (%llu "
+	       "bytes)", (unsigned long long)st.bytes);
 	lim = (struct pm_jit_limits){ .max_nsec = 3500000000ULL, .clock = stepping_clock,
 				      .clock_arg = &now };
 	tap_ok(!pm_jitcode__read_within(c, fd, 1, path, false, &lim, &st) && st.cut == -ETIME &&
-	       st.bytes == 48, "cut at its time: 3 records in 3.5 s of a clock a second a look");
+	       st.bytes == 4096 + 2 * 32,
+	       "cut at its time: the header and 2 records in 3.5 s of a clock a second a look");
 	tap_ok(!pm_jitcode__read_within(c, fd, 1, path, false, NULL, &st) && !st.cut &&
-	       st.bytes == 16000 && st.skipped == 1000, "within the defaults: all of it");
+	       st.bytes == 4096 + 1000 * 32 && st.skipped == 1000, "within the defaults: all of it");
 	close(fd);
 	pm_jitcode__delete(c);
 	pm_jitsyms__delete(t);
