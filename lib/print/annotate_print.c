@@ -50,13 +50,14 @@ static void print__summary(struct pm_annotate_print *p, const struct pm_annotati
 }
 
 /* A source line above the instructions it made: its text, else where it is. */
-static void print__source(struct pm_annotate_print *p, const char *file, uint32_t line)
+static void print__source(struct pm_annotate_print *p, const struct pm_annotation *a,
+			  const char *file, uint32_t line)
 {
 	const char *text;
 	size_t len;
 
 	pm_out__printf(p->out, "         : %-6" PRIu32 " ", line);
-	if (p->sources && !pm_sources__line(p->sources, file, line, &text, &len))
+	if (p->sources && !pm_sources__line(p->sources, &a->owner, file, line, &text, &len))
 		print__text(p->out, text, len);
 	else
 		pm_out__printf(p->out, "%s:%" PRIu32, pm_path__base(file), line);
@@ -93,7 +94,7 @@ static void print__text_one(struct pm_annotate_print *p, const struct pm_annotat
 			inlined = in->inlined;
 		}
 		if (in->file && (in->line != line || file != in->file))
-			print__source(p, in->file, in->line);
+			print__source(p, a, in->file, in->line);
 		if (in->file) {
 			file = in->file;
 			line = in->line;
@@ -130,7 +131,8 @@ static void print__json_lines(struct pm_annotate_print *p, const struct pm_annot
 		pm_out__printf(p->out, ",\"line\":%" PRIu32 ",\"samples\":%" PRIu64
 			       ",\"period\":%" PRIu64 ",\"percent\":%.2f", l->line, l->samples,
 			       l->period, percent(l->period, a->period));
-		if (p->sources && !pm_sources__line(p->sources, l->file, l->line, &text, &len)) {
+		if (p->sources &&
+		    !pm_sources__line(p->sources, &a->owner, l->file, l->line, &text, &len)) {
 			pm_out__str(p->out, ",\"text\":");
 			pm_out__json_str(p->out, text, len);
 		}
