@@ -64,9 +64,16 @@ static const struct cmd_struct *find_command(const char *name)
 	return NULL;
 }
 
+static int not_a_command(const char *name)
+{
+	error("'%s' is not a pmrec command; see 'pmrec --help'", name);
+	return PM_EXIT_USAGE;
+}
+
 static int run(const struct cmd_struct *cmd, int argc, char **argv)
 {
 	argv[0] = (char *)cmd->argv0;
+	pm_cmd__set_name(cmd->argv0);
 	return cmd->fn(argc, argv);
 }
 
@@ -93,11 +100,8 @@ int main(int argc, char **argv)
 			return PM_EXIT_OK;
 		}
 		cmd = find_command(argv[2]);
-		if (!cmd) {
-			fprintf(stderr, "pmrec: '%s' is not a pmrec command; see 'pmrec --help'\n",
-				argv[2]);
-			return PM_EXIT_USAGE;
-		}
+		if (!cmd)
+			return not_a_command(argv[2]);
 		return run(cmd, 2, help_argv);
 	}
 	cmd = find_command(argv[1]);
@@ -105,6 +109,5 @@ int main(int argc, char **argv)
 		return run(cmd, argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return run(&commands[0], argc, argv);
-	fprintf(stderr, "pmrec: '%s' is not a pmrec command; see 'pmrec --help'\n", argv[1]);
-	return PM_EXIT_USAGE;
+	return not_a_command(argv[1]);
 }

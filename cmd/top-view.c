@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "builtin.h"
 #include "print/profile_print.h"
 #include "top.h"
 
@@ -32,7 +33,7 @@ struct top_view {
 	size_t selected, first;		/* row under the cursor, first row on screen */
 	size_t scroll;			/* first line of the call graph on screen */
 	size_t nr_rows;			/* rows of the last table drawn */
-	struct pm_buf text;
+	struct pm_out text;
 };
 
 /* What s cycles through after the --sort keys. */
@@ -109,7 +110,6 @@ static int view__table(struct top_view *v, struct pm_profile_result *res)
 	struct pm_profile_result shown = *res;
 	struct pm_profile_row *rows;
 	size_t i, n = 0;
-	int err;
 
 	rows = calloc(res->nr_shown ? res->nr_shown : 1, sizeof(*rows));
 	if (!rows)
@@ -126,10 +126,10 @@ static int view__table(struct top_view *v, struct pm_profile_result *res)
 	}
 	shown.rows = rows;
 	shown.nr_rows = shown.nr_shown = n;
-	pm_buf__reset(&v->text);
-	err = pm_profile__print_text(&v->text, &(struct pm_profile_result *){ &shown }, 1, &po);
+	v->text.len = 0;
+	pm_profile__print_text(&v->text, &(struct pm_profile_result *){ &shown }, 1, &po);
 	free(rows);
-	return err;
+	return v->text.err;
 }
 
 /* A line at y, cut to the screen's width: a longer one would wrap onto the next. */
@@ -180,7 +180,7 @@ static void view__header(struct top_view *v)
 /* The table's lines under the header: its column titles, then the rows from v->first. */
 static void view__rows(struct top_view *v)
 {
-	const char *p = (const char *)v->text.data, *end = p + v->text.len;
+	const char *p = v->text.buf, *end = p + v->text.len;
 	int y = 3, last = LINES - 2;
 	size_t row = 0, line = 0;
 
@@ -352,14 +352,14 @@ struct top_view *top_view__new(struct top *t)
 	struct top_view *v = calloc(1, sizeof(*v));
 
 	if (!v) {
-		top__error("out of memory");
+		error("out of memory");
 		return NULL;
 	}
 	v->t = t;
 	v->screen = newterm(NULL, stdout, stdin);
 	if (!v->screen) {
-		top__error("cannot drive the terminal (TERM=%s); use --batch",
-			   getenv("TERM") ? getenv("TERM") : "");
+		error("cannot drive the terminal (TERM=%s); use --batch",
+		      getenv("TERM") ? getenv("TERM") : "");
 		free(v);
 		return NULL;
 	}
@@ -379,6 +379,6 @@ void top_view__delete(struct top_view *v)
 		return;
 	endwin();
 	delscreen(v->screen);
-	pm_buf__exit(&v->text);
+	pm_out__exit(&v->text);
 	free(v);
 }

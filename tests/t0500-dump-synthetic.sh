@@ -145,7 +145,8 @@ test_expect_success '--json: field values and types' '
 	sw = [r for r in samples if r["event"] == "sched:sched_switch"][0]
 	assert sw["fields"]["prev_comm"] == "worker" and sw["fields"]["next_comm"] == "swapper/1", sw
 	comms = [r["comm"] for r in recs if r["type"] == "COMM"]
-	assert comms == ["worker", "a\"b\\c\x01\xff\xe9"], comms
+	# The byte 0xff starts no UTF-8 sequence: U+FFFD, not the Latin-1 \u00ff.
+	assert comms == ["worker", "a\"b\\c\x01\ufffd\xe9"], comms
 	mmap = [r for r in recs if r["type"] == "MMAP"][0]
 	assert mmap["pid"] == -1 and mmap["filename"] == "[kernel.kallsyms]_text", mmap
 	stats = recs[-1]

@@ -40,23 +40,126 @@ void pm_out__exit(struct pm_out *o)
 
 void pm_out__flush(struct pm_out *o)
 {
+	if (!o->write)
+		return;
 	if (!o->err && o->len)
 		o->err = o->write(o->arg, o->buf, o->len);
 	o->total += o->len;
 	o->len = 0;
 }
 
+/* A memory output's room for n more bytes: false when it cannot grow. */
+static bool out__grow(struct pm_out *o, size_t n)
+{
+	size_t cap = o->cap;
+	char *buf;
+
+	if (o->err || n > SIZE_MAX / 4 - o->len)
+		return false;
+	if (cap < 32)
+		cap = 32;
+	while (cap - o->len < n)
+		cap *= 2;
+	buf = realloc(o->buf, cap);
+	if (!buf)
+		return false;
+	o->buf = buf;
+	o->cap = cap;
+	return true;
+}
+
+/* Room for n bytes, or false; a writing output flushes, a memory one grows. */
+static bool out__make_room(struct pm_out *o, size_t n)
+{
+	if (n <= o->cap - o->len)
+		return true;
+	if (o->write)
+		pm_out__flush(o);
+	else if (!out__grow(o, n))
+		goto fail;
+	return n <= o->cap - o->len;
+fail:
+	/* Dropped from here on: the buffer is reused for bytes nobody reads. */
+	if (!o->err)
+		o->err = -ENOMEM;
+	o->total += o->len;
+	o->len = 0;
+	return n <= o->cap;
+}
+
+bool pm_out__room(struct pm_out *o, size_t n)
+{
+	return out__make_room(o, n);
+}
+
+void pm_out__mem_slow(struct pm_out *o, const void *p, size_t n)
+{
+	size_t room;
+
+	if (!o->write) {
+		if (out__make_room(o, n)) {
+			memcpy(o->buf + o->len, p, n);
+			o->len += n;
+		} else {
+			o->total += n;
+		}
+		return;
+	}
+	while (n) {
+		if (o->len == o->cap)
+			pm_out__flush(o);
+		room = o->cap - o->len < n ? o->cap - o->len : n;
+		memcpy(o->buf + o->len, p, room);
+		o->len += room;
+		p = (const char *)p + room;
+		n -= room;
+	}
+}
+
+/* A piece longer than a writing output's whole buffer: formatted apart. */
+static void out__vprintf_long(struct pm_out *o, size_t n, const char *fmt, va_list ap)
+{
+	char *tmp = malloc(n + 1);
+
+	if (!tmp) {
+		if (!o->err)
+			o->err = -ENOMEM;
+		o->total += n;
+		return;
+	}
+	vsnprintf(tmp, n + 1, fmt, ap);
+	pm_out__mem(o, tmp, n);
+	free(tmp);
+}
+
+void pm_out__vprintf(struct pm_out *o, const char *fmt, va_list ap)
+{
+	va_list again;
+	size_t n;
+	int r;
+
+	/* Straight into the buffer: the common piece fits, and is formatted once. */
+	va_copy(again, ap);
+	r = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	if (r > 0) {
+		n = (size_t)r;
+		if (n < o->cap - o->len)
+			o->len += n;
+		else if (out__make_room(o, n + 1))
+			o->len += (size_t)vsnprintf(o->buf + o->len, n + 1, fmt, again);
+		else
+			out__vprintf_long(o, n, fmt, again);
+	}
+	va_end(again);
+}
+
 void pm_out__printf(struct pm_out *o, const char *fmt, ...)
 {
-	char tmp[512];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	pm_out__vprintf(o, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		pm_out__mem(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
 /* The escape of byte c in a quoted string: JSON's \u00XX or text's \xXX for the unnamed ones. */
@@ -101,11 +204,22 @@ void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
 			continue;
 		}
 		pm_out__mem(o, p + start, i - start);
-		out__escape(o, c, true);
+		if (c >= 0x80)
+			pm_out__str(o, "\\ufffd");
+		else
+			out__escape(o, c, true);
 		start = ++i;
 	}
 	pm_out__mem(o, p + start, i - start);
 	pm_out__ch(o, '"');
+}
+
+void pm_out__json_cstr(struct pm_out *o, const char *s)
+{
+	if (s)
+		pm_out__json_str(o, s, strlen(s));
+	else
+		pm_out__str(o, "null");
 }
 
 static bool text_bare_ok(const unsigned char *p, size_t n)

@@ -3,17 +3,24 @@
 #define PMREC_EMIT_H
 
 /*
- * The one buffered writer of every output (dump's records, the flame
- * graph, the exports): a fixed buffer handed to a write callback when
- * full, hand-made number formatting, and field writers that give the same
- * printer text ("key=value" after a space) or JSON ("key":value inside an
- * object).  Dump is meant to be much faster than `perf report -D`:
- * everything a record line calls is inline here.
+ * The one buffered writer of every output (dump's records, report's and
+ * top's tables, annotate, the flame graph, the exports): a buffer handed
+ * to a write callback when full, hand-made number formatting, and field
+ * writers that give the same printer text ("key=value" after a space) or
+ * JSON ("key":value inside an object).  Dump is meant to be much faster
+ * than `perf report -D`: everything a record line calls is inline here.
+ *
+ * Without a callback (a zeroed struct pm_out, or pm_out__init with a NULL
+ * write) the output stays in memory: the buffer grows, and buf[0, len) is
+ * all that was written, for a caller that edits or colours it before
+ * writing it.
  *
  * A failed write is sticky (pm_out.err, a negative errno; -EPIPE when the
- * reader went away): later output is dropped.  Nothing here allocates but
- * the init functions.
+ * reader went away, -ENOMEM when a memory output cannot grow): later output
+ * is dropped.  Nothing here allocates but the init functions, the growth of
+ * a memory output and a printf piece longer than the whole buffer.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,23 +32,41 @@ struct pm_out {
 	char *buf;
 	size_t len;
 	size_t cap;
-	pm_write_fn *write;
+	pm_write_fn *write;	/* NULL: a memory output */
 	void *arg;
 	uint64_t total;		/* bytes handed to write, or dropped after a failure */
 	int err;		/* the first failure, a negative errno */
 };
 
-/* A buffer of cap bytes (at least 32) for write.  0 or -ENOMEM. */
+/* A buffer of cap bytes (at least 32) for write (NULL: memory).  0 or -ENOMEM. */
 int pm_out__init(struct pm_out *o, pm_write_fn *write, void *arg, size_t cap);
 /* The same, writing to fd (through short writes and EINTR). */
 int pm_out__init_fd(struct pm_out *o, int fd, size_t cap);
 /* Frees the buffer; does not flush. */
 void pm_out__exit(struct pm_out *o);
-/* Writes out what is buffered (dropped after a write error). */
+/* Writes out what is buffered (dropped after a write error); a memory output keeps it. */
 void pm_out__flush(struct pm_out *o);
+/*
+ * Room for n more bytes in the buffer (n at most 32 for a writing
+ * output): a writing output flushes, a memory one grows.  false: none,
+ * the bytes are dropped (a memory output that cannot grow).
+ */
+bool pm_out__room(struct pm_out *o, size_t n);
+/* Bytes that do not fit the room left: the slow half of pm_out__mem. */
+void pm_out__mem_slow(struct pm_out *o, const void *p, size_t n);
+/* Formatted output, whole however long. */
 void pm_out__printf(struct pm_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A JSON string: bytes that are not valid UTF-8 become \u00XX (Latin-1). */
+void pm_out__vprintf(struct pm_out *o, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/*
+ * A JSON string: valid UTF-8 as is; '"', '\\', \n and \t by their names,
+ * the other control characters and DEL as \u00XX; every byte that starts
+ * no valid UTF-8 sequence as U+FFFD (a JSON string holds Unicode text:
+ * \u00XX would name another character).
+ */
 void pm_out__json_str(struct pm_out *o, const char *s, size_t n);
+/* pm_out__json_str of a C string; null for NULL. */
+void pm_out__json_cstr(struct pm_out *o, const char *s);
 /*
  * A text string: bare when it is plain printable ASCII without '"', '\\'
  * or ',', else in double quotes with C escapes (\" \\ \n \t \xNN), so a
@@ -57,23 +82,13 @@ static inline void pm_out__mem(struct pm_out *o, const void *p, size_t n)
 		o->len += n;
 		return;
 	}
-	while (n) {
-		size_t room;
-
-		if (o->len == o->cap)
-			pm_out__flush(o);
-		room = o->cap - o->len < n ? o->cap - o->len : n;
-		memcpy(o->buf + o->len, p, room);
-		o->len += room;
-		p = (const char *)p + room;
-		n -= room;
-	}
+	pm_out__mem_slow(o, p, n);
 }
 
 static inline void pm_out__ch(struct pm_out *o, char c)
 {
-	if (o->len == o->cap)
-		pm_out__flush(o);
+	if (o->len == o->cap && !pm_out__room(o, 1))
+		return;
 	o->buf[o->len++] = c;
 }
 
@@ -154,8 +169,8 @@ static inline void pm_out__u64(struct pm_out *o, uint64_t v)
 {
 	size_t n = pm_dec_len(v);
 
-	if (o->cap - o->len < n)
-		pm_out__flush(o);
+	if (o->cap - o->len < n && !pm_out__room(o, n))
+		return;
 	pm_put_dec(o->buf + o->len + n, v);
 	o->len += n;
 }

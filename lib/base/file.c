@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -143,6 +144,8 @@ int pm_write_all(int fd, const void *buf, size_t n)
 			continue;
 		if (w < 0)
 			return -errno;
+		if (!w)
+			return -EIO;
 		p += w;
 		n -= (size_t)w;
 	}
@@ -156,6 +159,26 @@ const char *pm_path__base(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+int pm_path__dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	return slash && n <= INT_MAX ? (int)n : -1;
+}
+
+ssize_t pm_file__pread(int fd, void *buf, size_t n, uint64_t off)
+{
+	ssize_t r;
+
+	if (off > (uint64_t)INT64_MAX)
+		return -EINVAL;
+	do
+		r = pread(fd, buf, n, (off_t)off);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : r;
+}
+
 int pm_file__pread_all(int fd, void *buf, size_t n, uint64_t off)
 {
 	size_t got = 0;
@@ -164,14 +187,35 @@ int pm_file__pread_all(int fd, void *buf, size_t n, uint64_t off)
 	if (off > (uint64_t)INT64_MAX || n > (uint64_t)INT64_MAX - off)
 		return -EINVAL;
 	while (got < n) {
-		r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
+		r = pm_file__pread(fd, (char *)buf + got, n - got, off + got);
 		if (r < 0)
-			return -errno;
+			return (int)r;
 		if (!r)
 			return -EIO;
 		got += (size_t)r;
+	}
+	return 0;
+}
+
+int pm_file__pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	if (off > (uint64_t)INT64_MAX || n > (uint64_t)INT64_MAX - off)
+		return -EINVAL;
+	while (n) {
+		w = pwrite(fd, p, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		/* Nothing written and no error: trying again would loop for ever. */
+		if (!w)
+			return -EIO;
+		p += w;
+		off += (uint64_t)w;
+		n -= (size_t)w;
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 enum pm_file_accept {
 	/* 0: a regular file, opened without blocking. */
@@ -60,16 +61,28 @@ int pm_file__read_all(int fd, size_t max, char **buf, size_t *len);
  */
 int pm_file__pread_all(int fd, void *buf, size_t n, uint64_t off);
 
+/* One pread through EINTR: the bytes read (0 at the end), or -errno. */
+ssize_t pm_file__pread(int fd, void *buf, size_t n, uint64_t off);
+
+/*
+ * Writes all n bytes at off, through short writes and EINTR: the one
+ * pwrite loop.  0, -errno, -EIO when the kernel writes nothing and says
+ * no error (retrying would not end), -EINVAL for an offset past off_t.
+ */
+int pm_file__pwrite_all(int fd, const void *buf, size_t n, uint64_t off);
+
 /*
  * The writers' output callback (flame graphs, gzip, pprof, named outputs):
  * writes all n bytes, 0 or a negative errno that stops the writer.
  */
 typedef int pm_write_fn(void *arg, const void *p, size_t n);
 
-/* Writes all of buf to fd, through short writes and EINTR.  0 or -errno. */
+/* Writes all of buf to fd, through short writes and EINTR.  0, -errno, or -EIO for a 0 written. */
 int pm_write_all(int fd, const void *buf, size_t n);
 
 /* The last component of path ("libc.so.6"), or path itself when it ends in '/'. */
 const char *pm_path__base(const char *path);
+/* The length of path's directory (before its last slash), or -1 when it has none. */
+int pm_path__dir_len(const char *path);
 
 #endif

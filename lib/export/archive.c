@@ -324,24 +324,6 @@ static bool header__has(const struct perf_file_header *h, int feat)
 	return h->adds_features[feat / 64] & (1ULL << (feat % 64));
 }
 
-static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
-{
-	const unsigned char *b = p;
-	ssize_t w;
-
-	while (n) {
-		w = pwrite(fd, b, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		b += w;
-		n -= (size_t)w;
-		off += (uint64_t)w;
-	}
-	return 0;
-}
-
 int pm_archive__write_feature(struct pm_reader *r, int fd, int feat, const void *p, size_t len)
 {
 	const struct perf_file_header *h = pm_reader__header(r);
@@ -379,7 +361,7 @@ int pm_archive__write_feature(struct pm_reader *r, int fd, int feat, const void 
 			return err;
 		table[i] = (struct perf_file_section){ .offset = c.base, .size = c.len };
 		if (c.len && c.base < table_end && c.base + c.len > data_end) {
-			err = pwrite_all(fd, c.p, c.len, end);
+			err = pm_file__pwrite_all(fd, c.p, c.len, end);
 			if (err)
 				return err;
 			table[i].offset = end;
@@ -390,16 +372,16 @@ int pm_archive__write_feature(struct pm_reader *r, int fd, int feat, const void 
 	for (f = 0, i = 0; f < feat; f++)
 		i += header__has(&nh, f);
 	table[i] = (struct perf_file_section){ .offset = end, .size = len };
-	err = pwrite_all(fd, p, len, end);
+	err = pm_file__pwrite_all(fd, p, len, end);
 	if (!err && fdatasync(fd))
 		err = -errno;
 	if (!err)
-		err = pwrite_all(fd, table, nr * sizeof(*table), data_end);
+		err = pm_file__pwrite_all(fd, table, nr * sizeof(*table), data_end);
 	if (!err && fdatasync(fd))
 		err = -errno;
 	if (!err)
-		err = pwrite_all(fd, nh.adds_features, sizeof(nh.adds_features),
-				 offsetof(struct perf_file_header, adds_features));
+		err = pm_file__pwrite_all(fd, nh.adds_features, sizeof(nh.adds_features),
+					  offsetof(struct perf_file_header, adds_features));
 	if (!err && fsync(fd))
 		err = -errno;
 	return err;

@@ -55,8 +55,9 @@ static int gzout__run(struct pm_gzout *g, int flush)
 	return 0;
 }
 
-int pm_gzout__write(struct pm_gzout *g, const void *p, size_t n)
+int pm_gzout__write(void *arg, const void *p, size_t n)
 {
+	struct pm_gzout *g = arg;
 	z_stream *zs = g->zs;
 	const unsigned char *c = p;
 	uInt part;

@@ -24,7 +24,8 @@ struct pm_gzout {
 
 /* level: zlib's 1..9, or -1 for its default.  0, -EINVAL or -ENOMEM. */
 int pm_gzout__init(struct pm_gzout *g, int level, pm_write_fn *write, void *arg);
-int pm_gzout__write(struct pm_gzout *g, const void *p, size_t n);
+/* A pm_write_fn (arg: the struct pm_gzout), for a pm_out that writes compressed. */
+int pm_gzout__write(void *arg, const void *p, size_t n);
 /* Ends the stream (the trailer with CRC-32 and length). */
 int pm_gzout__finish(struct pm_gzout *g);
 void pm_gzout__exit(struct pm_gzout *g);

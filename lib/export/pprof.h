@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/buf.h"
+#include "base/emit.h"
 #include "base/file.h"
 #include "export/gzout.h"
 #include "profile/profile.h"
@@ -71,9 +71,12 @@ struct pm_pprof_opts {
 int pm_pprof_opts__from_input(struct pm_pprof_opts *o, struct pm_reader *r,
 			      const struct pm_profile *p, uint32_t event);
 
-/* The profile.proto bytes, uncompressed, appended to out.  0, -EINVAL or -ENOMEM. */
+/*
+ * The profile.proto bytes, uncompressed, written on out a field at a
+ * time (not flushed).  0, -EINVAL, -ENOMEM or out's error.
+ */
 int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
-		     struct pm_buf *out);
+		     struct pm_out *out);
 /* The same, gzip-compressed, through write.  0, write's error, -EINVAL or -ENOMEM. */
 int pm_pprof__write(const struct pm_profile *p, const struct pm_pprof_opts *o,
 		    pm_write_fn *write, void *arg);

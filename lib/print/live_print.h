@@ -28,9 +28,7 @@ void pm_live__print_header(struct pm_out *o, const struct pm_live_interval *iv);
 /*
  * {"interval": N, "time": S, "seconds": S, "samples": N, "lost": N,
  *  "unprocessed": N, ["first_time": NS, "last_time": NS,] "event": NAME, "sort": [KEYS], "rows": [ROW...]}
- * and a newline, where a ROW has the keys and numbers of report's JSON
- * rows (comm, pid, tid, cpu, dso, sym [addr] kernel, percent, self_period,
- * self_samples).  The times are of the interval's first and last samples,
+ * and a newline, where a ROW is report's JSON row (pm_profile__print_json_row).  The times are of the interval's first and last samples,
  * in perf's clock (as in pmrec dump), when it has some.  r NULL: no rows.
  */
 void pm_live__print_json(struct pm_out *o, const struct pm_live_interval *iv,

@@ -6,81 +6,77 @@
 #include <string.h>
 
 #include "print/profile_print.h"
-#include "base/utf8.h"
 
-/* A printer's state: errors stick, so the calls in between need no checks. */
+/* A text printer's state: its output, and where lines and percentages are. */
 struct out {
-	struct pm_buf *b;
-	size_t width, line;	/* line: where the current line starts */
+	struct pm_out *o;
+	size_t width, line;	/* line: where the current line starts (pm_out's position) */
 	struct pm_buf *spans;	/* the percentages' places, or NULL */
-	int err;
 };
+
+/* The position of the next byte in the whole output. */
+static size_t at(const struct out *o)
+{
+	return o->o->total + o->o->len;
+}
 
 __attribute__((format(printf, 2, 3)))
 static void put(struct out *o, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (o->err)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	pm_out__vprintf(o->o, fmt, ap);
 	va_end(ap);
-	if (n < 0 || pm_buf__reserve(o->b, (size_t)n + 1)) {
-		o->err = -ENOMEM;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf((char *)o->b->data + o->b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	o->b->len += (size_t)n;
 }
 
 static void putn(struct out *o, const char *s, size_t n)
 {
-	if (!o->err && pm_buf__append(o->b, s, n))
-		o->err = -ENOMEM;
+	pm_out__mem(o->o, s, n);
 }
 
 static void str(struct out *o, const char *s)
 {
-	putn(o, s, strlen(s));
+	pm_out__str(o->o, s);
 }
 
 static void spaces(struct out *o, size_t n)
 {
 	while (n--)
-		str(o, " ");
+		pm_out__ch(o->o, ' ');
 }
 
 /* Names come from the input: control characters would drive the terminal. */
 static void put_name(struct out *o, const char *s, size_t max)
 {
-	size_t start = o->b->len, i;
+	size_t n = strnlen(s, max), i, start = 0;
 
-	putn(o, s, strnlen(s, max));
-	if (o->err)
-		return;
-	for (i = start; i < o->b->len; i++)
-		if (o->b->data[i] < 0x20 || o->b->data[i] == 0x7f)
-			o->b->data[i] = '?';
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
+			continue;
+		putn(o, s + start, i - start);
+		pm_out__ch(o->o, '?');
+		start = i + 1;
+	}
+	putn(o, s + start, n - start);
 }
 
 static void newline(struct out *o)
 {
+	struct pm_out *po = o->o;
 	const struct pm_color_span *sp;
 
-	if (!o->err && o->width && o->b->len - o->line > o->width) {
-		o->b->len = o->line + o->width;
+	/* Only what the buffer still holds can be cut: width needs a memory output. */
+	if (o->width && at(o) - o->line > o->width && o->line >= po->total) {
+		po->len = o->line - po->total + o->width;
 		/* A percentage the cut reaches is not one any more. */
 		while (o->spans && o->spans->len &&
 		       (sp = (const void *)(o->spans->data + o->spans->len - sizeof(*sp)),
-			sp->off + sp->len > o->b->len))
+			sp->off + sp->len > at(o)))
 			o->spans->len -= sizeof(*sp);
 	}
-	str(o, "\n");
-	o->line = o->b->len;
+	pm_out__ch(po, '\n');
+	o->line = at(o);
 }
 
 /*
@@ -89,22 +85,29 @@ static void newline(struct out *o)
  */
 static void percent(struct out *o, const char *fmt, double pct)
 {
-	size_t start = o->b->len, i;
 	struct pm_color_span sp;
+	char tmp[352];
+	size_t i, n;
+	int r;
 
-	put(o, fmt, pct);
-	if (o->err || !o->spans)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	r = snprintf(tmp, sizeof(tmp), fmt, pct);
+#pragma GCC diagnostic pop
+	if (r < 0)
 		return;
-	for (i = start; i < o->b->len && (o->b->data[i] == ' ' || o->b->data[i] == '-'); i++)
+	n = (size_t)r < sizeof(tmp) ? (size_t)r : sizeof(tmp) - 1;
+	for (i = 0; i < n && (tmp[i] == ' ' || tmp[i] == '-'); i++)
 		;
-	sp.off = i;
-	while (i < o->b->len && o->b->data[i] != '%')
+	sp.off = at(o) + i;
+	while (i < n && tmp[i] != '%')
 		i++;
-	sp.len = i + 1 - sp.off;
+	sp.len = at(o) + i + 1 - sp.off;
 	sp.color = pct >= 5.0 ? PM_COLOR_RED : pct >= 0.5 ? PM_COLOR_GREEN : PM_COLOR_NONE;
-	if (i < o->b->len && sp.color != PM_COLOR_NONE &&
-	    pm_buf__append(o->spans, &sp, sizeof(sp)))
-		o->err = -ENOMEM;
+	putn(o, tmp, n);
+	if (o->spans && i < n && sp.color != PM_COLOR_NONE &&
+	    pm_buf__append(o->spans, &sp, sizeof(sp)) && !o->o->err)
+		o->o->err = -ENOMEM;
 }
 
 /* ---- text ---- */
@@ -210,7 +213,7 @@ static size_t cols_setup(const struct pm_profile_result *r, const struct pm_prof
 static void cell(struct out *o, const struct pm_profile_result *r, const struct pm_profile_row *row,
 		 const struct col *c, bool last)
 {
-	size_t start = o->b->len, len;
+	size_t start = at(o), len;
 	char b[48];
 
 	switch (c->kind) {
@@ -262,7 +265,7 @@ static void cell(struct out *o, const struct pm_profile_result *r, const struct 
 		}
 		break;
 	}
-	len = o->b->len - start;
+	len = at(o) - start;
 	/*
 	 * Only the symbol and the srcline are left unpadded when last (perf
 	 * pads comm and dso in their own snprintf, the others in
@@ -358,7 +361,7 @@ static void graph_print(struct out *o, const struct pm_profile_result *r,
 	uint64_t parent = r->children ? row->children_period : row->self_period;
 	/* perf skips the row's own function when sorting by symbol first. */
 	bool skip = r->keys[0] == PM_PROFILE_KEY_SYM, printed = false;
-	size_t start = o->b->len, left = 0;
+	size_t start = at(o), left = 0;
 	uint32_t root = 0, x, i;
 
 	if (!row->graph.nr)
@@ -387,7 +390,7 @@ static void graph_print(struct out *o, const struct pm_profile_result *r,
 		root = x;
 	}
 	graph_children(&go, root, 1, 1, left);
-	if (o->b->len != start)
+	if (at(o) != start)
 		newline(o);
 }
 
@@ -450,12 +453,13 @@ static void section_text(struct out *o, const struct pm_profile_result *r,
 	newline(o);
 }
 
-int pm_profile__print_text(struct pm_buf *b, struct pm_profile_result *const *res, size_t nr,
-			   const struct pm_profile_print_opts *po)
+void pm_profile__print_text(struct pm_out *out, struct pm_profile_result *const *res, size_t nr,
+			    const struct pm_profile_print_opts *po)
 {
-	struct out o = { .b = b, .width = po->width, .line = b->len, .spans = po->spans };
+	struct out o = { .o = out, .width = po->width, .spans = po->spans };
 	size_t i;
 
+	o.line = at(&o);
 	str(&o, "#");
 	newline(&o);
 	put(&o, "# Total Lost Samples: %" PRIu64, po->lost_samples);
@@ -464,148 +468,121 @@ int pm_profile__print_text(struct pm_buf *b, struct pm_profile_result *const *re
 	newline(&o);
 	for (i = 0; i < nr; i++)
 		section_text(&o, res[i], po);
-	return o.err;
 }
 
 /* ---- JSON ---- */
 
-static void json_str(struct out *o, const char *text)
+static void json_frame(struct pm_out *o, const struct pm_profile_frame *f)
 {
-	const unsigned char *s = (const unsigned char *)text, *end;
-	uint32_t cp;
-	size_t n;
-
-	if (!text) {
-		str(o, "null");
-		return;
-	}
-	end = s + strlen(text);
-	str(o, "\"");
-	while (s < end) {
-		n = pm_utf8__len(s, (size_t)(end - s), &cp);
-		if (!n) {
-			str(o, "\\ufffd");
-			s++;
-		} else if (*s == '"' || *s == '\\') {
-			put(o, "\\%c", *s++);
-		} else if (*s < 0x20 || *s == 0x7f) {
-			put(o, "\\u%04x", *s++);
-		} else {
-			putn(o, (const char *)s, n);
-			s += n;
-		}
-	}
-	str(o, "\"");
-}
-
-static void json_frame(struct out *o, const struct pm_profile_frame *f)
-{
-	str(o, "\"sym\":");
-	json_str(o, f->sym);
-	str(o, ",\"dso\":");
-	json_str(o, f->dso);
+	pm_out__str(o, "\"sym\":");
+	pm_out__json_cstr(o, f->sym);
+	pm_out__str(o, ",\"dso\":");
+	pm_out__json_cstr(o, f->dso);
 	if (!f->sym)
-		put(o, ",\"addr\":\"%#" PRIx64 "\"", f->addr);
-	put(o, ",\"kernel\":%s", f->kernel ? "true" : "false");
+		pm_out__printf(o, ",\"addr\":\"%#" PRIx64 "\"", f->addr);
+	pm_out__printf(o, ",\"kernel\":%s", f->kernel ? "true" : "false");
 }
 
-static void json_graph(struct out *o, const struct pm_profile_graph *g, uint32_t parent)
+static void json_graph(struct pm_out *o, const struct pm_profile_graph *g, uint32_t parent)
 {
 	uint32_t c;
 
-	str(o, "[");
+	pm_out__ch(o, '[');
 	for (c = g->nodes[parent].first_child; c; c = g->nodes[c].next_sibling) {
-		str(o, "{");
+		pm_out__ch(o, '{');
 		json_frame(o, g->nodes[c].frame);
-		put(o, ",\"period\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"next\":",
-		    g->nodes[c].period, g->nodes[c].samples);
+		pm_out__printf(o, ",\"period\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"next\":",
+			       g->nodes[c].period, g->nodes[c].samples);
 		json_graph(o, g, c);
-		str(o, g->nodes[c].next_sibling ? "}," : "}");
+		pm_out__str(o, g->nodes[c].next_sibling ? "}," : "}");
 	}
-	str(o, "]");
+	pm_out__ch(o, ']');
 }
 
-static void json_row(struct out *o, const struct pm_profile_result *r,
-		     const struct pm_profile_row *row)
+static void json_key(struct pm_out *o, const struct pm_profile_row *row, enum pm_profile_key k)
+{
+	switch (k) {
+	case PM_PROFILE_KEY_COMM:
+		pm_out__str(o, "\"comm\":");
+		pm_out__json_cstr(o, row->comm);
+		break;
+	case PM_PROFILE_KEY_PID:
+		pm_out__printf(o, "\"pid\":%d", row->pid);
+		break;
+	case PM_PROFILE_KEY_TID:
+		pm_out__printf(o, "\"tid\":%d", row->tid);
+		break;
+	case PM_PROFILE_KEY_CPU:
+		pm_out__printf(o, "\"cpu\":%d", row->cpu);
+		break;
+	case PM_PROFILE_KEY_STATE:
+		pm_out__printf(o, "\"state\":\"%s\"", pm_profile_state__name(row->state));
+		break;
+	case PM_PROFILE_KEY_DSO:
+		pm_out__str(o, "\"dso\":");
+		pm_out__json_cstr(o, row->frame->dso);
+		break;
+	case PM_PROFILE_KEY_SRCLINE:
+		pm_out__str(o, "\"srcline\":");
+		pm_out__json_cstr(o, row->frame->srcline ? row->frame->srcline : PM_SRCLINE_UNKNOWN);
+		break;
+	default:
+		pm_out__str(o, "\"sym\":");
+		pm_out__json_cstr(o, row->frame->sym);
+		if (!row->frame->sym)
+			pm_out__printf(o, ",\"addr\":\"%#" PRIx64 "\"", row->frame->addr);
+		pm_out__printf(o, ",\"kernel\":%s", row->frame->kernel ? "true" : "false");
+		break;
+	}
+}
+
+void pm_profile__print_json_row(struct pm_out *o, const struct pm_profile_result *r,
+				const struct pm_profile_row *row)
 {
 	size_t i;
 
-	str(o, "{");
+	pm_out__ch(o, '{');
 	for (i = 0; i < r->nr_keys; i++) {
-		switch (r->keys[i]) {
-		case PM_PROFILE_KEY_COMM:
-			str(o, "\"comm\":");
-			json_str(o, row->comm);
-			break;
-		case PM_PROFILE_KEY_PID:
-			put(o, "\"pid\":%d", row->pid);
-			break;
-		case PM_PROFILE_KEY_TID:
-			put(o, "\"tid\":%d", row->tid);
-			break;
-		case PM_PROFILE_KEY_CPU:
-			put(o, "\"cpu\":%d", row->cpu);
-			break;
-		case PM_PROFILE_KEY_STATE:
-			put(o, "\"state\":\"%s\"", pm_profile_state__name(row->state));
-			break;
-		case PM_PROFILE_KEY_DSO:
-			str(o, "\"dso\":");
-			json_str(o, row->frame->dso);
-			break;
-		case PM_PROFILE_KEY_SRCLINE:
-			str(o, "\"srcline\":");
-			json_str(o, row->frame->srcline ? row->frame->srcline : PM_SRCLINE_UNKNOWN);
-			break;
-		default:
-			str(o, "\"sym\":");
-			json_str(o, row->frame->sym);
-			if (!row->frame->sym)
-				put(o, ",\"addr\":\"%#" PRIx64 "\"", row->frame->addr);
-			put(o, ",\"kernel\":%s", row->frame->kernel ? "true" : "false");
-			break;
-		}
-		str(o, ",");
+		json_key(o, row, r->keys[i]);
+		pm_out__ch(o, ',');
 	}
-	put(o, "\"percent\":%.2f,\"self_period\":%" PRIu64 ",\"self_samples\":%" PRIu64,
-	    pm_profile_result__percent(r, row), row->self_period, row->self_samples);
+	pm_out__printf(o, "\"percent\":%.2f,\"self_period\":%" PRIu64 ",\"self_samples\":%" PRIu64,
+		       pm_profile_result__percent(r, row), row->self_period, row->self_samples);
 	if (r->children)
-		put(o, ",\"children_period\":%" PRIu64 ",\"children_samples\":%" PRIu64,
-		    row->children_period, row->children_samples);
+		pm_out__printf(o, ",\"children_period\":%" PRIu64 ",\"children_samples\":%" PRIu64,
+			       row->children_period, row->children_samples);
 	if (r->graph && row->graph.nr) {
-		str(o, ",\"callchain\":");
+		pm_out__str(o, ",\"callchain\":");
 		json_graph(o, &row->graph, 0);
 	}
-	str(o, "}");
+	pm_out__ch(o, '}');
 }
 
-int pm_profile__print_json(struct pm_buf *b, struct pm_profile_result *const *res, size_t nr,
-			   const struct pm_profile_print_opts *po)
+void pm_profile__print_json(struct pm_out *o, struct pm_profile_result *const *res, size_t nr,
+			    const struct pm_profile_print_opts *po)
 {
-	struct out o = { .b = b };
 	size_t i, j;
 
-	put(&o, "{\"lost_samples\":%" PRIu64 ",\"events\":[", po->lost_samples);
+	pm_out__printf(o, "{\"lost_samples\":%" PRIu64 ",\"events\":[", po->lost_samples);
 	for (i = 0; i < nr; i++) {
 		const struct pm_profile_result *r = res[i];
 
-		put(&o, "%s{\"event\":", i ? "," : "");
-		json_str(&o, r->event_name);
-		put(&o, ",\"mode\":\"%s\",\"order\":\"%s\",\"sort\":[",
-		    r->children ? "children" : "self",
-		    r->order == PM_PROFILE_ORDER_CALLER ? "caller" : "callee");
+		pm_out__str(o, i ? ",{\"event\":" : "{\"event\":");
+		pm_out__json_cstr(o, r->event_name);
+		pm_out__printf(o, ",\"mode\":\"%s\",\"order\":\"%s\",\"sort\":[",
+			       r->children ? "children" : "self",
+			       r->order == PM_PROFILE_ORDER_CALLER ? "caller" : "callee");
 		for (j = 0; j < r->nr_keys; j++)
-			put(&o, "%s\"%s\"", j ? "," : "", pm_profile_key__name(r->keys[j]));
-		put(&o, "],\"samples\":%" PRIu64 ",\"period\":%" PRIu64 ",\"shown_samples\":%" PRIu64
-		    ",\"shown_period\":%" PRIu64 ",\"rows\":[",
-		    r->total_samples, r->total_period, r->shown_samples, r->shown_period);
+			pm_out__printf(o, "%s\"%s\"", j ? "," : "", pm_profile_key__name(r->keys[j]));
+		pm_out__printf(o, "],\"samples\":%" PRIu64 ",\"period\":%" PRIu64
+			       ",\"shown_samples\":%" PRIu64 ",\"shown_period\":%" PRIu64 ",\"rows\":[",
+			       r->total_samples, r->total_period, r->shown_samples, r->shown_period);
 		for (j = 0; j < r->nr_shown; j++) {
 			if (j)
-				str(&o, ",");
-			json_row(&o, r, &r->rows[j]);
+				pm_out__ch(o, ',');
+			pm_profile__print_json_row(o, r, &r->rows[j]);
 		}
-		str(&o, "]}");
+		pm_out__str(o, "]}");
 	}
-	str(&o, "]}\n");
-	return o.err;
+	pm_out__str(o, "]}\n");
 }

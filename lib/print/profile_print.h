@@ -4,22 +4,26 @@
 
 /*
  * Printers of profile query results: perf report --stdio's text, and one
- * JSON document.  They append to a growable buffer; the caller writes it.
+ * JSON document, written on a pm_out.  Their failures are the output's
+ * (pm_out.err: -ENOMEM, or the write's error).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "base/emit.h"
 #include "profile/profile.h"
 
 struct pm_profile_print_opts {
 	bool show_samples;	/* a Samples column (perf's -n) */
 	uint64_t lost_samples;	/* "# Total Lost Samples:" */
-	size_t width;		/* text lines are cut at this many bytes; 0: never */
+	/* Text lines are cut at this many bytes; 0: never.  Needs a memory output. */
+	size_t width;
 	/*
-	 * Where the text's percentages are, for a terminal to colour: an
-	 * array of struct pm_color_span, in order, when not NULL.
+	 * Where the text's percentages are (positions in the output), for a
+	 * terminal to colour: an array of struct pm_color_span, in order,
+	 * when not NULL.
 	 */
 	struct pm_buf *spans;
 };
@@ -39,10 +43,10 @@ struct pm_color_span {
  * "# Samples: 2K of event 'E'" header, the column headers, the rows shown
  * and their call graphs (perf's graph mode, percentages of the event's
  * total).  Column widths fit every row, shown or not, as perf's do.
- * Control characters in names print as '?'.  0 or -ENOMEM.
+ * Control characters in names print as '?'.
  */
-int pm_profile__print_text(struct pm_buf *out, struct pm_profile_result *const *res, size_t nr,
-			   const struct pm_profile_print_opts *o);
+void pm_profile__print_text(struct pm_out *out, struct pm_profile_result *const *res, size_t nr,
+			    const struct pm_profile_print_opts *o);
 
 /*
  * {"lost_samples": N, "events": [{"event": NAME, "mode": "self"|"children",
@@ -52,10 +56,14 @@ int pm_profile__print_text(struct pm_buf *out, struct pm_profile_result *const *
  *  "children_samples",] ["callchain": [NODE...]]}]}]}
  * where a NODE is {"sym", "dso", ["addr"], "period", "samples", "next":
  * [NODE...]} and next holds callers (callee order) or callees (caller
- * order).  Integers are exact; strings are valid UTF-8 (invalid bytes
- * become U+FFFD).  0 or -ENOMEM.
+ * order).  Integers are exact; strings as pm_out__json_str writes them
+ * (invalid UTF-8 becomes U+FFFD).
  */
-int pm_profile__print_json(struct pm_buf *out, struct pm_profile_result *const *res, size_t nr,
-			   const struct pm_profile_print_opts *o);
+void pm_profile__print_json(struct pm_out *out, struct pm_profile_result *const *res, size_t nr,
+			    const struct pm_profile_print_opts *o);
+
+/* One row of the above: report's and top's JSON rows. */
+void pm_profile__print_json_row(struct pm_out *out, const struct pm_profile_result *r,
+				const struct pm_profile_row *row);
 
 #endif

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "reader/input.h"
 
 struct pm_input_ahead {
@@ -37,11 +38,9 @@ static void *ahead__run(void *arg)
 		if (a->stop)
 			break;
 		pthread_mutex_unlock(&a->lock);
-		do
-			n = pread(a->fd, a->spare + a->cap, a->cap, (off_t)a->off);
-		while (n < 0 && errno == EINTR);
+		n = pm_file__pread(a->fd, a->spare + a->cap, a->cap, a->off);
 		pthread_mutex_lock(&a->lock);
-		a->err = n < 0 ? -errno : 0;
+		a->err = n < 0 ? (int)n : 0;
 		a->len = n < 0 ? 0 : (size_t)n;
 		a->ready = true;
 		a->busy = false;
@@ -288,23 +287,13 @@ int pm_input__seek(struct pm_input *in, uint64_t off)
 
 int pm_input__pread(struct pm_input *in, void *dst, size_t n, uint64_t off)
 {
-	size_t done = 0;
+	int err;
 
 	if (!in->seekable)
 		return -ESPIPE;
 	if (off > in->file_size || n > in->file_size - off)
 		return -ENODATA;
-	while (done < n) {
-		ssize_t got = pread(in->fd, (unsigned char *)dst + done, n - done,
-				    (off_t)(off + done));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return -errno;
-		if (!got)
-			return -ENODATA;
-		done += (size_t)got;
-	}
-	return 0;
+	err = pm_file__pread_all(in->fd, dst, n, off);
+	/* Within the size it had, so the file shrank: as if it had been short. */
+	return err == -EIO ? -ENODATA : err;
 }

@@ -23,26 +23,6 @@ void pm_features__exit(struct pm_features *f)
 	memset(f->mask, 0, sizeof(f->mask));
 }
 
-/* Full write: retries short writes and EINTR. */
-static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const unsigned char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* The attr as perf 6.1 reads it: truncated to VER7 (128 bytes). */
 static void file_attr(const struct perf_event_attr *in, unsigned char out[PM_FILE_ATTR_SIZE])
 {
@@ -289,7 +269,7 @@ int pmdata__keep_feature(struct pmdata *d, int id, const struct pm_buf *payload)
 	if (!err) {
 		d->tail = b.len;
 		d->data_size += b.len;
-		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
+		err = pm_file__pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	}
 	pm_buf__exit(&b);
 	return err;
@@ -310,12 +290,12 @@ static int commit_with_tail(struct pmdata *d)
 	if (!err)
 		err = filler__build(&fill, d->tail);
 	if (!err)
-		err = pwrite_all(d->fd, b.data, b.len, d->data_offset + d->data_size);
+		err = pm_file__pwrite_all(d->fd, b.data, b.len, d->data_offset + d->data_size);
 	if (!err)
-		err = pwrite_all(d->fd, fill.data, fill.len, d->data_offset + d->committed);
+		err = pm_file__pwrite_all(d->fd, fill.data, fill.len, d->data_offset + d->committed);
 	if (!err) {
 		d->header.data.size = d->data_size;
-		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
+		err = pm_file__pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	}
 	if (!err) {
 		d->committed = d->data_size;
@@ -338,8 +318,8 @@ int pmdata__commit(struct pmdata *d)
 	if (d->tail)
 		return commit_with_tail(d);
 	d->header.data.size = d->data_size;
-	err = pwrite_all(d->fd, &d->data_size, sizeof(d->data_size),
-			 offsetof(struct perf_file_header, data.size));
+	err = pm_file__pwrite_all(d->fd, &d->data_size, sizeof(d->data_size),
+				  offsetof(struct perf_file_header, data.size));
 	if (!err)
 		d->committed = d->data_size;
 	return err;
@@ -453,11 +433,11 @@ int pmdata__finish(struct pmdata *d, const struct pm_features *f)
 	off = d->data_offset + d->data_size;
 	err = features__layout(f, off, &b);
 	if (!err)
-		err = pwrite_all(d->fd, b.data, b.len, off);
+		err = pm_file__pwrite_all(d->fd, b.data, b.len, off);
 	if (!err) {
 		d->header.data.size = d->data_size;
 		memcpy(d->header.adds_features, f->mask, sizeof(f->mask));
-		err = pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
+		err = pm_file__pwrite_all(d->fd, &d->header, sizeof(d->header), 0);
 	}
 	if (!err)
 		d->committed = d->data_size;

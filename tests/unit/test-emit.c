@@ -135,14 +135,18 @@ static void test_escapes(void)
 	json("\x7f", 1, "\"\x7f\"");
 	/* Valid UTF-8 passes: 2, 3 and 4 bytes. */
 	json("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
-	/* Invalid: a lone byte, cut, overlong, surrogate, past U+10FFFF. */
-	json("\xff", 1, "\"\\u00ff\"");
-	json("\xe2\x82", 2, "\"\\u00e2\\u0082\"");
-	json("\xc0\x80", 2, "\"\\u00c0\\u0080\"");
-	json("\xe0\x80\x80", 3, "\"\\u00e0\\u0080\\u0080\"");
-	json("\xed\xa0\x80", 3, "\"\\u00ed\\u00a0\\u0080\"");
-	json("\xf4\x90\x80\x80", 4, "\"\\u00f4\\u0090\\u0080\\u0080\"");
-	json("a\xc3", 2, "\"a\\u00c3\"");
+	/*
+	 * Invalid: a lone byte, cut, overlong, surrogate, past U+10FFFF.  Each
+	 * byte becomes U+FFFD: \u00XX would name a Latin-1 character.
+	 */
+	json("\xff", 1, "\"\\ufffd\"");
+	json("\xe2\x82", 2, "\"\\ufffd\\ufffd\"");
+	json("\xc0\x80", 2, "\"\\ufffd\\ufffd\"");
+	json("\xe0\x80\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"");
+	json("\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"");
+	json("\xf4\x90\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	json("a\xc3", 2, "\"a\\ufffd\"");
+	json("\xc3\xa9\xff\xc3\xa9", 5, "\"\xc3\xa9\\ufffd\xc3\xa9\"");
 
 	text("bare", 4, "bare");
 	text("", 0, "\"\"");
@@ -278,6 +282,70 @@ static void test_callback(void)
 	pm_out__exit(&o);
 }
 
+/* printf's pieces come out whole, however long, through a callback or in memory. */
+static void test_printf(void)
+{
+	static char name[3000], want[3100];
+	struct sink s = { .len = 0 };
+	struct pm_out o, m = { 0 };
+	bool same;
+	int n;
+
+	memset(name, 'x', sizeof(name) - 1);
+	n = snprintf(want, sizeof(want), "<%s+0x4e>:\n", name);
+	if (pm_out__init(&o, sink__write, &s, 64)) {
+		tap_ok(0, "buffer");
+		return;
+	}
+	/* 30 bytes, then 40 that do not fit the 34 left of 64. */
+	pm_out__printf(&o, "%s%s%s", "0123456789", "0123456789", "0123456789");
+	pm_out__printf(&o, "%030d|%s", 7, "abcdefghi");
+	pm_out__flush(&o);
+	tap_ok(s.len == 70 && s.calls == 2 && s.biggest == 40 &&
+	       !memcmp(s.got + 30, "000000000000000000000000000007|abcdefghi", 40),
+	       "a piece that does not fit what is left goes after a flush, whole");
+	pm_out__exit(&o);
+
+	pm_out__printf(&m, "<%s+0x%x>:\n", name, 0x4e);
+	same = m.len == (size_t)n && !memcmp(m.buf, want, (size_t)n) && !m.err;
+	tap_ok(same, "a memory output grows for a %d-byte piece", n);
+	m.len = 0;
+	pm_out__str(&m, "ab");
+	pm_out__u64(&m, 12345678901234567890ULL);
+	pm_out__ch(&m, '!');
+	tap_ok(m.len == 23 && !memcmp(m.buf, "ab12345678901234567890!", 23),
+	       "a memory output takes every writer");
+	pm_out__exit(&m);
+}
+
+/* A piece longer than a writing output's whole buffer. */
+static void test_printf_long(void)
+{
+	static char name[2001];
+	int fds[2], n;
+	char got[2100];
+	struct pm_out o;
+	ssize_t r;
+
+	memset(name, 'y', sizeof(name) - 1);
+	if (pipe(fds) || pm_out__init_fd(&o, fds[1], 32)) {
+		tap_ok(0, "pipe");
+		return;
+	}
+	pm_out__str(&o, "head ");
+	pm_out__printf(&o, "%s+0x4e>\n", name);
+	pm_out__flush(&o);
+	close(fds[1]);
+	n = 0;
+	while ((r = read(fds[0], got + n, sizeof(got) - (size_t)n)) > 0)
+		n += (int)r;
+	close(fds[0]);
+	tap_ok(n == 5 + 2000 + 7 && !memcmp(got, "head yyy", 8) &&
+	       !memcmp(got + n - 7, "+0x4e>\n", 7) && !o.err,
+	       "a 2007-byte piece through a 32-byte buffer comes out whole (%d bytes)", n);
+	pm_out__exit(&o);
+}
+
 /* The one UTF-8 check: what it takes and what it refuses. */
 static void test_utf8(void)
 {
@@ -324,6 +392,8 @@ int main(void)
 	test_fields();
 	test_fd();
 	test_callback();
+	test_printf();
+	test_printf_long();
 	pm_out__exit(&em.out);
 	return tap_done();
 }

@@ -2,14 +2,17 @@
 /*
  * The opener of named files (pm_file__open) and the writer of named
  * outputs (pm_outfile): what each accepts, that nothing blocks on a FIFO,
- * and that a failed output leaves what was there; and pm_file__pread_all,
- * whose caller bounds each read (kcore).
+ * and that a failed output leaves what was there; pm_file__pread_all,
+ * whose caller bounds each read (kcore), and pm_file__pwrite_all, the one
+ * positioned write loop (perf.data headers, archives).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -158,6 +161,49 @@ static void test_pread_all(void)
 		close(fd);
 }
 
+static void test_pwrite_all(void)
+{
+	struct rlimit old, small;
+	char buf[16] = "";
+	int fd, a, b, c, d;
+
+	put("pwrite", "0123456789");
+	fd = pm_file__open(at("pwrite"), O_RDWR, 0, 0, NULL);
+	a = pm_file__pwrite_all(fd, "abc", 3, 2);
+	b = pm_file__pwrite_all(fd, "XY", 2, 12);
+	tap_ok(fd >= 0 && !a && !b && !pm_file__pread_all(fd, buf, 14, 0) &&
+	       !memcmp(buf, "01abc56789\0\0XY", 14),
+	       "pwrite_all: the bytes at the offsets, past the end too (%d, %d)", a, b);
+	c = pm_file__pwrite_all(fd, "x", 1, UINT64_MAX - 1);
+	tap_ok(c == -EINVAL, "pwrite_all: an offset past off_t is refused (%d)", c);
+	/* A file size limit: a short write, then EFBIG; no loop, no signal. */
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	small = old;
+	small.rlim_cur = 20;
+	d = setrlimit(RLIMIT_FSIZE, &small) ? 0 : pm_file__pwrite_all(fd, "0123456789", 10, 16);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+	tap_ok(d == -EFBIG, "pwrite_all: the error after a short write is returned (%d)", d);
+	if (fd >= 0)
+		close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	tap_ok(pm_file__pwrite_all(fd, "x", 1, 0) == -EBADF, "pwrite_all: a read-only fd is -EBADF");
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_paths(void)
+{
+	tap_ok(!strcmp(pm_path__base("/usr/lib/libc.so.6"), "libc.so.6") &&
+	       !strcmp(pm_path__base("libc.so.6"), "libc.so.6") &&
+	       !strcmp(pm_path__base("/usr/lib/"), "/usr/lib/"),
+	       "path base: the last component, or the path when it ends in /");
+	tap_ok(pm_path__dir_len("/usr/lib/libc.so.6") == 8 && pm_path__dir_len("/a") == 0 &&
+	       pm_path__dir_len("libc.so.6") == -1,
+	       "path dir_len: up to the last slash, -1 without one");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -165,6 +211,8 @@ int main(void)
 	test_open();
 	test_outfile();
 	test_pread_all();
+	test_pwrite_all();
+	test_paths();
 	{
 		char cmd[128];
 

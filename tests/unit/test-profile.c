@@ -124,13 +124,13 @@ static int check_rows(struct pm_profile *p, const struct pm_profile_query *q, co
 static char *text(struct pm_profile_result *r, bool samples)
 {
 	struct pm_profile_print_opts o = { .show_samples = samples };
-	struct pm_buf b = { 0 };
+	struct pm_out b = { 0 };
 	char *s;
 
-	if (pm_profile__print_text(&b, &r, 1, &o) || pm_buf__append(&b, "", 1))
-		return NULL;
-	s = strdup((char *)b.data);
-	pm_buf__exit(&b);
+	pm_profile__print_text(&b, &r, 1, &o);
+	pm_out__ch(&b, '\0');
+	s = b.err ? NULL : strdup(b.buf);
+	pm_out__exit(&b);
 	return s;
 }
 
@@ -436,22 +436,23 @@ static void test_text_options(struct pm_profile *p)
 	struct pm_profile_query q = { .event = 0, .graph = true, .graph_limit = 0.5 };
 	struct pm_profile_print_opts o = { .width = 20 };
 	struct pm_profile_result *r = query(p, &q);
-	struct pm_buf b = { 0 };
+	struct pm_out b = { 0 };
 	size_t i, len = 0, longest = 0, lines = 0;
 	char *t;
 
-	if (!pm_profile__print_text(&b, &r, 1, &o)) {
+	pm_profile__print_text(&b, &r, 1, &o);
+	if (!b.err) {
 		for (i = 0; i < b.len; i++, len++) {
-			if (b.data[i] != '\n')
+			if (b.buf[i] != '\n')
 				continue;
 			longest = len > longest ? len : longest;
 			len = (size_t)-1;
 			lines++;
 		}
 	}
-	tap_ok(lines > 40 && longest == 20 && b.len && b.data[b.len - 1] == '\n',
+	tap_ok(lines > 40 && longest == 20 && b.len && b.buf[b.len - 1] == '\n',
 	       "width cuts every line at 20 bytes (%zu lines, longest %zu)", lines, longest);
-	pm_buf__exit(&b);
+	pm_out__exit(&b);
 	pm_profile_result__delete(r);
 	q.filter = &f;
 	r = query(p, &q);
@@ -543,7 +544,7 @@ static void test_json(void)
 	struct pm_profile_query q = { .event = 0, .keys = sym, .nr_keys = 1, .children = true, .graph = true };
 	struct pm_profile_print_opts o = { .lost_samples = 3 };
 	struct pm_profile_result *r;
-	struct pm_buf out = { 0 };
+	struct pm_out out = { 0 };
 	char *t;
 
 	pm_profile__add_event(p, "cycles");
@@ -552,11 +553,13 @@ static void test_json(void)
 	s.period = 20, s.frames = b, s.nr_frames = 2;
 	pm_profile__add(p, &s);
 	r = query(p, &q);
-	tap_ok(!pm_profile__print_json(&out, &r, 1, &o) && !pm_buf__append(&out, "", 1) &&
-	       !strcmp((char *)out.data, golden_json), "JSON document: exact integers, escaped names");
-	if (out.data && strcmp((char *)out.data, golden_json))
-		printf("# got %s", (char *)out.data);
-	pm_buf__exit(&out);
+	pm_profile__print_json(&out, &r, 1, &o);
+	pm_out__ch(&out, '\0');
+	tap_ok(!out.err && !strcmp(out.buf, golden_json),
+	       "JSON document: exact integers, escaped names");
+	if (out.buf && strcmp(out.buf, golden_json))
+		printf("# got %s", out.buf);
+	pm_out__exit(&out);
 	t = text(r, false);
 	tap_ok(t && strstr(t, "[.] f\"?\xff\xc3\xa9") != NULL, "text: control characters print as '?'");
 	free(t);
