@@ -367,6 +367,18 @@ static int annotate__one(struct annotate *an, const struct pm_annotate_func *f)
 	return err;
 }
 
+/* The source files not shown because the binary's owner could not read them. */
+static void annotate__say_withheld(const struct annotate *an)
+{
+	struct pm_source_owner who;
+	const char *path;
+	size_t i;
+
+	for (i = 0; pm_sources__withheld(&an->sources, i, &path, &who); i++)
+		note("note: source file '%s' not shown: the binary's owner (uid %u) cannot read it",
+		     path, (unsigned)who.uid);
+}
+
 /* The functions asked for, or the hottest.  Exit status. */
 static int annotate__all(struct annotate *an)
 {
@@ -398,11 +410,15 @@ static int annotate__all(struct annotate *an)
 		err = pm_annotate_print__end(&an->print);
 	if (!an->opts.nr_syms && !k->nr_funcs && err >= 0)
 		error("%s: no samples in named functions", an->name);
+	annotate__say_withheld(an);
 	if (err == -ENOMEM)
 		error("out of memory");
 	/* The reader of stdout went away (| head): not a failure. */
 	if (err == -EPIPE)
 		return ret;
+	/* What is left is the output's: a full disk, a closed stdout. */
+	if (err < 0 && err != -ENOMEM)
+		error("write error: %s", strerror(-err));
 	return err < 0 ? PM_EXIT_FAILURE : ret;
 }
 

@@ -30,6 +30,17 @@ enum {
  * for warning_at.  hint() indents a line under the message it explains.
  */
 void pm_cmd__set_name(const char *name);
+
+/*
+ * Opens /dev/null on whichever of fds 0, 1 and 2 is closed, before any
+ * other file is opened (as git and coreutils do): else the first file a
+ * command opens would get the fd, and its messages or output would be
+ * written into it (`pmrec archive FILE 2>&-` wrote its summary into the
+ * recording).  0, or -errno when /dev/null cannot be had.
+ */
+int pm_cmd__open_std_fds(void);
+/* Whether fd (0, 1 or 2) was closed when pmrec started. */
+bool pm_cmd__std_fd_was_closed(int fd);
 __attribute__((format(printf, 1, 2))) void error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void note(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);

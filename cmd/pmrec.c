@@ -4,8 +4,11 @@
  * command can never change what an existing abbreviation meant.  When the
  * first word is an option, the command is "record", as with `perf record`.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "record/zsink.h"
@@ -77,11 +80,41 @@ static int run(const struct cmd_struct *cmd, int argc, char **argv)
 	return cmd->fn(argc, argv);
 }
 
+static unsigned std_fds_closed;
+
+int pm_cmd__open_std_fds(void)
+{
+	int fd, got;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lowest free fd: this one, as the ones below are open. */
+		got = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (got < 0)
+			return -errno;
+		if (got != fd) {
+			close(got);
+			return -EBADF;
+		}
+		std_fds_closed |= 1u << fd;
+	}
+	return 0;
+}
+
+bool pm_cmd__std_fd_was_closed(int fd)
+{
+	return std_fds_closed & (1u << fd);
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
 	char *help_argv[] = { NULL, "--help", NULL };
 
+	/* Nothing is said if this fails: fd 2 may be what is missing. */
+	if (pm_cmd__open_std_fds())
+		return PM_EXIT_FAILURE;
 	if (argc < 2) {
 		usage(stderr);
 		return PM_EXIT_USAGE;

@@ -525,8 +525,9 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record rec = { .opts = &opts, .sigfd = -1, .epfd = -1, .cgroup_fd = -1,
 			      .ctl = { .ctl_fd = -1, .ack_fd = -1 }, .work = { .go_fd = -1, .err_fd = -1 } };
-	/* Before anything is opened: a closed stdout would be the next fd we get. */
-	int stdout_flags = fcntl(STDOUT_FILENO, F_GETFL);
+	/* -o - on a stdout closed at the start (now /dev/null) is refused. */
+	int stdout_flags = pm_cmd__std_fd_was_closed(STDOUT_FILENO) ? -1 :
+			   fcntl(STDOUT_FILENO, F_GETFL);
 	char *bad = NULL;
 	int status;
 

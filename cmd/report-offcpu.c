@@ -125,6 +125,12 @@ void report_offcpu__notes(const struct report_offcpu *o, const char *name)
 		     "them may be lost (%" PRIu64 " LOST records) or was not recorded (%" PRIu64
 		     " missing)", name, ms(st->unattributed_ns), st->unattributed_spans,
 		     st->lost_records, st->missed_ins);
+	if (st->zero_times || st->backwards || st->past_end || st->missed_outs)
+		note("%s: switch times that contradict the rest: %" PRIu64 " at 0, %" PRIu64
+		     " before their thread's last record, birth or switch-out, %" PRIu64 " past "
+		     "the end; %" PRIu64 " switch-ins with no switch-out: off-CPU time charged only "
+		     "within each thread's life and the recording", name, st->zero_times,
+		     st->backwards, st->past_end, st->missed_outs);
 }
 
 void report_offcpu__exit(struct report_offcpu *o)

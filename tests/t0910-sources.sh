@@ -160,6 +160,16 @@ test_expect_success 'cmd/: one place formats the message prefix' '
 		"places in message.c that write the command name"
 '
 
+# One rule for text on a terminal (pm_utf8__safe_run): a printer that
+# writes its own '?' for a byte it dislikes is a second rule.
+test_expect_success 'one terminal text rule: no printer writes its own '"'"'?'"'"'' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -nE "'"'"'\\?'"'"'" lib/*/*.c cmd/*.c |
+		grep -vE "^lib/(base/emit|export/folded)\.c:" |
+		grep -vE ":[0-9]+:[[:space:]]*(/?\*)" || :; } >"$here/subst" &&
+	test_equal "" "$(cat "$here/subst")" "printers with a substitution of their own"
+'
+
 test_expect_success 'report colours the printer'"'"'s spans, it does not parse its own output' '
 	sed -n "/^static void write_colored/,/^}/p" "$SRC_DIR/cmd/report.c" >colour &&
 	test_grep "pm_color_span" colour &&

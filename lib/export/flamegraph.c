@@ -96,7 +96,7 @@ static size_t xml_char_len(const unsigned char *s, size_t n)
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
 
 /*
- * A name as the folded stacks write it (';' as ':', control bytes as '?',
+ * A name as the folded stacks write it (';' as ':', what a terminal must not see as '?',
  * cut at PM_FOLDED_NAME_MAX), then made text XML can hold: a byte that is
  * not part of valid UTF-8 becomes U+FFFD.
  */
