@@ -24,7 +24,6 @@
 #include "builtin.h"
 #include "reader/pipeline.h"
 
-#define CMD "pmrec annotate"
 #define QUEUE_SIZE (128u << 20)
 /* Names shown when the one asked for has no samples. */
 #define NEAREST 3
@@ -148,29 +147,21 @@ static void annotate__warn(void *arg, const struct pm_warning *w)
 {
 	const struct annotate *an = arg;
 
-	pm_cmd__warn(CMD, an->name, w);
-}
-
-static const char *annotate__default_input(void)
-{
-	if (pm_cmd__stdin_is_pipe())
-		return "-";
-	return access("pmrec.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" :
-									  "pmrec.data";
+	pm_cmd__warn(an->name, w);
 }
 
 /* Reads the input into the sink; says why it failed.  0 or a negative errno. */
 static int annotate__read(struct annotate *an)
 {
-	const char *path = an->opts.input ? an->opts.input : annotate__default_input();
+	const char *path = an->opts.input ? an->opts.input : pm_cmd__default_input();
 	struct pm_consumer c = { .record = pm_annotate_sink__record, .ctx = &an->sink };
 	struct pm_pipeline *p = &an->pipe;
 	int err;
 
-	err = pm_cmd__open_input(CMD, an->r, path, &an->name, &an->fd);
+	err = pm_cmd__open_input(an->r, path, &an->name, &an->fd);
 	if (err) {
 		if (an->fd >= 0)
-			pm_cmd__input_error(CMD, an->name, an->r, err);
+			pm_cmd__input_error(an->name, an->r, err);
 		return err;
 	}
 	*p = (struct pm_pipeline){
@@ -190,7 +181,7 @@ static int annotate__read(struct annotate *an)
 		pm_pipeline__end(p);
 	}
 	if (err)
-		pm_cmd__input_error(CMD, an->name, an->r, err);
+		pm_cmd__input_error(an->name, an->r, err);
 	pm_annotate_sink__sort(&an->sink);
 	return err;
 }
@@ -221,6 +212,7 @@ static void annotate__say_unknown(const struct annotate *an, const char *sym)
 {
 	const struct pm_annotate_sink *k = &an->sink;
 	size_t best[NEAREST], dist[NEAREST], nr = 0, i, pos, d;
+	struct pm_cmd_msg m = { 0 };
 
 	/* The NEAREST closest, closest first, kept by insertion. */
 	for (i = 0; i < k->nr_funcs; i++) {
@@ -238,62 +230,64 @@ static void annotate__say_unknown(const struct annotate *an, const char *sym)
 		best[pos] = i;
 		dist[pos] = d;
 	}
-	fprintf(stderr, CMD ": %s: no samples in '%s'", an->name, sym);
 	for (i = 0; i < nr; i++)
-		fprintf(stderr, "%s'%s'", i ? ", " : "; nearest functions with samples: ",
-			k->funcs[best[i]].sym);
-	fputc('\n', stderr);
+		pm_cmd_msg__add(&m, "%s'%s'", i ? ", " : "; nearest functions with samples: ",
+				k->funcs[best[i]].sym);
+	error("%s: no samples in '%s'%s", an->name, sym, pm_cmd_msg__text(&m));
+	pm_cmd_msg__exit(&m);
 }
 
-static void say_build_id(const unsigned char *id, size_t len)
+static void say_build_id(struct pm_cmd_msg *m, const unsigned char *id, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		fprintf(stderr, "%02x", id[i]);
+		pm_cmd_msg__add(m, "%02x", id[i]);
 	if (!len)
-		fputs("none", stderr);
+		pm_cmd_msg__add(m, "none");
 }
 
 /* Why kcore could not be read: what the kernel or the file lacks. */
-static void annotate__say_kcore(const struct annotate *an, const struct pm_annotate_error *e)
+static void annotate__say_kcore(const struct annotate *an, const struct pm_annotate_error *e,
+				struct pm_cmd_msg *m)
 {
 	const char *path = an->opts.kcore;
 
 	if (!path && e->err == -ENOENT)
-		fputs("this kernel has no /proc/kcore (it was built without CONFIG_PROC_KCORE); "
-		      "give a copy with --kcore and --kallsyms", stderr);
+		pm_cmd_msg__add(m, "this kernel has no /proc/kcore (it was built without "
+				"CONFIG_PROC_KCORE); give a copy with --kcore and --kallsyms");
 	else if (!path && (e->err == -EPERM || e->err == -EACCES))
-		fputs("reading /proc/kcore needs CAP_SYS_RAWIO (root), and a kernel not in "
-		      "lockdown", stderr);
+		pm_cmd_msg__add(m, "reading /proc/kcore needs CAP_SYS_RAWIO (root), and a kernel "
+				"not in lockdown");
 	else if (e->err == -ENOEXEC)
-		fprintf(stderr, "%s is not an ELF64 core file of kernel memory (kcore)",
-			path ? path : "/proc/kcore");
+		pm_cmd_msg__add(m, "%s is not an ELF64 core file of kernel memory (kcore)",
+				path ? path : "/proc/kcore");
 	else
-		fprintf(stderr, "%s: %s", path ? path : "/proc/kcore", strerror(-e->err));
+		pm_cmd_msg__add(m, "%s: %s", path ? path : "/proc/kcore", strerror(-e->err));
 }
 
-static void annotate__say_kernel(const struct annotate *an, const struct pm_annotate_error *e)
+static void annotate__say_kernel(const struct annotate *an, const struct pm_annotate_error *e,
+				 struct pm_cmd_msg *m)
 {
 	switch (e->why) {
 	case PM_ANNOTATE_KCORE:
-		annotate__say_kcore(an, e);
+		annotate__say_kcore(an, e, m);
 		break;
 	case PM_ANNOTATE_KCORE_RANGE:
-		fprintf(stderr, "no segment of %s holds its code at 0x%llx (is --kallsyms the "
-			"kcore's kernel's?)", an->opts.kcore ? an->opts.kcore : "/proc/kcore",
-			(unsigned long long)e->addr);
+		pm_cmd_msg__add(m, "no segment of %s holds its code at 0x%llx (is --kallsyms the "
+				"kcore's kernel's?)", an->opts.kcore ? an->opts.kcore : "/proc/kcore",
+				(unsigned long long)e->addr);
 		break;
 	case PM_ANNOTATE_KERNEL_OTHER:
-		fputs("the recording is another kernel's (build id ", stderr);
-		say_build_id(an->kernel.id, an->kernel.id_len);
-		fprintf(stderr, " recorded, %s has ", an->opts.kcore ? an->opts.kcore :
-			"the running kernel");
-		say_build_id(e->build_id, e->build_id_len);
-		fputc(')', stderr);
+		pm_cmd_msg__add(m, "the recording is another kernel's (build id ");
+		say_build_id(m, an->kernel.id, an->kernel.id_len);
+		pm_cmd_msg__add(m, " recorded, %s has ", an->opts.kcore ? an->opts.kcore :
+				"the running kernel");
+		say_build_id(m, e->build_id, e->build_id_len);
+		pm_cmd_msg__add(m, ")");
 		break;
 	case PM_ANNOTATE_NO_KALLSYMS:
-		fputs("no kernel symbols (give the recorded kernel's with --kallsyms)", stderr);
+		pm_cmd_msg__add(m, "no kernel symbols (give the recorded kernel's with --kallsyms)");
 		break;
 	default:
 		break;
@@ -303,44 +297,46 @@ static void annotate__say_kernel(const struct annotate *an, const struct pm_anno
 static void annotate__say_error(const struct annotate *an, const struct pm_annotate_func *f,
 				const struct pm_annotate_error *e, int err)
 {
-	fprintf(stderr, CMD ": cannot annotate '%s' in '%s': ", f->sym, f->dso);
+	struct pm_cmd_msg m = { 0 };
+
 	switch (e->why) {
 	case PM_ANNOTATE_BUILD_ID:
-		fputs("the file is not the one recorded (build id ", stderr);
-		say_build_id(f->build_id, f->build_id_len);
-		fputs(" recorded, ", stderr);
-		say_build_id(e->build_id, e->build_id_len);
-		fputs(" now)", stderr);
-		break;
-	case PM_ANNOTATE_NO_SYMBOL:
-		fputs("no symbol of the file covers its samples", stderr);
-		break;
-	case PM_ANNOTATE_TOO_LARGE:
-		fputs("the function is larger than 256 KiB", stderr);
+		pm_cmd_msg__add(&m, "the file is not the one recorded (build id ");
+		say_build_id(&m, f->build_id, f->build_id_len);
+		pm_cmd_msg__add(&m, " recorded, ");
+		say_build_id(&m, e->build_id, e->build_id_len);
+		pm_cmd_msg__add(&m, " now)");
 		break;
 	case PM_ANNOTATE_NO_CODE:
-		fprintf(stderr, "no code for it in the file: %s", strerror(-err));
-		break;
-	case PM_ANNOTATE_ARCH:
-		fputs("not an x86-64 or arm64 file", stderr);
-		break;
-	case PM_ANNOTATE_KERNEL:
-		fputs("kernel and module code is not read (only user-space files)", stderr);
-		break;
-	case PM_ANNOTATE_DISASM:
-		fputs("the disassembler failed", stderr);
+		pm_cmd_msg__add(&m, "no code for it in the file: %s", strerror(-err));
 		break;
 	case PM_ANNOTATE_KCORE:
 	case PM_ANNOTATE_KCORE_RANGE:
 	case PM_ANNOTATE_KERNEL_OTHER:
 	case PM_ANNOTATE_NO_KALLSYMS:
-		annotate__say_kernel(an, e);
+		annotate__say_kernel(an, e, &m);
+		break;
+	case PM_ANNOTATE_NO_SYMBOL:
+		pm_cmd_msg__add(&m, "no symbol of the file covers its samples");
+		break;
+	case PM_ANNOTATE_TOO_LARGE:
+		pm_cmd_msg__add(&m, "the function is larger than 256 KiB");
+		break;
+	case PM_ANNOTATE_ARCH:
+		pm_cmd_msg__add(&m, "not an x86-64 or arm64 file");
+		break;
+	case PM_ANNOTATE_KERNEL:
+		pm_cmd_msg__add(&m, "kernel and module code is not read (only user-space files)");
+		break;
+	case PM_ANNOTATE_DISASM:
+		pm_cmd_msg__add(&m, "the disassembler failed");
 		break;
 	default:
-		fputs(strerror(-err), stderr);
+		pm_cmd_msg__add(&m, "%s", strerror(-err));
 		break;
 	}
-	fputc('\n', stderr);
+	error("cannot annotate '%s' in '%s': %s", f->sym, f->dso, pm_cmd_msg__text(&m));
+	pm_cmd_msg__exit(&m);
 }
 
 /* Annotates and prints f.  0, 1 if it cannot be annotated, or a negative errno of the output. */
@@ -369,6 +365,18 @@ static int annotate__one(struct annotate *an, const struct pm_annotate_func *f)
 	err = pm_annotate_print__one(&an->print, &a);
 	pm_annotation__exit(&a);
 	return err;
+}
+
+/* The source files not shown because the binary's owner could not read them. */
+static void annotate__say_withheld(const struct annotate *an)
+{
+	struct pm_source_owner who;
+	const char *path;
+	size_t i;
+
+	for (i = 0; pm_sources__withheld(&an->sources, i, &path, &who); i++)
+		note("note: source file '%s' not shown: the binary's owner (uid %u) cannot read it",
+		     path, (unsigned)who.uid);
 }
 
 /* The functions asked for, or the hottest.  Exit status. */
@@ -401,12 +409,16 @@ static int annotate__all(struct annotate *an)
 	if (err >= 0)
 		err = pm_annotate_print__end(&an->print);
 	if (!an->opts.nr_syms && !k->nr_funcs && err >= 0)
-		fprintf(stderr, CMD ": %s: no samples in named functions\n", an->name);
+		error("%s: no samples in named functions", an->name);
+	annotate__say_withheld(an);
 	if (err == -ENOMEM)
-		fprintf(stderr, CMD ": out of memory\n");
+		error("out of memory");
 	/* The reader of stdout went away (| head): not a failure. */
 	if (err == -EPIPE)
 		return ret;
+	/* What is left is the output's: a full disk, a closed stdout. */
+	if (err < 0 && err != -ENOMEM)
+		error("write error: %s", strerror(-err));
 	return err < 0 ? PM_EXIT_FAILURE : ret;
 }
 
@@ -438,7 +450,7 @@ int cmd_annotate(int argc, char **argv)
 	an.r = pm_reader__new();
 	an.dsos = pm_dso_cache__new();
 	if (!an.r || !an.dsos || pm_out__init_fd(&an.out, STDOUT_FILENO, 1 << 16)) {
-		fprintf(stderr, CMD ": out of memory\n");
+		error("out of memory");
 		annotate__exit(&an);
 		return PM_EXIT_FAILURE;
 	}

@@ -22,8 +22,6 @@
 #include "reader/pipeline.h"
 #include "symbols/symarchive.h"
 
-#define CMD "pmrec archive"
-
 struct archive_opts {
 	const char *input;
 	bool quiet, all;
@@ -102,7 +100,7 @@ static void archive__warn(void *arg, const struct pm_warning *w)
 	/* A warning of naming that does not change what is archived. */
 	if (w->kind == PM_WARN_DSO_REFUSED || w->kind == PM_WARN_SYMBOL_SOURCE)
 		return;
-	pm_cmd__warn(CMD, ar->opts.input, w);
+	pm_cmd__warn(ar->opts.input, w);
 }
 
 /* Reads the samples: which files and kernel functions they touch. */
@@ -142,32 +140,31 @@ static int archive__run(struct archive *ar, int fd)
 
 	err = pm_reader__open_fd(ar->r, fd);
 	if (err) {
-		pm_cmd__input_error(CMD, ar->opts.input, ar->r, err);
+		pm_cmd__input_error(ar->opts.input, ar->r, err);
 		return err;
 	}
 	if (pm_reader__is_pipe(ar->r) || pm_reader__is_unfinished(ar->r)) {
-		fprintf(stderr, "%s: %s: %s\n", CMD, ar->opts.input,
-			pm_reader__is_pipe(ar->r) ?
-			"a pipe-mode file has no feature sections to hold symbols; record "
-			"to a file, or convert it with perf inject -i FILE -o NEW" :
-			"the recording was not finished (data size 0)");
+		error("%s: %s", ar->opts.input, pm_reader__is_pipe(ar->r) ?
+		      "a pipe-mode file has no feature sections to hold symbols; record to a "
+		      "file, or convert it with perf inject -i FILE -o NEW" :
+		      "the recording was not finished (data size 0)");
 		return -EINVAL;
 	}
 	err = archive__collect(ar, &p);
 	if (!err)
 		err = pm_archive__build(ar->a, &ar->payload, &ar->st);
 	if (err == -EFBIG)
-		fprintf(stderr, "%s: %s: the symbols exceed %u MB, which readers refuse\n", CMD,
-			ar->opts.input, PM_SYMARCHIVE_MAX_SIZE >> 20);
+		error("%s: the symbols exceed %u MB, which readers refuse", ar->opts.input,
+		      PM_SYMARCHIVE_MAX_SIZE >> 20);
 	else if (err)
-		pm_cmd__input_error(CMD, ar->opts.input, ar->r, err);
+		pm_cmd__input_error(ar->opts.input, ar->r, err);
 	if (!err) {
 		err = pm_archive__replace(ar->r, fd, ar->opts.input, HEADER_PMREC_SYMBOLS,
 					  ar->payload.data, ar->payload.len);
 		if (err)
-			fprintf(stderr, "%s: cannot write to '%s': %s\n", CMD, ar->opts.input,
-				err == -EBUSY ? "it was replaced while archive read it" :
-				strerror(-err));
+			error("cannot write to '%s': %s", ar->opts.input,
+			      err == -EBUSY ? "it was replaced while archive read it" :
+			      strerror(-err));
 	}
 	pm_pipeline__exit(&p);
 	return err;
@@ -177,14 +174,14 @@ static void archive__summary(const struct archive *ar)
 {
 	const struct pm_archive_stats *st = &ar->st;
 
-	fprintf(stderr, "%s: %s: %llu files (%llu symbols) and %llu kernel symbols, "
-		"%llu bytes", CMD, ar->opts.input, (unsigned long long)st->files,
-		(unsigned long long)st->file_syms, (unsigned long long)st->kernel_syms,
-		(unsigned long long)st->bytes);
+	char missed[64] = "";
+
 	if (st->files_missed)
-		fprintf(stderr, "; %llu files left out (see above)",
-			(unsigned long long)st->files_missed);
-	fputc('\n', stderr);
+		snprintf(missed, sizeof(missed), "; %llu files left out (see above)",
+			 (unsigned long long)st->files_missed);
+	note("%s: %llu files (%llu symbols) and %llu kernel symbols, %llu bytes%s",
+	     ar->opts.input, (unsigned long long)st->files, (unsigned long long)st->file_syms,
+	     (unsigned long long)st->kernel_syms, (unsigned long long)st->bytes, missed);
 }
 
 int cmd_archive(int argc, char **argv)
@@ -197,18 +194,19 @@ int cmd_archive(int argc, char **argv)
 	/* The user names the file, a link included; only a regular file is replaced. */
 	fd = pm_archive__open(ar.opts.input);
 	if (fd == -EBUSY) {
-		fprintf(stderr, "%s: %s: a recording is still being written to it (or archived); "
-			"archive it once the recording ends\n", CMD, ar.opts.input);
+		error("%s: a recording is still being written to it (or archived)",
+		      ar.opts.input);
+		hint("archive it once the recording ends");
 		return PM_EXIT_FAILURE;
 	}
 	if (fd < 0) {
-		fprintf(stderr, "%s: cannot open '%s': %s\n", CMD, ar.opts.input,
-			fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		error("cannot open '%s': %s", ar.opts.input,
+		      fd == -EINVAL ? "not a regular file" : strerror(-fd));
 		return PM_EXIT_FAILURE;
 	}
 	ar.r = pm_reader__new();
 	if (!ar.r) {
-		fprintf(stderr, "%s: out of memory\n", CMD);
+		error("out of memory");
 		close(fd);
 		return PM_EXIT_FAILURE;
 	}

@@ -185,7 +185,7 @@ static void dump__warn(void *arg, const struct pm_warning *w)
 {
 	const struct dump *d = arg;
 
-	pm_cmd__warn("pmrec dump", d->name, w);
+	pm_cmd__warn(d->name, w);
 }
 
 static int dump__open(struct dump *d, int *fd)
@@ -194,7 +194,7 @@ static int dump__open(struct dump *d, int *fd)
 
 	if (!path)
 		path = pm_cmd__stdin_is_pipe() ? "-" : DEFAULT_INPUT;
-	return pm_cmd__open_input("pmrec dump", d->r, path, &d->name, fd);
+	return pm_cmd__open_input(d->r, path, &d->name, fd);
 }
 
 static int dump__body(struct dump *d)
@@ -227,11 +227,11 @@ static int dump__run(struct dump *d)
 		err = dump__body(d);
 	pm_out__flush(out);
 	if (err)
-		pm_cmd__input_error("pmrec dump", d->name, d->r, err);
+		pm_cmd__input_error(d->name, d->r, err);
 	if (fd >= 0)
 		close(fd);
 	if (out->err && out->err != -EPIPE) {
-		fprintf(stderr, "pmrec dump: write error: %s\n", strerror(-out->err));
+		error("write error: %s", strerror(-out->err));
 		return PM_EXIT_FAILURE;
 	}
 	return err ? PM_EXIT_FAILURE : PM_EXIT_OK;
@@ -272,7 +272,7 @@ int cmd_dump(int argc, char **argv)
 	/* From here the dumper owns the filter. */
 	dump__configure(&d);
 	if (!d.r || pm_out__init_fd(&d.dumper.em.out, STDOUT_FILENO, OUT_BUF_SIZE)) {
-		fprintf(stderr, "pmrec dump: out of memory\n");
+		error("out of memory");
 		ret = PM_EXIT_FAILURE;
 	} else {
 		ret = dump__run(&d);

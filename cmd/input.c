@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the commands that read a recording (dump, report) share: opening
- * the input, the naming options, and the wording of the warnings and
- * faults lib/ reports.
+ * What the commands that read a recording (dump, report, annotate, archive)
+ * share: opening the input, the naming options, and the wording of the
+ * warnings and faults lib/ reports.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,116 +14,139 @@
 #include "builtin.h"
 #include "base/file.h"
 
-void pm_cmd__warn(const char *cmd, const char *input, const struct pm_warning *w)
+/* The warnings that need no detail. */
+static const char *const plain_warnings[] = {
+	[PM_WARN_OTHER_KERNEL] = "recorded on another kernel: kernel addresses are not named",
+	[PM_WARN_UNKNOWN_KERNEL] = "the file does not say which kernel it was recorded on (no "
+				   "OSRELEASE or build id): kernel addresses are named from the "
+				   "running kernel",
+	[PM_WARN_OVERLOADED] = "too many mappings for the input's size: addresses after that "
+			       "point are not named",
+	[PM_WARN_JITDUMP_FULL] = "more JIT code than pmrec keeps names for: later code stays "
+				 "unnamed",
+};
+
+/* Why a perf map or a jitdump file was refused: perf's rules on who may name code. */
+static const char *jit_refused(int err)
 {
-	if (input)
-		fprintf(stderr, "%s: %s: ", cmd, input);
-	else
-		fprintf(stderr, "%s: ", cmd);
+	return err == ELOOP ? "it is a symbolic link" :
+	       err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
+	       err == EINVAL ? "not a regular file" : strerror(err);
+}
+
+/* The names of JIT code: perf maps, jitdump files and the recording's copy of them. */
+static void warn_jit(struct pm_cmd_msg *m, const struct pm_warning *w)
+{
+	unsigned long long size = w->size, off = w->offset;
+
 	switch (w->kind) {
-	case PM_WARN_OTHER_KERNEL:
-		fputs("recorded on another kernel: kernel addresses are not named", stderr);
-		break;
-	case PM_WARN_UNKNOWN_KERNEL:
-		fputs("the file does not say which kernel it was recorded on (no OSRELEASE or "
-		      "build id): kernel addresses are named from the running kernel", stderr);
-		break;
-	case PM_WARN_NO_KALLSYMS:
-		fprintf(stderr, "cannot read kernel symbols from '%s': %s%s",
-			w->dso ? w->dso : "/proc/kallsyms",
-			w->err == ENOENT ? "no text symbols in it" : strerror(w->err),
-			w->err == EACCES ? " (addresses hidden by "
-			"kernel.kptr_restrict; run as root or set it to 0)" : "");
-		break;
-	case PM_WARN_DSO_REFUSED:
-		fprintf(stderr, "%s is not used for symbols: %s", w->dso, w->why);
-		break;
-	case PM_WARN_OVERLOADED:
-		fputs("too many mappings for the input's size: addresses after that point are "
-		      "not named", stderr);
-		break;
-	case PM_WARN_QUEUE_FULL:
-		fprintf(stderr, "more than %llu bytes of records between two FINISHED_ROUND "
-			"records (at offset %llu); printing the oldest early, so time order may "
-			"break (see --queue-size)", (unsigned long long)w->size,
-			(unsigned long long)w->offset);
-		break;
-	case PM_WARN_BAD_SYMBOLS:
-		fprintf(stderr, "offset 0x%llx: the symbols embedded in the recording are not "
-			"used: %s", (unsigned long long)w->offset, w->why);
-		break;
-	case PM_WARN_NOT_ARCHIVED:
-		fprintf(stderr, "%s is not archived: %s", w->dso, w->why);
-		break;
-	case PM_WARN_SYMBOL_SOURCE:
-		fprintf(stderr, "%s: %s", w->dso, w->why);
-		break;
-	case PM_WARN_UNFLUSHED:
-		fprintf(stderr, "the compressed data ends inside a record (%llu bytes, after the "
-			"COMPRESSED record at offset %llu): its writer did not flush the rest; "
-			"that record is left out, as perf leaves it out",
-			(unsigned long long)w->size, (unsigned long long)w->offset);
-		break;
 	case PM_WARN_JIT_MAP_REFUSED:
-		fprintf(stderr, "perf map '%s' is not read: %s", w->dso,
-			w->err == ELOOP ? "it is a symbolic link" :
-			w->err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
-			w->err == EINVAL ? "not a regular file" : strerror(w->err));
+		pm_cmd_msg__add(m, "perf map '%s' is not read: %s", w->dso, jit_refused(w->err));
 		break;
 	case PM_WARN_JIT_MAP_MALFORMED:
-		fprintf(stderr, "perf map '%s': %llu malformed lines skipped (not START SIZE NAME)",
-			w->dso, (unsigned long long)w->size);
+		pm_cmd_msg__add(m, "perf map '%s': %llu malformed lines skipped (not START SIZE "
+				"NAME)", w->dso, size);
 		break;
 	case PM_WARN_JIT_MAP_TRUNCATED:
-		fprintf(stderr, "perf map '%s' is larger than pmrec reads: its first %llu names are used",
-			w->dso, (unsigned long long)w->size);
+		pm_cmd_msg__add(m, "perf map '%s' is larger than pmrec reads: its first %llu names "
+				"are used", w->dso, size);
 		break;
 	case PM_WARN_JIT_COPY_BAD:
-		fprintf(stderr, "the recording's copy of the JIT names cannot be read in full: %s",
-			w->err == EBADMSG ? "malformed" : w->err == EPROTO ? "another format version" :
-			w->err == E2BIG ? "more names than pmrec keeps" : strerror(w->err));
+		pm_cmd_msg__add(m, "the recording's copy of the JIT names cannot be read in full: "
+				"%s", w->err == EBADMSG ? "malformed" :
+				w->err == EPROTO ? "another format version" :
+				w->err == E2BIG ? "more names than pmrec keeps" : strerror(w->err));
 		break;
 	case PM_WARN_JITDUMP_REFUSED:
-		fprintf(stderr, "jitdump '%s' is not read: %s; its JIT code stays unnamed", w->dso,
-			w->err == ELOOP ? "it is a symbolic link" :
-			w->err == EPERM ? "owned by another user than root or the reader (perf's rule)" :
-			w->err == EINVAL ? "not a regular file" : strerror(w->err));
+		pm_cmd_msg__add(m, "jitdump '%s' is not read: %s; its JIT code stays unnamed",
+				w->dso, jit_refused(w->err));
 		break;
 	case PM_WARN_JITDUMP_BAD:
-		fprintf(stderr, "jitdump '%s' is malformed at offset %llu (0x%llx): %s; the %llu code "
-			"loads before it are used", w->dso, (unsigned long long)w->offset,
-			(unsigned long long)w->offset, w->why, (unsigned long long)w->size);
+		pm_cmd_msg__add(m, "jitdump '%s' is malformed at offset %llu (0x%llx): %s; the "
+				"%llu code loads before it are used", w->dso, off, off, w->why, size);
 		break;
 	case PM_WARN_JITDUMP_TRUNCATED:
-		fprintf(stderr, "jitdump '%s' loads more code than pmrec keeps: its first %llu code "
-			"loads are used", w->dso, (unsigned long long)w->size);
+		pm_cmd_msg__add(m, "jitdump '%s' loads more code than pmrec keeps: its first %llu "
+				"code loads are used", w->dso, size);
 		break;
 	case PM_WARN_JITDUMP_UNTIMED:
-		if (w->err)
-			fprintf(stderr, "jitdump '%s' times its code by the CPU's counter, which pmrec "
-				"does not convert: code is named by its last load, whatever the "
-				"sample's time", w->dso);
-		else
-			fprintf(stderr, "jitdump '%s': the recording was not timed by the monotonic "
-				"clock (record with -k mono): code is named by its last load, whatever "
-				"the sample's time", w->dso);
-		break;
-	case PM_WARN_JITDUMP_FULL:
-		fprintf(stderr, "more JIT code than pmrec keeps names for: later code stays unnamed");
+		pm_cmd_msg__add(m, "jitdump '%s'%s: code is named by its last load, whatever the "
+				"sample's time", w->dso, w->err ?
+				" times its code by the CPU's counter, which pmrec does not convert" :
+				": the recording was not timed by the monotonic clock (record with "
+				"-k mono)");
 		break;
 	case PM_WARN_JIT_NAMES:
+		pm_cmd_msg__add(m, "JIT code names: %llu from ", size);
 		if (w->dso && w->why)
-			fprintf(stderr, "JIT code names: %llu from the recording's copy of '%s' (%s)",
-				(unsigned long long)w->size, w->dso, w->why);
+			pm_cmd_msg__add(m, "the recording's copy of '%s' (%s)", w->dso, w->why);
 		else if (w->dso)
-			fprintf(stderr, "JIT code names: %llu from '%s'", (unsigned long long)w->size,
-				w->dso);
+			pm_cmd_msg__add(m, "'%s'", w->dso);
 		else
-			fprintf(stderr, "JIT code names: %llu from the recording (the perf maps pmrec "
-				"record copied)", (unsigned long long)w->size);
+			pm_cmd_msg__add(m, "the recording (the perf maps pmrec record copied)");
+		break;
+	default:
 		break;
 	}
-	fputc('\n', stderr);
+}
+
+static void warn_input(struct pm_cmd_msg *m, const struct pm_warning *w)
+{
+	unsigned long long size = w->size, off = w->offset;
+
+	switch (w->kind) {
+	case PM_WARN_NO_KALLSYMS:
+		pm_cmd_msg__add(m, "cannot read kernel symbols from '%s': %s%s",
+				w->dso ? w->dso : "/proc/kallsyms",
+				w->err == ENOENT ? "no text symbols in it" : strerror(w->err),
+				w->err == EACCES ? " (addresses hidden by kernel.kptr_restrict; run "
+				"as root or set it to 0)" : "");
+		break;
+	case PM_WARN_DSO_REFUSED:
+		pm_cmd_msg__add(m, "%s is not used for symbols: %s", w->dso, w->why);
+		break;
+	case PM_WARN_QUEUE_FULL:
+		pm_cmd_msg__add(m, "more than %llu bytes of records between two FINISHED_ROUND "
+				"records (at offset %llu); printing the oldest early, so time order "
+				"may break (see --queue-size)", size, off);
+		break;
+	case PM_WARN_BAD_SYMBOLS:
+		pm_cmd_msg__add(m, "offset 0x%llx: the symbols embedded in the recording are not "
+				"used: %s", off, w->why);
+		break;
+	case PM_WARN_NOT_ARCHIVED:
+		pm_cmd_msg__add(m, "%s is not archived: %s", w->dso, w->why);
+		break;
+	case PM_WARN_SYMBOL_SOURCE:
+		pm_cmd_msg__add(m, "%s: %s", w->dso, w->why);
+		break;
+	case PM_WARN_UNFLUSHED:
+		pm_cmd_msg__add(m, "the compressed data ends inside a record (%llu bytes, after the "
+				"COMPRESSED record at offset %llu): its writer did not flush the "
+				"rest; that record is left out, as perf leaves it out", size, off);
+		break;
+	default:
+		warn_jit(m, w);
+		break;
+	}
+}
+
+void pm_cmd__warn(const char *input, const struct pm_warning *w)
+{
+	struct pm_cmd_msg m = { 0 };
+	const char *text = NULL;
+
+	if ((size_t)w->kind < sizeof(plain_warnings) / sizeof(plain_warnings[0]))
+		text = plain_warnings[w->kind];
+	if (!text) {
+		warn_input(&m, w);
+		text = pm_cmd_msg__text(&m);
+	}
+	if (input)
+		error("%s: %s", input, text);
+	else
+		error("%s", text);
+	pm_cmd_msg__exit(&m);
 }
 
 bool pm_cmd__stdin_is_pipe(void)
@@ -133,8 +156,16 @@ bool pm_cmd__stdin_is_pipe(void)
 	return !fstat(STDIN_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-int pm_cmd__open_input(const char *cmd, struct pm_reader *r, const char *path,
-		       const char **name, int *fd)
+/* stdin when it is a pipe, else pmrec.data, else perf.data (as perf report reads it). */
+const char *pm_cmd__default_input(void)
+{
+	if (pm_cmd__stdin_is_pipe())
+		return "-";
+	return access("pmrec.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" :
+									  "pmrec.data";
+}
+
+int pm_cmd__open_input(struct pm_reader *r, const char *path, const char **name, int *fd)
 {
 	int err;
 
@@ -149,30 +180,48 @@ int pm_cmd__open_input(const char *cmd, struct pm_reader *r, const char *path,
 		if (*fd < 0) {
 			err = *fd;
 			*fd = -1;
-			fprintf(stderr, "%s: cannot open '%s': %s\n", cmd, path,
-				err == -EINVAL ? "not a file or a stream" : strerror(-err));
+			error("cannot open '%s': %s", path,
+			      err == -EINVAL ? "not a file or a stream" : strerror(-err));
 			return err;
 		}
 		err = pm_reader__open_fd(r, *fd);
 	}
 	if (!err && pm_reader__is_unfinished(r))
-		fprintf(stderr, "%s: %s: data size is 0, the recording was not finished; "
-			"reading records up to the end of the file\n", cmd, *name);
+		error("%s: data size is 0, the recording was not finished; reading records up to "
+		      "the end of the file", *name);
 	if (!err && pm_reader__features_skipped(r))
-		fprintf(stderr, "%s: %s: file-mode data from a pipe: header features "
-			"(event names, tracepoint formats) are not read\n", cmd, *name);
+		error("%s: file-mode data from a pipe: header features (event names, tracepoint "
+		      "formats) are not read", *name);
 	return err;
 }
 
-void pm_cmd__input_error(const char *cmd, const char *input, struct pm_reader *r, int err)
+void pm_cmd__input_error(const char *input, struct pm_reader *r, int err)
 {
 	const struct pm_reader_error *e = pm_reader__error(r);
 
 	if (e)
-		fprintf(stderr, "%s: %s: offset 0x%llx: %s\n", cmd, input,
-			(unsigned long long)e->offset, e->reason);
+		error("%s: offset 0x%llx: %s", input, (unsigned long long)e->offset, e->reason);
 	else if (err == -ENOMEM)
-		fprintf(stderr, "%s: out of memory\n", cmd);
+		error("out of memory");
+}
+
+void pm_cmd__no_event(const char *input, const char *event, size_t n,
+		      const char *(*name)(const void *arg, size_t i), const void *arg)
+{
+	struct pm_cmd_msg m = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pm_cmd_msg__add(&m, "%s '%s'", i ? "," : "", name(arg, i));
+	error("%s: no event '%s'; the file has:%s", input, event,
+	      n ? pm_cmd_msg__text(&m) : " no events");
+	pm_cmd_msg__exit(&m);
+}
+
+void pm_cmd__lost_samples(const char *input, uint64_t n)
+{
+	warning_at(input, "%llu samples were lost while recording; the profile misses them",
+		   (unsigned long long)n);
 }
 
 enum {

@@ -4,8 +4,11 @@
  * command can never change what an existing abbreviation meant.  When the
  * first word is an option, the command is "record", as with `perf record`.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "record/zsink.h"
@@ -64,10 +67,44 @@ static const struct cmd_struct *find_command(const char *name)
 	return NULL;
 }
 
+static int not_a_command(const char *name)
+{
+	error("'%s' is not a pmrec command; see 'pmrec --help'", name);
+	return PM_EXIT_USAGE;
+}
+
 static int run(const struct cmd_struct *cmd, int argc, char **argv)
 {
 	argv[0] = (char *)cmd->argv0;
+	pm_cmd__set_name(cmd->argv0);
 	return cmd->fn(argc, argv);
+}
+
+static unsigned std_fds_closed;
+
+int pm_cmd__open_std_fds(void)
+{
+	int fd, got;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lowest free fd: this one, as the ones below are open. */
+		got = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (got < 0)
+			return -errno;
+		if (got != fd) {
+			close(got);
+			return -EBADF;
+		}
+		std_fds_closed |= 1u << fd;
+	}
+	return 0;
+}
+
+bool pm_cmd__std_fd_was_closed(int fd)
+{
+	return std_fds_closed & (1u << fd);
 }
 
 int main(int argc, char **argv)
@@ -75,6 +112,9 @@ int main(int argc, char **argv)
 	const struct cmd_struct *cmd;
 	char *help_argv[] = { NULL, "--help", NULL };
 
+	/* Nothing is said if this fails: fd 2 may be what is missing. */
+	if (pm_cmd__open_std_fds())
+		return PM_EXIT_FAILURE;
 	if (argc < 2) {
 		usage(stderr);
 		return PM_EXIT_USAGE;
@@ -93,11 +133,8 @@ int main(int argc, char **argv)
 			return PM_EXIT_OK;
 		}
 		cmd = find_command(argv[2]);
-		if (!cmd) {
-			fprintf(stderr, "pmrec: '%s' is not a pmrec command; see 'pmrec --help'\n",
-				argv[2]);
-			return PM_EXIT_USAGE;
-		}
+		if (!cmd)
+			return not_a_command(argv[2]);
 		return run(cmd, 2, help_argv);
 	}
 	cmd = find_command(argv[1]);
@@ -105,6 +142,5 @@ int main(int argc, char **argv)
 		return run(cmd, argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return run(&commands[0], argc, argv);
-	fprintf(stderr, "pmrec: '%s' is not a pmrec command; see 'pmrec --help'\n", argv[1]);
-	return PM_EXIT_USAGE;
+	return not_a_command(argv[1]);
 }

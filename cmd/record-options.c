@@ -260,19 +260,18 @@ static void parse_event(struct record_opts *o, char *arg, struct argp_state *sta
 	int err = pm_evlist__add(&o->evlist, arg, &bad);
 
 	if (err == -ENOENT) {
-		fprintf(stderr, "%s: unknown event '%s'\n", record_prog, bad ? bad : arg);
-		pr_hint("software events: cpu-clock task-clock page-faults minor-faults major-faults "
-			"context-switches cpu-migrations alignment-faults emulation-faults dummy;");
-		pr_hint("tracepoints: SUBSYS:NAME as listed under /sys/kernel/tracing/events");
+		error("unknown event '%s'", bad ? bad : arg);
+		hint("software events: cpu-clock task-clock page-faults minor-faults major-faults "
+		     "context-switches cpu-migrations alignment-faults emulation-faults dummy;");
+		hint("tracepoints: SUBSYS:NAME as listed under /sys/kernel/tracing/events");
 		free(bad);
 		exit(PM_EXIT_USAGE);
 	} else if (err == -EINVAL) {
 		argp_error(state, "bad event modifier in '%s' (use :u, :k or :uk)", bad ? bad : arg);
 	} else if (err) {
-		fprintf(stderr, "%s: cannot use event '%s': %s\n", record_prog, bad ? bad : arg,
-			strerror(-err));
+		error("cannot use event '%s': %s", bad ? bad : arg, strerror(-err));
 		if (err == -EACCES || err == -EPERM)
-			pr_hint("tracepoint ids are in tracefs: run as root or mount tracefs");
+			hint("tracepoint ids are in tracefs: run as root or mount tracefs");
 		free(bad);
 		exit(PM_EXIT_FAILURE);
 	}
@@ -297,14 +296,14 @@ int record__add_off_cpu(struct record_opts *o)
 		err = pm_evlist__add(&o->evlist, "sched:sched_switch", &bad);
 		free(bad);
 		if (err) {
-			pr_error("--off-cpu: cannot use the tracepoint sched:sched_switch: %s",
-				 strerror(-err));
+			error("--off-cpu: cannot use the tracepoint sched:sched_switch: %s",
+			      strerror(-err));
 			if (err == -ENOENT)
-				pr_hint("it is read from tracefs: mount it (mount -t tracefs nodev "
-					"/sys/kernel/tracing) on a kernel with CONFIG_TRACEPOINTS");
+				hint("it is read from tracefs: mount it (mount -t tracefs nodev "
+				     "/sys/kernel/tracing) on a kernel with CONFIG_TRACEPOINTS");
 			else if (err == -EACCES || err == -EPERM)
-				pr_hint("tracefs (/sys/kernel/tracing) is readable by root only and "
-					"mounting it needs CAP_SYS_ADMIN: run as root");
+				hint("tracefs (/sys/kernel/tracing) is readable by root only and "
+				     "mounting it needs CAP_SYS_ADMIN: run as root");
 			return PM_EXIT_FAILURE;
 		}
 	}
@@ -391,13 +390,67 @@ static error_t parse_perf_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* Output, buffering, rotation and timing options. */
-static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
+/* When to start, stop and switch files, and how fast to drain. */
+static error_t parse_timing_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_opts *o = state->input;
 	uint64_t v;
 	double d;
 	char *end;
+
+	switch (key) {
+	case 'D':
+		errno = 0;
+		o->delay_ms = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || o->delay_ms < -1 || o->delay_ms > 1000000000)
+			argp_error(state, "bad delay '%s' (milliseconds, or -1 to wait for enable)", arg);
+		break;
+	case OPT_CONTROL:
+		if (pm_control__check_spec(arg))
+			argp_error(state, "bad --control '%s' (fifo:CTL[,ACK] or fd:CTL[,ACK])", arg);
+		o->control = arg;
+		break;
+	case OPT_DURATION:
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno || end == arg || *end || !(d > 0) || d > 1e9)
+			argp_error(state, "bad duration '%s' (seconds, e.g. 2.5)", arg);
+		o->duration = d;
+		break;
+	case OPT_OVERWRITE:
+		o->overwrite = true;
+		break;
+	case OPT_SWITCH_OUTPUT:
+		if (parse_switch_output(o, arg))
+			argp_error(state, "bad --switch-output '%s' (signal, a size like 100M, "
+				   "or a time like 30s or 5m)", arg);
+		break;
+	case OPT_SWITCH_MAX_FILES:
+		if (parse_u64(arg, &v) || !v || v > 1000000)
+			argp_error(state, "bad --switch-max-files '%s' (a positive number)", arg);
+		o->switch_max_files = (unsigned int)v;
+		break;
+	case OPT_TIMESTAMP_FILENAME:
+		o->timestamp_filename = true;
+		break;
+	case OPT_REALTIME:
+		o->realtime = 1;
+		if (arg && (parse_u64(arg, &v) || v < 1 || v > 99))
+			argp_error(state, "bad realtime priority '%s' (1-99)", arg);
+		if (arg)
+			o->realtime = (int)v;
+		break;
+	default:
+		return parse_perf_opt(key, arg, state);
+	}
+	return 0;
+}
+
+/* The output: the file, what goes in it, how it is buffered. */
+static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+	uint64_t v;
 
 	switch (key) {
 	case 'o':
@@ -434,55 +487,14 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad buffer size '%s': a power of two number of pages, "
 				   "or a size like 512K that is one", arg);
 		break;
-	case 'D':
-		errno = 0;
-		o->delay_ms = strtol(arg, &end, 10);
-		if (errno || end == arg || *end || o->delay_ms < -1 || o->delay_ms > 1000000000)
-			argp_error(state, "bad delay '%s' (milliseconds, or -1 to wait for enable)", arg);
-		break;
-	case OPT_CONTROL:
-		if (pm_control__check_spec(arg))
-			argp_error(state, "bad --control '%s' (fifo:CTL[,ACK] or fd:CTL[,ACK])", arg);
-		o->control = arg;
-		break;
 	case OPT_BUFFER_SIZE:
 		if (pm_units__parse_size(arg, &o->buffer_size, &(bool){ false }) ||
 		    o->buffer_size > (16ULL << 30))
 			argp_error(state, "bad --buffer-size '%s' (a size like 64M, at most 16G; "
 				   "0 for none)", arg);
 		break;
-	case OPT_DURATION:
-		errno = 0;
-		d = strtod(arg, &end);
-		if (errno || end == arg || *end || !(d > 0) || d > 1e9)
-			argp_error(state, "bad duration '%s' (seconds, e.g. 2.5)", arg);
-		o->duration = d;
-		break;
-	case OPT_OVERWRITE:
-		o->overwrite = true;
-		break;
-	case OPT_SWITCH_OUTPUT:
-		if (parse_switch_output(o, arg))
-			argp_error(state, "bad --switch-output '%s' (signal, a size like 100M, "
-				   "or a time like 30s or 5m)", arg);
-		break;
-	case OPT_SWITCH_MAX_FILES:
-		if (parse_u64(arg, &v) || !v || v > 1000000)
-			argp_error(state, "bad --switch-max-files '%s' (a positive number)", arg);
-		o->switch_max_files = (unsigned int)v;
-		break;
-	case OPT_TIMESTAMP_FILENAME:
-		o->timestamp_filename = true;
-		break;
-	case OPT_REALTIME:
-		o->realtime = 1;
-		if (arg && (parse_u64(arg, &v) || v < 1 || v > 99))
-			argp_error(state, "bad realtime priority '%s' (1-99)", arg);
-		if (arg)
-			o->realtime = (int)v;
-		break;
 	default:
-		return parse_perf_opt(key, arg, state);
+		return parse_timing_opt(key, arg, state);
 	}
 	return 0;
 }

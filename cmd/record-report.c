@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,30 +11,6 @@
 #include "base/output.h"
 #include "record.h"
 #include "base/smallfile.h"
-
-const char *record_prog = "pmrec record";
-
-void pr_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", record_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void pr_hint(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("  ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* kernel.perf_event_paranoid, INT_MIN when unreadable. */
 static int read_paranoid(void)
@@ -69,46 +44,46 @@ static void report_open_error(const struct record *rec, const struct pm_event *e
 		snprintf(where, sizeof(where), "cgroup '%.32s' on CPU %d", rec->opts->cgroup, cpu);
 	else
 		snprintf(where, sizeof(where), "CPU %d", cpu);
-	pr_error("cannot open '%s' on %s: %s", ev->name, where, strerror(err));
+	error("cannot open '%s' on %s: %s", ev->name, where, strerror(err));
 	switch (err) {
 	case EACCES:
 	case EPERM:
 		if (tid <= 0)
-			pr_hint("system-wide recording needs kernel.perf_event_paranoid <= 0 (it is %d), "
-				"CAP_PERFMON or root", read_paranoid());
+			hint("system-wide recording needs kernel.perf_event_paranoid <= 0 (it is %d), "
+			     "CAP_PERFMON or root", read_paranoid());
 		else if (!ev->attr.exclude_kernel)
-			pr_hint("kernel.perf_event_paranoid is %d: kernel samples need <= 1; record user "
-				"mode only with :u (e.g. -e %s:u), or use CAP_PERFMON or root",
-				read_paranoid(), ev->name);
+			hint("kernel.perf_event_paranoid is %d: kernel samples need <= 1; record user "
+			     "mode only with :u (e.g. -e %s:u), or use CAP_PERFMON or root",
+			     read_paranoid(), ev->name);
 		if (tid > 0)
-			pr_hint("recording another user's task needs ptrace access to it "
-				"(CAP_SYS_PTRACE, or kernel.yama.ptrace_scope) or CAP_PERFMON");
+			hint("recording another user's task needs ptrace access to it "
+			     "(CAP_SYS_PTRACE, or kernel.yama.ptrace_scope) or CAP_PERFMON");
 		break;
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
 		if (ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE) {
 			if (!have_hw_pmu())
-				pr_hint("this machine has no hardware PMU; try -e cpu-clock");
+				hint("this machine has no hardware PMU; try -e cpu-clock");
 			else
-				pr_hint("the CPU's PMU does not support this event");
+				hint("the CPU's PMU does not support this event");
 		}
 		break;
 	case EMFILE:
-		pr_hint("this recording needs about %llu file descriptors; RLIMIT_NOFILE allows %llu: "
-			"raise the hard limit (ulimit -Hn, or LimitNOFILE= in a unit) or record fewer "
-			"CPUs, tasks or events", (unsigned long long)rec->nofile_needed,
-			(unsigned long long)nofile_limit());
+		hint("this recording needs about %llu file descriptors; RLIMIT_NOFILE allows %llu: "
+		     "raise the hard limit (ulimit -Hn, or LimitNOFILE= in a unit) or record fewer "
+		     "CPUs, tasks or events", (unsigned long long)rec->nofile_needed,
+		     (unsigned long long)nofile_limit());
 		break;
 	case ENFILE:
-		pr_hint("the system's file table is full (fs.file-max)");
+		hint("the system's file table is full (fs.file-max)");
 		break;
 	case ESRCH:
-		pr_hint("the task exited during set-up");
+		hint("the task exited during set-up");
 		break;
 	case EINVAL:
 		if (ev->attr.freq)
-			pr_hint("the rate may exceed kernel.perf_event_max_sample_rate; try a lower -F");
+			hint("the rate may exceed kernel.perf_event_max_sample_rate; try a lower -F");
 		break;
 	}
 }
@@ -118,8 +93,8 @@ static void hint_mlock(void)
 	uint64_t kb = 0;
 
 	pm_read_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
-	pr_hint("locked memory for perf rings is limited by kernel.perf_event_mlock_kb "
-		"(%llu) and RLIMIT_MEMLOCK; use a smaller -m or raise them", (unsigned long long)kb);
+	hint("locked memory for perf rings is limited by kernel.perf_event_mlock_kb "
+	     "(%llu) and RLIMIT_MEMLOCK; use a smaller -m or raise them", (unsigned long long)kb);
 }
 
 static void report_clockid_error(const struct record *rec, const struct pm_event *ev)
@@ -127,11 +102,11 @@ static void report_clockid_error(const struct record *rec, const struct pm_event
 	const char *name = pm_clock__name(rec->opts->clockid);
 
 	if (name)
-		pr_error("the kernel refuses clock '%s' (-k) for '%s'", name, ev->name);
+		error("the kernel refuses clock '%s' (-k) for '%s'", name, ev->name);
 	else
-		pr_error("the kernel refuses clock %d (-k) for '%s'", rec->opts->clockid, ev->name);
-	pr_hint("perf events take monotonic and monotonic_raw, and realtime, boottime and tai "
-		"for software events and tracepoints only (Linux 4.1 and later)");
+		error("the kernel refuses clock %d (-k) for '%s'", rec->opts->clockid, ev->name);
+	hint("perf events take monotonic and monotonic_raw, and realtime, boottime and tai "
+	     "for software events and tracepoints only (Linux 4.1 and later)");
 }
 
 /* Words what pm_evset__open could not do. */
@@ -148,26 +123,26 @@ void record__report_evset_error(const struct record *rec, const struct pm_evset_
 		report_clockid_error(rec, ev);
 		break;
 	case PM_EVSET_ID:
-		pr_error("cannot read the sample id of '%s': %s", ev->name, strerror(e->err));
+		error("cannot read the sample id of '%s': %s", ev->name, strerror(e->err));
 		break;
 	case PM_EVSET_FILTER:
-		pr_error("the kernel rejected filter '%s' on '%s': %s", ev->filter, ev->name,
-			 strerror(e->err));
-		pr_hint("filters use the kernel's syntax on the event's fields, e.g. 'id == 110'; "
-			"fields are listed in /sys/kernel/tracing/events/%s/format", ev->tracepoint);
+		error("the kernel rejected filter '%s' on '%s': %s", ev->filter, ev->name,
+		      strerror(e->err));
+		hint("filters use the kernel's syntax on the event's fields, e.g. 'id == 110'; "
+		     "fields are listed in /sys/kernel/tracing/events/%s/format", ev->tracepoint);
 		break;
 	case PM_EVSET_MMAP:
-		pr_error("cannot map a %zu KiB ring buffer on CPU %d: %s", kib, e->cpu,
-			 strerror(e->err));
+		error("cannot map a %zu KiB ring buffer on CPU %d: %s", kib, e->cpu,
+		      strerror(e->err));
 		if (e->err == EPERM)
 			hint_mlock();
 		else if (e->err == ENOMEM)
-			pr_hint("the kernel could not allocate a ring of this size (locked-memory "
-				"limits were not the cause); use a smaller -m");
+			hint("the kernel could not allocate a ring of this size (locked-memory "
+			     "limits were not the cause); use a smaller -m");
 		break;
 	case PM_EVSET_REDIRECT:
-		pr_error("cannot redirect '%s' into the ring of CPU %d: %s", ev->name, e->cpu,
-			 strerror(e->err));
+		error("cannot redirect '%s' into the ring of CPU %d: %s", ev->name, e->cpu,
+		      strerror(e->err));
 		break;
 	}
 }
@@ -177,11 +152,11 @@ int record__check_output(const char *path)
 	int err = pm_output__check(path);
 
 	if (err == -EISDIR)
-		pr_error("'%s' is a directory", path);
+		error("'%s' is a directory", path);
 	else if (err == -EINVAL)
-		pr_error("'%s' is not a regular file; refusing to replace it", path);
+		error("'%s' is not a regular file; refusing to replace it", path);
 	else if (err)
-		pr_error("cannot check '%s': %s", path, strerror(-err));
+		error("cannot check '%s': %s", path, strerror(-err));
 	return err;
 }
 
@@ -192,15 +167,15 @@ int record__check_output(const char *path)
 int record__check_stdout(int flags)
 {
 	if (flags < 0) {
-		pr_error("cannot write the stream to standard output: it is closed");
+		error("cannot write the stream to standard output: it is closed");
 		return -EBADF;
 	}
 	if ((flags & O_ACCMODE) == O_RDONLY) {
-		pr_error("cannot write the stream to standard output: it is open read-only");
+		error("cannot write the stream to standard output: it is open read-only");
 		return -EBADF;
 	}
 	if (isatty(STDOUT_FILENO)) {
-		pr_error("refusing to write a binary stream to a terminal; redirect stdout");
+		error("refusing to write a binary stream to a terminal; redirect stdout");
 		return -ENOTTY;
 	}
 	return 0;
@@ -214,29 +189,28 @@ void record__file_note(void *arg, enum pm_recfile_note what, const char *path, i
 	switch (what) {
 	case PM_RECFILE_CREATE_FAILED:
 		if (err == -ENOTTY)
-			pr_error("refusing to write a binary stream to a terminal; redirect stdout");
+			error("refusing to write a binary stream to a terminal; redirect stdout");
 		else
-			pr_error("cannot create a file beside '%s': %s", path, strerror(-err));
+			error("cannot create a file beside '%s': %s", path, strerror(-err));
 		break;
 	case PM_RECFILE_STAMP_FAILED:
-		pr_error("cannot rename '%s' to a timestamped name: %s", path, strerror(-err));
+		error("cannot rename '%s' to a timestamped name: %s", path, strerror(-err));
 		break;
 	case PM_RECFILE_KEPT:
 		if (!rec->opts->quiet)
-			fprintf(stderr, "%s: wrote '%s'\n", record_prog, path);
+			note("wrote '%s'", path);
 		break;
 	case PM_RECFILE_UNLINK_FAILED:
-		pr_error("cannot remove old file '%s': %s", path, strerror(-err));
+		error("cannot remove old file '%s': %s", path, strerror(-err));
 		break;
 	case PM_RECFILE_MAPS_DENIED:
 		if (!rec->opts->quiet)
-			fprintf(stderr, "%s: warning: cannot read '%s': %s; its user-space addresses "
-				"will not be named\n", record_prog, path, strerror(-err));
+			warning("cannot read '%s': %s; its user-space addresses will not be named",
+				path, strerror(-err));
 		break;
 	case PM_RECFILE_NO_KERNEL_MAP:
 		if (rec->opts->verbose)
-			fprintf(stderr, "%s: no kernel map (%s): kernel symbols will not resolve\n",
-				record_prog, strerror(-err));
+			note("no kernel map (%s): kernel symbols will not resolve", strerror(-err));
 		break;
 	}
 }
@@ -246,41 +220,39 @@ void record__summary(struct record *rec, uint64_t lost_samples)
 	const struct pm_drain_stats *st = pm_drain__stats(rec->drain);
 	uint64_t lost = lost_samples > st->lost ? lost_samples : st->lost;
 	const char *out = strcmp(rec->opts->output, "-") ? rec->opts->output : "stdout";
+	char losses[64] = "0";
 	size_t i;
 
 	if (rec->opts->quiet)
 		return;
 	if (rec->size_stopped)
-		fprintf(stderr, "%s: the output reached --max-size=%s: recording stopped\n",
-			record_prog, rec->opts->max_size_arg);
+		note("the output reached --max-size=%s: recording stopped",
+		     rec->opts->max_size_arg);
+	if (lost)
+		snprintf(losses, sizeof(losses), "%llu (%.2f%%)", (unsigned long long)lost,
+			 100.0 * (double)lost / (double)(lost + st->samples));
 	if (rec->rf.nr_files)
-		fprintf(stderr, "%s: wrote %llu samples in %u %s", record_prog,
-			(unsigned long long)st->samples, rec->rf.nr_files,
-			rec->opts->overwrite ? "snapshots" : "files");
+		note("wrote %llu samples in %u %s, lost %s", (unsigned long long)st->samples,
+		     rec->rf.nr_files, rec->opts->overwrite ? "snapshots" : "files", losses);
 	else
-		fprintf(stderr, "%s: wrote %llu samples, %.2f MB, to '%s'", record_prog,
-			(unsigned long long)st->samples,
-			(double)(rec->rf.out.data_size + rec->rf.out.data_offset) / 1e6, out);
-	if (!lost) {
-		fputs(", lost 0\n", stderr);
-	} else {
-		fprintf(stderr, ", lost %llu (%.2f%%)\n", (unsigned long long)lost,
-			100.0 * (double)lost / (double)(lost + st->samples));
+		note("wrote %llu samples, %.2f MB, to '%s', lost %s", (unsigned long long)st->samples,
+		     (double)(rec->rf.out.data_size + rec->rf.out.data_offset) / 1e6, out, losses);
+	if (lost) {
 		for (i = 0; i < pm_drain__nr_rings(rec->drain); i++) {
 			int cpu;
 			uint64_t n = pm_drain__ring_lost(rec->drain, i, &cpu);
 
 			if (n)
-				pr_hint("CPU %d: %llu lost", cpu, (unsigned long long)n);
+				hint("CPU %d: %llu lost", cpu, (unsigned long long)n);
 		}
-		pr_hint("to lose less: a larger buffer (-m, now %zu pages), a lower rate (-F/-c), "
-			"or fewer events", rec->opts->mmap_pages);
+		hint("to lose less: a larger buffer (-m, now %zu pages), a lower rate (-F/-c), "
+		     "or fewer events", rec->opts->mmap_pages);
 	}
 	if (st->corrupt)
-		pr_hint("%llu corrupt ring headers were skipped", (unsigned long long)st->corrupt);
+		hint("%llu corrupt ring headers were skipped", (unsigned long long)st->corrupt);
 	if (st->skipped_bytes)
-		pr_hint("stopped at once on a second signal: %llu bytes left in the rings were not "
-			"written", (unsigned long long)st->skipped_bytes);
+		hint("stopped at once on a second signal: %llu bytes left in the rings were not "
+		     "written", (unsigned long long)st->skipped_bytes);
 }
 
 /*
@@ -294,15 +266,15 @@ int record__write_failed(struct record *rec, int err)
 
 	pm_recfile__rollback(&rec->rf);
 	if (err == -EPIPE) {
-		pr_error("the reader of the output pipe went away; stopped after %llu samples "
-			 "(%.2f MB)", (unsigned long long)st->samples, (double)rec->rf.out.data_size / 1e6);
+		error("the reader of the output pipe went away; stopped after %llu samples "
+		      "(%.2f MB)", (unsigned long long)st->samples, (double)rec->rf.out.data_size / 1e6);
 		return PM_EXIT_EPIPE;
 	}
-	pr_error("cannot write '%s': %s; kept %llu samples (%.2f MB), dropped %llu samples "
-		 "(%.2f MB) and everything after", path, strerror(-err),
-		 (unsigned long long)st->samples,
-		 (double)(rec->rf.out.data_offset + rec->rf.out.data_size) / 1e6,
-		 (unsigned long long)st->dropped_samples, (double)st->dropped_bytes / 1e6);
+	error("cannot write '%s': %s; kept %llu samples (%.2f MB), dropped %llu samples "
+	      "(%.2f MB) and everything after", path, strerror(-err),
+	      (unsigned long long)st->samples,
+	      (double)(rec->rf.out.data_offset + rec->rf.out.data_size) / 1e6,
+	      (unsigned long long)st->dropped_samples, (double)st->dropped_bytes / 1e6);
 	return PM_EXIT_FAILURE;
 }
 
@@ -314,9 +286,9 @@ void record__warn_halved(const struct record *rec, size_t wanted_pages)
 
 	pm_read_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
 	getrlimit(RLIMIT_MEMLOCK, &rl);
-	fprintf(stderr, "%s: warning: %zu KiB rings exceed the locked-memory limit "
-		"(kernel.perf_event_mlock_kb=%llu, RLIMIT_MEMLOCK=%llu KiB); using %zu KiB "
-		"per CPU\n", record_prog, wanted_pages * page / 1024, (unsigned long long)kb,
+	warning("%zu KiB rings exceed the locked-memory limit (kernel.perf_event_mlock_kb=%llu, "
+		"RLIMIT_MEMLOCK=%llu KiB); using %zu KiB per CPU", wanted_pages * page / 1024,
+		(unsigned long long)kb,
 		(unsigned long long)(rl.rlim_cur == RLIM_INFINITY ? 0 : rl.rlim_cur / 1024),
 		rec->opts->mmap_pages * page / 1024);
 }

@@ -17,12 +17,12 @@ static int record__parse_tasks(struct record *rec, const char *list, bool thread
 	int err = pm_target__add_list(&rec->targets, list, threads, &e);
 
 	if (err == -EINVAL)
-		pr_error("bad %s '%s'", threads ? "thread id" : "process id",
-			 e.token ? e.token : list);
+		error("bad %s '%s'", threads ? "thread id" : "process id",
+		      e.token ? e.token : list);
 	else if (err == -ESRCH)
-		pr_error("no such %s %llu", threads ? "thread" : "process", e.id);
+		error("no such %s %llu", threads ? "thread" : "process", e.id);
 	else if (err && err != -ENOMEM)
-		pr_error("cannot list the threads of process %llu: %s", e.id, strerror(e.err));
+		error("cannot list the threads of process %llu: %s", e.id, strerror(e.err));
 	free(e.token);
 	return err;
 }
@@ -37,10 +37,10 @@ static int record__add_user(struct record *rec)
 	int err = pm_target__add_uid(&rec->targets, o->uid, getpid());
 
 	if (err == -ESRCH)
-		pr_error("user '%s' (uid %u) has no process to record", o->uid_str,
-			 (unsigned int)o->uid);
+		error("user '%s' (uid %u) has no process to record", o->uid_str,
+		      (unsigned int)o->uid);
 	else if (err)
-		pr_error("cannot list the processes of user '%s': %s", o->uid_str, strerror(-err));
+		error("cannot list the processes of user '%s': %s", o->uid_str, strerror(-err));
 	return err ? PM_EXIT_FAILURE : 0;
 }
 
@@ -56,18 +56,18 @@ static int record__open_cgroup(struct record *rec)
 		return 0;
 	}
 	if (fd == -EINVAL) {
-		pr_error("bad cgroup name '%s': a path under the cgroup hierarchy, without '..'",
-			 name);
+		error("bad cgroup name '%s': a path under the cgroup hierarchy, without '..'",
+		      name);
 		return PM_EXIT_USAGE;
 	}
 	if (fd == -ENOENT && !e.path[0]) {
-		pr_error("cannot find cgroup '%s': no perf_event cgroup hierarchy is mounted", name);
-		pr_hint("mount cgroup2 (mount -t cgroup2 none /sys/fs/cgroup) or a v1 hierarchy "
-			"with the perf_event controller (mount -t cgroup -o perf_event none DIR)");
+		error("cannot find cgroup '%s': no perf_event cgroup hierarchy is mounted", name);
+		hint("mount cgroup2 (mount -t cgroup2 none /sys/fs/cgroup) or a v1 hierarchy "
+		     "with the perf_event controller (mount -t cgroup -o perf_event none DIR)");
 	} else if (e.path[0]) {
-		pr_error("cannot open cgroup '%s' ('%s'): %s", name, e.path, strerror(-fd));
+		error("cannot open cgroup '%s' ('%s'): %s", name, e.path, strerror(-fd));
 	} else {
-		pr_error("cannot find the cgroup hierarchy for '%s': %s", name, strerror(-fd));
+		error("cannot find the cgroup hierarchy for '%s': %s", name, strerror(-fd));
 	}
 	return PM_EXIT_FAILURE;
 }
@@ -86,20 +86,20 @@ int record__setup_targets(struct record *rec)
 
 	err = pm_cpumap__online(&online);
 	if (err) {
-		pr_error("cannot read the online CPUs: %s", strerror(-err));
+		error("cannot read the online CPUs: %s", strerror(-err));
 		return err;
 	}
 	if (o->cpu_list) {
 		err = pm_cpumap__parse(&rec->cpus, o->cpu_list);
 		if (err) {
-			pr_error("bad CPU list '%s' (use e.g. 0,2-3)", o->cpu_list);
+			error("bad CPU list '%s' (use e.g. 0,2-3)", o->cpu_list);
 			pm_cpumap__exit(&online);
 			return PM_EXIT_USAGE;
 		}
 		for (i = 0; i < rec->cpus.nr; i++)
 			if (!pm_cpumap__has(&online, rec->cpus.cpus[i])) {
-				pr_error("CPU %d is not online (online CPUs: 0-%d)", rec->cpus.cpus[i],
-					 online.cpus[online.nr - 1]);
+				error("CPU %d is not online (online CPUs: 0-%d)", rec->cpus.cpus[i],
+				      online.cpus[online.nr - 1]);
 				pm_cpumap__exit(&online);
 				return PM_EXIT_USAGE;
 			}
@@ -116,7 +116,7 @@ int record__setup_targets(struct record *rec)
 	if (o->workload && !o->system_wide && !o->cpu_list)
 		return 0;	/* the child's pid is added once it is forked */
 	if (!o->workload && !o->system_wide && !o->cpu_list) {
-		pr_error("nothing to record: give -a, -C, -p, -t or a command");
+		error("nothing to record: give -a, -C, -p, -t or a command");
 		return PM_EXIT_USAGE;
 	}
 	if (o->cgroup && (err = record__open_cgroup(rec)))

@@ -12,13 +12,9 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/signalfd.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -32,8 +28,6 @@
 #include "record.h"
 #include "record/snapshot.h"
 #include "record/stage.h"
-
-#define POLL_TIMEOUT_MS 100
 
 /* ---- events ----------------------------------------------------------- */
 
@@ -64,8 +58,7 @@ static void record__raise_nofile(struct record *rec)
 	now = pm_raise_nofile(rec->nofile_needed + PM_JITCAP_MAX_HELD);
 
 	if (now && rec->opts->verbose)
-		fprintf(stderr, "%s: raised RLIMIT_NOFILE to %llu\n", record_prog,
-			(unsigned long long)now);
+		note("raised RLIMIT_NOFILE to %llu", (unsigned long long)now);
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -91,271 +84,7 @@ static void record__init_file(struct record *rec, int argc, char **argv)
 	};
 }
 
-/* ---- drain loop ------------------------------------------------------- */
-
-/* Returns true when recording must stop. */
-static bool record__handle_signals(struct record *rec)
-{
-	struct signalfd_siginfo si;
-	bool stop = false;
-
-	while (read(rec->sigfd, &si, sizeof(si)) == sizeof(si)) {
-		switch (si.ssi_signo) {
-		case SIGCHLD:
-			if (rec->work.pid > 0 && !pm_workload__reap(&rec->work))
-				stop = true;
-			break;
-		case SIGUSR2:
-			/* Several while one is handled coalesce into one request. */
-			rec->switch_requested = true;
-			break;
-		default:
-			if (!rec->stop_signal)
-				rec->stop_signal = (int)si.ssi_signo;
-			rec->stop_signals++;
-			stop = true;
-			break;
-		}
-	}
-	return stop;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int record__switch(struct record *rec);
-
-/* Switching is on with --switch-output or --overwrite; SIGUSR2 always triggers it. */
-static bool record__switch_due(struct record *rec)
-{
-	const struct record_opts *o = rec->opts;
-
-	if (!o->switch_kind && !o->overwrite)
-		return false;
-	if (rec->switch_requested)
-		return true;
-	if (o->switch_kind == SWITCH_SIZE)
-		return rec->rf.out.data_size >= o->switch_size;
-	if (o->switch_kind == SWITCH_TIME)
-		return now_ns() >= rec->next_switch;
-	return false;
-}
-
-struct loop {
-	struct record *rec;
-	int64_t deadline;		/* CLOCK_MONOTONIC ns of --duration's end, or 0 */
-};
-
-static bool loop__expired(void *arg, int *timeout_ms)
-{
-	const struct loop *l = arg;
-	struct record *rec = l->rec;
-	int64_t t = rec->opts->overwrite ? 1000 : POLL_TIMEOUT_MS, now = now_ns();
-
-	if (l->deadline && now >= l->deadline)
-		return true;
-	/* --max-size: the file as the drain wrote it (no staging with it). */
-	if (rec->opts->max_size &&
-	    rec->rf.out.data_offset + rec->rf.out.data_size >= rec->opts->max_size) {
-		rec->size_stopped = true;
-		return true;
-	}
-	if (l->deadline && (l->deadline - now) / 1000000 < t)
-		t = (l->deadline - now) / 1000000 + 1;
-	if (rec->opts->switch_kind == SWITCH_TIME && (rec->next_switch - now) / 1000000 < t)
-		t = (rec->next_switch - now) / 1000000 + 1;
-	if (rec->enable_at && (rec->enable_at - now) / 1000000 < t)
-		t = (rec->enable_at - now) / 1000000 + 1;
-	*timeout_ms = t < 0 ? 0 : (int)t;
-	return false;
-}
-
-/* One control word: done, then answered (an unknown one with an error line). */
-static bool record__control_cmd(struct record *rec, enum pm_control_cmd cmd)
-{
-	const struct record_opts *o = rec->opts;
-	char line[128];
-	const char *nak = NULL;
-	bool stop = false;
-	int err;
-
-	switch (cmd) {
-	case PM_CONTROL_ENABLE:
-		rec->enable_at = 0;
-		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
-		break;
-	case PM_CONTROL_DISABLE:
-		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_DISABLE);
-		break;
-	case PM_CONTROL_SNAPSHOT:
-		if (!o->overwrite && !o->switch_kind)
-			nak = "snapshot needs --overwrite or --switch-output";
-		else
-			rec->loop_err = record__switch(rec);
-		stop = rec->loop_err != 0;
-		break;
-	case PM_CONTROL_STOP:
-		stop = true;
-		break;
-	case PM_CONTROL_PING:
-	case PM_CONTROL_NONE:
-		break;
-	case PM_CONTROL_UNKNOWN:
-		snprintf(line, sizeof(line), "unknown command '%s' ignored", rec->ctl.word);
-		nak = line;
-		break;
-	}
-	if (nak)
-		pr_error("control: %s", nak);
-	err = pm_control__reply(&rec->ctl, nak);
-	if (err) {
-		pr_error("control: cannot write to the ack channel: %s; no more acks", strerror(-err));
-		rec->ctl.ack_fd = -1;
-	}
-	return stop;
-}
-
-/* Every complete word on the control channel, in order. */
-static bool record__handle_control(struct record *rec)
-{
-	enum pm_control_cmd cmd;
-	bool stop = false;
-	int err;
-
-	while (!stop && !(err = pm_control__next(&rec->ctl, &cmd)) && cmd != PM_CONTROL_NONE)
-		stop = record__control_cmd(rec, cmd);
-	if (!stop && err) {
-		pr_error("control: cannot read the control channel: %s", strerror(-err));
-		stop = true;
-	}
-	return stop;
-}
-
-static bool loop__watched(void *arg)
-{
-	struct record *rec = ((struct loop *)arg)->rec;
-	bool stop = record__handle_signals(rec);
-
-	if (!stop && rec->ctl.ctl_fd >= 0)
-		stop = record__handle_control(rec);
-	return stop;
-}
-
-static int loop__tick(void *arg)
-{
-	struct record *rec = ((struct loop *)arg)->rec;
-
-	if (rec->enable_at && now_ns() >= rec->enable_at) {
-		rec->enable_at = 0;
-		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
-	}
-	return record__switch_due(rec) ? record__switch(rec) : 0;
-}
-
-/* The engine polls and drains; pmrec decides when to stop and to switch files. */
-static int record__loop(struct record *rec)
-{
-	struct loop l = {
-		.rec = rec,
-		.deadline = rec->opts->duration > 0 ?
-			now_ns() + (int64_t)(rec->opts->duration * 1e9) : 0,
-	};
-	const struct pm_drain_driver drv = {
-		.expired = loop__expired,
-		.watched = loop__watched,
-		.tick = loop__tick,
-		.arg = &l,
-	};
-
-	int err = pm_drain__loop(rec->drain, &drv);
-
-	return err ? err : rec->loop_err;
-}
-
-struct stop_cut {
-	struct record *rec;
-	int signals;
-};
-
-/*
- * A stop signal during the final drain (a second Ctrl-C) means "at once":
- * what the rings still hold is left out, and the file is finished with
- * what was written.
- */
-static bool record__stop_cut(void *arg)
-{
-	struct stop_cut *c = arg;
-
-	record__handle_signals(c->rec);
-	return c->rec->stop_signals > c->signals;
-}
-
 /* ---- set-up, teardown, summary --------------------------------------- */
-
-/*
- * --control: the loop watches one fd, so the signalfd and the control fd
- * go into an epoll set, readable when either is.
- */
-static int record__open_control(struct record *rec)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-	struct pm_control_error e;
-	int err = pm_control__open(&rec->ctl, rec->opts->control, &e);
-
-	if (err) {
-		pr_error("cannot open the %s '%s': %s", e.what, e.name, strerror(-err));
-		if (err == -EBADF)
-			pr_hint("fd:CTL[,ACK] names fds pmrec inherits open");
-		return err;
-	}
-	rec->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (rec->epfd < 0 || epoll_ctl(rec->epfd, EPOLL_CTL_ADD, rec->sigfd, &ev) ||
-	    epoll_ctl(rec->epfd, EPOLL_CTL_ADD, rec->ctl.ctl_fd, &ev)) {
-		pr_error("cannot watch the control channel: %s", strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-/*
- * Every signal whose default action ends the process, and that the kernel
- * does not raise for a fault of pmrec's own, stops the recording and
- * finalizes the file: dying of it would leave a file without features.
- */
-static const int stop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, SIGVTALRM, SIGPROF,
-	SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU,
-};
-
-static int record__block_signals(struct record *rec)
-{
-	sigset_t set;
-	size_t i;
-	int sig;
-
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaddset(&set, stop_signals[i]);
-	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaddset(&set, sig);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGUSR2);
-	if (sigprocmask(SIG_BLOCK, &set, &rec->oldmask))
-		return -errno;
-	/*
-	 * EPIPE and EFBIG are handled where they happen; dying of SIGPIPE or
-	 * SIGXFSZ would lose the file.
-	 */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
-	rec->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	return rec->sigfd < 0 ? -errno : 0;
-}
 
 static void record__teardown(struct record *rec)
 {
@@ -386,42 +115,6 @@ static int exit_status(const struct record *rec, int fallback)
 	if (rec->stop_signal)
 		return 128 + rec->stop_signal;
 	return status >= 0 ? status : fallback;
-}
-
-/* ---- files, rotation and snapshots ------------------------------------ */
-
-/*
- * Overwrite mode: one complete, standalone perf.data file holding the rings'
- * newest records, with the processes alive now synthesized first.
- */
-static int record__snapshot(struct record *rec)
-{
-	struct pm_buf recs = { 0 };
-	uint64_t dropped, samples;
-	int err;
-
-	err = pm_drain__snapshot(rec->drain, &recs, &samples, &dropped);
-	if (!err)
-		err = pm_recfile__snapshot(&rec->rf, &recs, dropped);
-	if (!err) {
-		pm_drain__count_snapshot(rec->drain, samples, dropped);
-		if (rec->opts->verbose)
-			fprintf(stderr, "%s: snapshot of %llu samples, %llu dropped while paused\n",
-				record_prog, (unsigned long long)samples, (unsigned long long)dropped);
-	}
-	pm_buf__exit(&recs);
-	return err;
-}
-
-static int record__switch(struct record *rec)
-{
-	int err;
-
-	rec->switch_requested = false;
-	err = rec->opts->overwrite ? record__snapshot(rec) : pm_recfile__rotate(&rec->rf);
-	if (rec->opts->switch_kind == SWITCH_TIME)
-		rec->next_switch = now_ns() + (int64_t)(rec->opts->switch_time * 1e9);
-	return err;
 }
 
 /*
@@ -474,16 +167,16 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 		record__warn_halved(rec, wanted);
 	err = pm_drain__start(rec->drain, &set.opened);
 	if (err)
-		pr_error(o->buffer_size && !o->overwrite && !o->switch_kind && !o->max_size ?
-			 "cannot set up the staging buffer: %s" : "cannot start the drain: %s",
-			 strerror(-err));
+		error(o->buffer_size && !o->overwrite && !o->switch_kind && !o->max_size ?
+		      "cannot set up the staging buffer: %s" : "cannot start the drain: %s",
+		      strerror(-err));
 	return err;
 }
 
 static void record__warn(void *arg, const struct pm_warning *w)
 {
 	(void)arg;
-	pm_cmd__warn(record_prog, NULL, w);
+	pm_cmd__warn(NULL, w);
 }
 
 /*
@@ -497,7 +190,7 @@ static int record__init_jitcap(struct record *rec)
 		return 0;
 	rec->jitcap = pm_jitcap__new(record__warn, rec);
 	if (!rec->jitcap) {
-		pr_error("cannot set up the copy of perf maps: %s", strerror(errno));
+		error("cannot set up the copy of perf maps: %s", strerror(errno));
 		return -1;
 	}
 	rec->rf.jitcap = rec->jitcap;
@@ -514,9 +207,8 @@ static void record__copy_jit_maps(struct record *rec)
 	pm_jitcap__finish(rec->jitcap);
 	pm_jitcap__stats(rec->jitcap, &st);
 	if (rec->opts->verbose && st.processes)
-		fprintf(stderr, "%s: JIT code in %llu processes: copied %llu names from %llu perf "
-			"maps, %llu code loads from %llu jitdump files\n", record_prog,
-			(unsigned long long)st.processes, (unsigned long long)st.entries,
+		note("JIT code in %llu processes: copied %llu names from %llu perf maps, %llu code "
+		     "loads from %llu jitdump files", (unsigned long long)st.processes, (unsigned long long)st.entries,
 			(unsigned long long)st.maps, (unsigned long long)st.loads,
 			(unsigned long long)st.jitdumps);
 }
@@ -528,12 +220,12 @@ static int record__init_build_ids(struct record *rec)
 
 	rec->build_ids = pm_build_ids__new();
 	if (!rec->build_ids) {
-		pr_error("out of memory");
+		error("out of memory");
 		return -ENOMEM;
 	}
 	if (!pm_elf__kernel_build_id(id, &len) &&
 	    pm_build_ids__add(rec->build_ids, PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]", id, len)) {
-		pr_error("out of memory");
+		error("out of memory");
 		return -ENOMEM;
 	}
 	return 0;
@@ -574,8 +266,8 @@ static int record__set_realtime(const struct record_opts *o)
 
 	if (!o->realtime || !sched_setscheduler(0, SCHED_FIFO, &sp))
 		return 0;
-	pr_error("cannot switch to SCHED_FIFO priority %d: %s", o->realtime, strerror(errno));
-	pr_hint("--realtime needs root or CAP_SYS_NICE (or RLIMIT_RTPRIO >= %d)", o->realtime);
+	error("cannot switch to SCHED_FIFO priority %d: %s", o->realtime, strerror(errno));
+	hint("--realtime needs root or CAP_SYS_NICE (or RLIMIT_RTPRIO >= %d)", o->realtime);
 	return PM_EXIT_FAILURE;
 }
 
@@ -588,7 +280,7 @@ static int record__init_clock(struct record *rec)
 		return 0;
 	err = pm_clock__reference(rec->opts->clockid, &rec->clock);
 	if (err) {
-		pr_error("cannot read clock %d: %s", rec->opts->clockid, strerror(-err));
+		error("cannot read clock %d: %s", rec->opts->clockid, strerror(-err));
 		return err;
 	}
 	rec->rf.clock = &rec->clock;
@@ -651,7 +343,7 @@ static int record__init_zsink(struct record *rec)
 	err = pm_zsink__init(&rec->zsink, o->comp_level,
 			     (uint64_t)(o->mmap_pages + 1) * (uint64_t)sysconf(_SC_PAGESIZE));
 	if (err) {
-		pr_error("cannot set up zstd compression: %s", strerror(-err));
+		error("cannot set up zstd compression: %s", strerror(-err));
 		return PM_EXIT_FAILURE;
 	}
 	rec->rf.zsink = &rec->zsink;
@@ -665,7 +357,7 @@ static int record__start_workload(struct record *rec)
 
 	if (!err)
 		return 0;
-	pr_error("cannot run '%s': %s", rec->opts->workload[0], strerror(-err));
+	error("cannot run '%s': %s", rec->opts->workload[0], strerror(-err));
 	pm_workload__wait(&rec->work);
 	rec->work.pid = 0;
 	return 127;
@@ -689,16 +381,13 @@ static int record__prepare(struct record *rec, int *err)
 		return status;
 	if (strcmp(o->output, "-") && record__check_output(o->output))
 		return PM_EXIT_FAILURE;
-	if (record__block_signals(rec)) {
-		pr_error("cannot set up signal handling: %s", strerror(errno));
-		return PM_EXIT_FAILURE;
-	}
-	if (o->control && record__open_control(rec))
-		return PM_EXIT_FAILURE;
+	status = record__watch(rec);
+	if (status)
+		return status;
 	if (o->workload) {
 		status = pm_workload__fork(&rec->work, o->workload, &rec->oldmask);
 		if (status) {
-			pr_error("cannot start '%s': %s", o->workload[0], strerror(-status));
+			error("cannot start '%s': %s", o->workload[0], strerror(-status));
 			return PM_EXIT_FAILURE;
 		}
 		if (!rec->targets.nr && pm_target__add(&rec->targets, rec->work.pid))
@@ -721,35 +410,17 @@ static int record__prepare(struct record *rec, int *err)
 	/* From here on a killed recording leaves a readable file. */
 	status = pm_recfile__publish(&rec->rf);
 	if (status) {
-		pr_error("cannot rename '%s' to '%s': %s", rec->rf.file.tmp, o->output,
-			 strerror(-status));
+		error("cannot rename '%s' to '%s': %s", rec->rf.file.tmp, o->output,
+		      strerror(-status));
 		return PM_EXIT_FAILURE;
 	}
 	return 0;
-}
-
-/* Until a signal, --duration, the workload's end or every task's. */
-static int record__record(struct record *rec)
-{
-	const struct record_opts *o = rec->opts;
-
-	pm_drain__set_running(rec->drain);
-	if (o->delay_ms > 0)
-		rec->enable_at = now_ns() + (int64_t)o->delay_ms * 1000000;
-	if (o->switch_kind == SWITCH_TIME)
-		rec->next_switch = now_ns() + (int64_t)(o->switch_time * 1e9);
-	if (o->verbose)
-		fprintf(stderr, "%s: recording %zu events on %zu CPUs through %zu fds\n", record_prog,
-			o->evlist.nr, pm_drain__nr_rings(rec->drain),
-			pm_drain__nr_fds(rec->drain));
-	return record__loop(rec);
 }
 
 /* The rings drained, the losses written, the file finished (or a last snapshot). */
 static int record__finish(struct record *rec, uint64_t *lost_samples)
 {
 	const struct record_opts *o = rec->opts;
-	struct stop_cut cut = { .rec = rec, .signals = rec->stop_signals };
 	struct pm_buf lost = { 0 };
 	struct pm_stage_stats staged;
 	size_t cap;
@@ -758,11 +429,11 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 	/* The flight recorder's last words: a final snapshot. */
 	if (o->overwrite)
 		return record__snapshot(rec);
-	err = pm_drain__stop(rec->drain, record__stop_cut, &cut);
+	err = record__drain_stop(rec);
 	if (o->verbose && pm_drain__stage_stats(rec->drain, &staged, &cap))
-		fprintf(stderr, "%s: staging buffer: %.1f of %.1f MB used at most, %llu passes "
-			"waited for room\n", record_prog, (double)staged.peak / 1e6,
-			(double)cap / 1e6, (unsigned long long)staged.deferred);
+		note("staging buffer: %.1f of %.1f MB used at most, %llu passes waited for room",
+		     (double)staged.peak / 1e6, (double)cap / 1e6,
+		     (unsigned long long)staged.deferred);
 	if (!err)
 		err = pm_drain__lost_samples(rec->drain, &lost, lost_samples);
 	if (!err)
@@ -794,8 +465,7 @@ static int record__end(struct record *rec, int err, uint64_t lost_samples)
 		/* A full disk is no reason to kill the workload. */
 		pm_drain__close(rec->drain);
 		if (!o->quiet)
-			fprintf(stderr, "%s: recording stopped early; waiting for '%s' to finish\n",
-				record_prog, o->workload[0]);
+			note("recording stopped early; waiting for '%s' to finish", o->workload[0]);
 		record__wait_child(rec, 0);
 	} else if (rec->work.running) {
 		/* Recording stopped first (signal, --duration): end the workload too. */
@@ -855,12 +525,12 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record rec = { .opts = &opts, .sigfd = -1, .epfd = -1, .cgroup_fd = -1,
 			      .ctl = { .ctl_fd = -1, .ack_fd = -1 }, .work = { .go_fd = -1, .err_fd = -1 } };
-	/* Before anything is opened: a closed stdout would be the next fd we get. */
-	int stdout_flags = fcntl(STDOUT_FILENO, F_GETFL);
+	/* -o - on a stdout closed at the start (now /dev/null) is refused. */
+	int stdout_flags = pm_cmd__std_fd_was_closed(STDOUT_FILENO) ? -1 :
+			   fcntl(STDOUT_FILENO, F_GETFL);
 	char *bad = NULL;
 	int status;
 
-	record_prog = argv[0];
 	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &opts))
 		return PM_EXIT_USAGE;
 	if (!strcmp(opts.output, "-") && record__check_stdout(stdout_flags))
@@ -868,7 +538,7 @@ int cmd_record(int argc, char **argv)
 	if (!opts.mmap_pages)
 		opts.mmap_pages = record__default_pages();
 	if (!opts.evlist.nr && pm_evlist__add(&opts.evlist, "cpu-clock", &bad)) {
-		pr_error("cannot set up the default event cpu-clock");
+		error("cannot set up the default event cpu-clock");
 		free(bad);
 		return PM_EXIT_FAILURE;
 	}

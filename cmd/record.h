@@ -3,9 +3,10 @@
 #define PMREC_CMD_RECORD_H
 
 /*
- * pmrec record, in four files: record.c runs the phases, record-options.c
- * parses the command line, record-targets.c sets up the CPUs and tasks,
- * record-report.c words every message.
+ * pmrec record, in five files: record.c runs the phases, record-loop.c
+ * the loop of the recording, record-options.c parses the command line,
+ * record-targets.c sets up the CPUs and tasks, record-report.c words the
+ * messages.  sigwatch.c sets up the signals and polling, for top too.
  */
 #include <argp.h>
 #include <signal.h>
@@ -102,8 +103,6 @@ struct record {
 	bool size_stopped;		/* --max-size ended the recording */
 };
 
-/* argv[0] as argp rewrote it: "pmrec record". */
-extern const char *record_prog;
 extern const struct argp record_argp;
 /*
  * -C, -p, -t, -e, -F, -c, -g and --call-graph, parsed by the one parser
@@ -111,11 +110,31 @@ extern const struct argp record_argp;
  */
 extern const struct argp record_sampling_argp;
 
-/* "pmrec record: " + the message, and an indented hint line under it. */
-__attribute__((format(printf, 1, 2)))
-void pr_error(const char *fmt, ...);
-__attribute__((format(printf, 1, 2)))
-void pr_hint(const char *fmt, ...);
+/*
+ * Signals and polling, as record and top watch them (cmd/sigwatch.c).
+ * sigwatch__open blocks set (the mask before in old, unless NULL), ignores
+ * SIGPIPE and returns a signalfd reading set, nonblocking, or -errno;
+ * sigwatch__next is the next signal it holds, 0 when none.
+ * sigwatch__epoll returns an epoll set readable when one of the nr fds is
+ * (each event's data.fd), or -errno.
+ */
+int sigwatch__open(const sigset_t *set, sigset_t *old);
+int sigwatch__next(int sigfd);
+int sigwatch__epoll(const int *fds, size_t nr);
+
+/*
+ * The loop (cmd/record-loop.c).  record__watch blocks the stop signals
+ * into rec->sigfd and opens --control: 0 or an exit status (said why).
+ * record__record drains until a stop, record__drain_stop drains what is
+ * left (a second stop signal cuts it short): 0 or a negative errno.
+ * record__handle_signals reads the signals that came: true to stop.
+ */
+int record__watch(struct record *rec);
+int record__record(struct record *rec);
+int record__drain_stop(struct record *rec);
+bool record__handle_signals(struct record *rec);
+/* --overwrite: a snapshot file of the rings' newest records.  0 or a negative errno. */
+int record__snapshot(struct record *rec);
 
 int record__setup_targets(struct record *rec);
 int record__add_off_cpu(struct record_opts *o);

@@ -12,10 +12,9 @@
 
 #include "builtin.h"
 #include "export/flamegraph.h"
-#include "base/output.h"
+#include "report-export.h"
 #include "report-flame.h"
 
-#define CMD "pmrec report"
 #define DEFAULT_FILE "flamegraph.svg"
 
 enum {
@@ -141,39 +140,29 @@ static uint32_t base_event(const struct pm_profile *p, const struct pm_profile *
 	for (i = 0; i < n && !pm_profile__samples(base, i); i++)
 		;
 	i = i < n ? i : 0;
-	fprintf(stderr, CMD ": %s: no event '%s': comparing with its event '%s'\n", path, name,
-		n ? pm_profile__event_name(base, i) : "");
+	error("%s: no event '%s': comparing with its event '%s'", path, name,
+	      n ? pm_profile__event_name(base, i) : "");
 	return i;
 }
 
-static int flame__write(const char *file, const struct pm_profile *p,
-			const struct pm_flamegraph_opts *fo, struct pm_flamegraph_stats *st)
-{
-	bool out = !strcmp(file, "-");
-	struct pm_outfile f;
-	int err = pm_outfile__open(&f, file);
+struct flame_write {
+	const struct pm_profile *p;
+	const struct pm_flamegraph_opts *fo;
+	struct pm_flamegraph_stats *st;
+};
 
-	if (err) {
-		fprintf(stderr, CMD ": cannot create '%s': %s\n", file, strerror(-err));
-		return PM_EXIT_FAILURE;
-	}
-	err = pm_outfile__close(&f, file, pm_flamegraph__write(p, fo, pm_outfile__write, &f, st));
-	/* The reader of stdout went away: as report's table, not a failure. */
-	if (err == -EPIPE && out)
-		return PM_EXIT_OK;
-	if (err == -ENOMEM)
-		fprintf(stderr, CMD ": out of memory\n");
-	else if (err)
-		fprintf(stderr, CMD ": cannot write '%s': %s\n", out ? "<stdout>" : file,
-			strerror(-err));
-	return err ? PM_EXIT_FAILURE : PM_EXIT_OK;
+static int flame__write(void *arg, pm_write_fn *write, void *out)
+{
+	const struct flame_write *w = arg;
+
+	return pm_flamegraph__write(w->p, w->fo, write, out, w->st);
 }
 
 int report_flame__watch(struct report_flame_opts *o, struct pm_profile *p)
 {
 	o->tl = pm_timeline__new(o->timeline);
 	if (!o->tl) {
-		fprintf(stderr, CMD ": out of memory\n");
+		error("out of memory");
 		return PM_EXIT_FAILURE;
 	}
 	pm_profile__observe(p, pm_timeline__observe, o->tl);
@@ -202,10 +191,10 @@ int report_flame__run(const struct report_flame_opts *o, const struct report_fla
 	struct pm_profile *base = NULL;
 	struct pm_clock_ref clock;
 	char *subtitle = NULL;
-	int ret;
+	int err;
 
 	if (o->tl && pm_timeline__error(o->tl)) {
-		fprintf(stderr, CMD ": out of memory\n");
+		error("out of memory");
 		return PM_EXIT_FAILURE;
 	}
 	fo.timeline = o->tl;
@@ -224,14 +213,15 @@ int report_flame__run(const struct report_flame_opts *o, const struct report_fla
 		subtitle = NULL;
 	}
 	fo.subtitle = subtitle;
-	ret = flame__write(o->file, in->profile, &fo, &st);
-	if (ret == PM_EXIT_OK && !st.samples)
-		fprintf(stderr, CMD ": %s: no samples of event '%s' to draw\n", in->name, ev);
-	else if (ret == PM_EXIT_OK && strcmp(o->file, "-"))
-		fprintf(stderr, CMD ": wrote '%s' (%.1f KB): %zu frames (%zu narrower than %g px "
-			"left out), %llu samples of event '%s'\n", o->file, st.bytes / 1024.0,
-			st.frames, st.omitted, fo.min_width, (unsigned long long)st.samples, ev);
+	err = report_export__write(o->file, flame__write, &(struct flame_write){
+		.p = in->profile, .fo = &fo, .st = &st });
+	if (!err && !st.samples)
+		error("%s: no samples of event '%s' to draw", in->name, ev);
+	else if (!err && strcmp(o->file, "-"))
+		note("wrote '%s' (%.1f KB): %zu frames (%zu narrower than %g px left out), %llu "
+		     "samples of event '%s'", o->file, st.bytes / 1024.0, st.frames, st.omitted,
+		     fo.min_width, (unsigned long long)st.samples, ev);
 	free(subtitle);
 	pm_profile__delete(base);
-	return ret;
+	return err < 0 ? PM_EXIT_FAILURE : PM_EXIT_OK;
 }

@@ -4,8 +4,8 @@
  * lib/profile/offcpu.c (pairing) and lib/profile/offcpu_sink.c (profile samples).
  */
 #include <inttypes.h>
-#include <stdio.h>
 
+#include "builtin.h"
 #include "format/perf_data.h"
 #include "report-offcpu.h"
 
@@ -88,18 +88,18 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-void report_offcpu__notes(const struct report_offcpu *o, const char *cmd, const char *name)
+void report_offcpu__notes(const struct report_offcpu *o, const char *name)
 {
 	const struct pm_offcpu_stats *st = &o->sink.pair.stats;
+	struct pm_cmd_msg tids = { 0 };
 	size_t i;
 
 	if (o->wall && !o->on)
-		fprintf(stderr, "%s: %s: warning: no off-CPU time in the wall-clock view: the "
-			"recording has no sched:sched_switch sampled on every switch "
-			"(record --off-cpu)\n", cmd, name);
+		warning_at(name, "no off-CPU time in the wall-clock view: the recording has no "
+			   "sched:sched_switch sampled on every switch (record --off-cpu)");
 	if (o->wall && !o->sink.clock_seen)
-		fprintf(stderr, "%s: %s: warning: no on-CPU time in the wall-clock view: the "
-			"recording has no cpu-clock or task-clock samples\n", cmd, name);
+		warning_at(name, "no on-CPU time in the wall-clock view: the recording has no "
+			   "cpu-clock or task-clock samples");
 	if (!o->on)
 		return;
 	/*
@@ -108,24 +108,29 @@ void report_offcpu__notes(const struct report_offcpu *o, const char *cmd, const 
 	 * records sees only the switch-ins from one recorded thread to another.
 	 */
 	if (st->missed_ins * 4 > st->switch_outs && !o->switch_records)
-		fprintf(stderr, "%s: %s: warning: %" PRIu64 " of %" PRIu64 " switch-outs have no "
-			"switch-in: the recording has no SWITCH records, which a recording of "
-			"tasks needs (record --off-cpu adds them; -a needs none)\n",
-			cmd, name, st->missed_ins, st->switch_outs);
+		warning_at(name, "%" PRIu64 " of %" PRIu64 " switch-outs have no switch-in: the "
+			   "recording has no SWITCH records, which a recording of tasks needs "
+			   "(record --off-cpu adds them; -a needs none)",
+			   st->missed_ins, st->switch_outs);
 	if (st->at_end_threads) {
-		fprintf(stderr, "%s: %s: %" PRIu64 " threads were off CPU when the recording "
-			"ended: %.3f ms charged until its end (tid", cmd, name, st->at_end_threads,
-			ms(st->at_end_ns));
 		for (i = 0; i < o->sink.nr_at_end; i++)
-			fprintf(stderr, "%s %d", i ? "," : "", o->sink.at_end[i]);
-		fputs(st->at_end_threads > o->sink.nr_at_end ? ", ...)\n" : ")\n", stderr);
+			pm_cmd_msg__add(&tids, "%s %d", i ? "," : "", o->sink.at_end[i]);
+		note("%s: %" PRIu64 " threads were off CPU when the recording ended: %.3f ms "
+		     "charged until its end (tid%s%s)", name, st->at_end_threads, ms(st->at_end_ns),
+		     pm_cmd_msg__text(&tids), st->at_end_threads > o->sink.nr_at_end ? ", ..." : "");
+		pm_cmd_msg__exit(&tids);
 	}
 	if (st->unattributed_spans)
-		fprintf(stderr, "%s: %s: %.3f ms off CPU (%" PRIu64 " spans) not attributed: "
-			"the switch that ended them may be lost (%" PRIu64 " LOST records) or "
-			"was not recorded (%" PRIu64 " missing)\n", cmd, name,
-			ms(st->unattributed_ns), st->unattributed_spans, st->lost_records,
-			st->missed_ins);
+		note("%s: %.3f ms off CPU (%" PRIu64 " spans) not attributed: the switch that ended "
+		     "them may be lost (%" PRIu64 " LOST records) or was not recorded (%" PRIu64
+		     " missing)", name, ms(st->unattributed_ns), st->unattributed_spans,
+		     st->lost_records, st->missed_ins);
+	if (st->zero_times || st->backwards || st->past_end || st->missed_outs)
+		note("%s: switch times that contradict the rest: %" PRIu64 " at 0, %" PRIu64
+		     " before their thread's last record, birth or switch-out, %" PRIu64 " past "
+		     "the end; %" PRIu64 " switch-ins with no switch-out: off-CPU time charged only "
+		     "within each thread's life and the recording", name, st->zero_times,
+		     st->backwards, st->past_end, st->missed_outs);
 }
 
 void report_offcpu__exit(struct report_offcpu *o)

@@ -39,7 +39,7 @@ int report_offcpu__init(struct report_offcpu *o, bool wall, struct pm_report_sin
 /* After the last record: the threads still off CPU.  0 or a negative errno. */
 int report_offcpu__finish(struct report_offcpu *o);
 /* Tells on stderr what the analysis could not charge, or why it did not run. */
-void report_offcpu__notes(const struct report_offcpu *o, const char *cmd, const char *name);
+void report_offcpu__notes(const struct report_offcpu *o, const char *name);
 void report_offcpu__exit(struct report_offcpu *o);
 
 #endif

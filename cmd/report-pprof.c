@@ -5,16 +5,14 @@
  * option parsing, the choice of the event, the output file and the messages.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/output.h"
+#include "builtin.h"
 #include "export/pprof.h"
+#include "report-export.h"
 #include "report-pprof.h"
-
-#define CMD "pmrec report"
 
 static const char valid_labels[] = "cpu (pid, tid and comm are always written)";
 
@@ -39,6 +37,11 @@ void report_pprof__parse_labels(struct argp_state *state, const char *arg, unsig
 		argp_error(state, "empty --pprof-labels (valid: %s)", valid_labels);
 }
 
+static const char *pprof__event_name(const void *p, size_t i)
+{
+	return pm_profile__event_name(p, (uint32_t)i);
+}
+
 /* The event to write: the one named, else the first with samples (else the first). */
 static int pprof__event(const struct report_pprof *rp, const struct pm_profile *p, uint32_t *ev)
 {
@@ -50,14 +53,11 @@ static int pprof__event(const struct report_pprof *rp, const struct pm_profile *
 				*ev = i;
 				return 0;
 			}
-		fprintf(stderr, CMD ": %s: no event '%s'; the file has:", rp->input, rp->event);
-		for (i = 0; i < n; i++)
-			fprintf(stderr, "%s '%s'", i ? "," : "", pm_profile__event_name(p, i));
-		fputs(n ? "\n" : " no events\n", stderr);
+		pm_cmd__no_event(rp->input, rp->event, n, pprof__event_name, p);
 		return -ENOENT;
 	}
 	if (!n) {
-		fprintf(stderr, CMD ": %s: the file has no events\n", rp->input);
+		error("%s: the file has no events", rp->input);
 		return -EINVAL;
 	}
 	*ev = 0;
@@ -67,51 +67,46 @@ static int pprof__event(const struct report_pprof *rp, const struct pm_profile *
 			*ev = i;
 		}
 	if (with_samples > 1)
-		fprintf(stderr, CMD ": %s: warning: --pprof writes the event '%s' alone; "
-			"choose another with --event\n", rp->input, pm_profile__event_name(p, *ev));
+		warning_at(rp->input, "--pprof writes the event '%s' alone; choose another with "
+			   "--event", pm_profile__event_name(p, *ev));
 	return 0;
+}
+
+struct pprof_write {
+	const struct pm_profile *p;
+	const struct pm_pprof_opts *o;
+};
+
+static int pprof__write(void *arg, pm_write_fn *write, void *out)
+{
+	const struct pprof_write *w = arg;
+
+	return pm_pprof__write(w->p, w->o, write, out);
 }
 
 int report_pprof__write(const struct report_pprof *rp, struct pm_reader *r,
 			const struct pm_profile *p)
 {
-	bool to_stdout = !strcmp(rp->path, "-");
-	const char *name = to_stdout ? "stdout" : rp->path;
 	struct pm_pprof_opts o;
-	struct pm_outfile out;
 	uint32_t ev;
 	int err;
 
 	err = pprof__event(rp, p, &ev);
 	if (err)
 		return err;
-	if (to_stdout && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, CMD ": refusing to write a binary profile to a terminal; "
-			"redirect stdout or give --pprof=FILE\n");
+	if (!strcmp(rp->path, "-") && isatty(STDOUT_FILENO)) {
+		error("refusing to write a binary profile to a terminal; redirect stdout or give "
+		      "--pprof=FILE");
 		return -EINVAL;
 	}
 	if (pm_pprof_opts__from_input(&o, r, p, ev))
 		return -EINVAL;
 	o.labels = rp->labels;
 	o.filter = rp->filter;
-	err = pm_outfile__open(&out, rp->path);
-	if (err) {
-		fprintf(stderr, CMD ": cannot create '%s': %s\n", rp->path, strerror(-err));
-		return -EIO;
-	}
-	err = pm_outfile__close(&out, rp->path, pm_pprof__write(p, &o, pm_outfile__write, &out));
-	/* report words -ENOMEM. */
-	if (err && err != -ENOMEM && err != -EPIPE)
-		fprintf(stderr, CMD ": write error on '%s': %s\n", name, strerror(-err));
-	/* The reader went away: as report's table, not a failure. */
-	if (err == -EPIPE)
-		return 0;
-	/* Said: only -ENOMEM is left to the caller to word. */
-	if (err && err != -ENOMEM)
-		err = -EIO;
-	if (!err && rp->lost_samples)
-		fprintf(stderr, CMD ": %s: warning: %llu samples were lost while recording; "
-			"the profile misses them\n", rp->input,
-			(unsigned long long)rp->lost_samples);
-	return err;
+	err = report_export__write(rp->path, pprof__write, &(struct pprof_write){ p, &o });
+	if (err)
+		return err < 0 ? -EIO : 0;
+	if (rp->lost_samples)
+		pm_cmd__lost_samples(rp->input, rp->lost_samples);
+	return 0;
 }

@@ -23,9 +23,9 @@ struct report_pprof {
 };
 
 /*
- * Writes the file; says what went wrong, but for -ENOMEM.  0 (also when
- * the reader of stdout went away), -ENOENT (no such event: a usage error),
- * -ENOMEM, or -EIO / -EINVAL (said).
+ * Writes the file; says what went wrong.  0 (also when the reader of a
+ * pipe went away), -ENOENT (no such event: a usage error), or -EIO /
+ * -EINVAL.
  */
 int report_pprof__write(const struct report_pprof *rp, struct pm_reader *r,
 			const struct pm_profile *p);

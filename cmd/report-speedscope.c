@@ -6,15 +6,11 @@
  * placed on their threads' timelines as they come.  This file holds the
  * option, the output file and the messages.
  */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "builtin.h"
-#include "base/output.h"
+#include "report-export.h"
 #include "report-speedscope.h"
-
-#define CMD "pmrec report"
 
 enum { OPT_SPEEDSCOPE = 0x1100 };
 
@@ -56,56 +52,49 @@ struct pm_speedscope *report_speedscope__new(const struct report_speedscope_inpu
 	struct pm_speedscope *ss = pm_speedscope__new(in->r, &so);
 
 	if (!ss)
-		fprintf(stderr, CMD ": out of memory\n");
+		error("out of memory");
 	else
 		*c = (struct pm_consumer){ .record = pm_speedscope__record, .ctx = ss };
 	return ss;
 }
 
-static void speedscope__no_event(struct pm_reader *r, const char *input, const char *event)
+static const char *speedscope__event_name(const void *r, size_t i)
 {
-	size_t i, n = pm_reader__nr_evsels(r);
+	return pm_evsel__name(pm_reader__evsel(r, i));
+}
 
-	fprintf(stderr, CMD ": %s: no event '%s'; the file has:", input, event);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s '%s'", i ? "," : "", pm_evsel__name(pm_reader__evsel(r, i)));
-	fputs(n ? "\n" : " no events\n", stderr);
+struct speedscope_write {
+	struct pm_speedscope *ss;
+	struct pm_speedscope_stats *st;
+};
+
+static int speedscope__write(void *arg, pm_write_fn *write, void *out)
+{
+	const struct speedscope_write *w = arg;
+
+	return pm_speedscope__write(w->ss, write, out, w->st);
 }
 
 int report_speedscope__run(const struct report_speedscope_opts *o, struct pm_speedscope *ss,
 			   struct pm_reader *r, const char *input, const char *event)
 {
-	bool out = !strcmp(o->file, "-");
 	struct pm_speedscope_stats st = { 0 };
-	struct pm_outfile f;
 	int err;
 
 	pm_speedscope__set_name(ss, input);
 	if (event && !pm_speedscope__has_event(ss, event)) {
-		speedscope__no_event(r, input, event);
+		pm_cmd__no_event(input, event, pm_reader__nr_evsels(r), speedscope__event_name, r);
 		return PM_EXIT_USAGE;
 	}
-	err = pm_outfile__open(&f, o->file);
-	if (err) {
-		fprintf(stderr, CMD ": cannot create '%s': %s\n", o->file, strerror(-err));
-		return PM_EXIT_FAILURE;
-	}
-	err = pm_outfile__close(&f, o->file, pm_speedscope__write(ss, pm_outfile__write, &f, &st));
-	/* The reader of stdout went away: as report's table, not a failure. */
-	if (err == -EPIPE && out)
-		return PM_EXIT_OK;
-	if (err == -ENOMEM)
-		fprintf(stderr, CMD ": out of memory\n");
-	else if (err)
-		fprintf(stderr, CMD ": cannot write '%s': %s\n", out ? "<stdout>" : o->file,
-			strerror(-err));
+	err = report_export__write(o->file, speedscope__write,
+				   &(struct speedscope_write){ .ss = ss, .st = &st });
 	if (err)
-		return PM_EXIT_FAILURE;
+		return err < 0 ? PM_EXIT_FAILURE : PM_EXIT_OK;
 	if (!st.samples)
-		fprintf(stderr, CMD ": %s: no samples to export\n", input);
-	else if (!out)
-		fprintf(stderr, CMD ": wrote '%s' (%.1f KB): %zu profiles, %zu frames, %llu samples "
-			"in %llu runs\n", o->file, (double)st.bytes / 1024.0, st.profiles, st.frames,
-			(unsigned long long)st.samples, (unsigned long long)st.runs);
+		error("%s: no samples to export", input);
+	else if (strcmp(o->file, "-"))
+		note("wrote '%s' (%.1f KB): %zu profiles, %zu frames, %llu samples in %llu runs",
+		     o->file, (double)st.bytes / 1024.0, st.profiles, st.frames,
+		     (unsigned long long)st.samples, (unsigned long long)st.runs);
 	return PM_EXIT_OK;
 }

@@ -4,7 +4,8 @@
  * --stdio shows it (top rows by overhead, call graphs), or one JSON
  * document.
  *
- * This file holds the options, the messages and the order of the phases:
+ * This file holds the messages and the order of the phases (the options
+ * are report-options.c's):
  * the records are read in time order and named by the pipeline
  * (lib/reader/pipeline.c), counted (lib/print/stats.c) and turned into profile samples (lib/profile/report_sink.c), queried
  * and printed by lib/profile*.c.
@@ -31,44 +32,13 @@
 #include "report-offcpu.h"
 #include "report-pprof.h"
 #include "report-speedscope.h"
+#include "report.h"
 #include "profile/report_sink.h"
 #include "print/stats.h"
 
-#define CMD "pmrec report"
 #define QUEUE_SIZE (128u << 20)
 /* A pid or CPU list is expanded; more ids than this is not a filter anyone means. */
 #define MAX_FILTER_IDS (1u << 22)
-
-enum report_color { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
-enum report_graph { GRAPH_DEFAULT, GRAPH_CALLER, GRAPH_CALLEE, GRAPH_NONE };
-
-struct report_opts {
-	const char *input;
-	enum pm_profile_key keys[PM_PROFILE_KEY__NR];
-	size_t nr_keys;
-	int children;		/* -1: default (with call chains) */
-	double percent_limit;
-	bool percent_limit_set;
-	size_t max_rows;
-	bool show_samples;
-	const char *event;
-	enum report_graph graph;
-	bool json;
-	enum report_color color;
-	long width;		/* -1: the terminal's */
-	bool relative;
-	/* Filters. */
-	const char **comms;
-	size_t nr_comms;
-	struct pm_id_list pids, tids, cpus;
-	uint64_t time[2];
-	bool time_set;
-	struct report_flame_opts flame;
-	struct pm_namer_opts naming;
-	struct report_pprof pprof;	/* with --pprof */
-	bool wall;		/* --wall */
-	struct report_speedscope_opts speedscope;
-};
 
 struct report {
 	struct report_opts opts;
@@ -87,318 +57,6 @@ struct report {
 	size_t nr_pids, nr_tids, nr_cpus;
 	/* Last, on lines of its own: the consumers' thread counts in it. */
 	_Alignas(64) struct pm_stats stats;
-};
-
-/* --- command line -------------------------------------------------------- */
-
-enum {
-	OPT_CHILDREN = 256,
-	OPT_NO_CHILDREN,
-	OPT_PERCENT_LIMIT,
-	OPT_MAX_ROWS,
-	OPT_EVENT,
-	OPT_COMM,
-	OPT_PID,
-	OPT_TID,
-	OPT_TIME,
-	OPT_STDIO,
-	OPT_JSON,
-	OPT_COLOR,
-	OPT_WIDTH,
-	OPT_PERCENTAGE,
-	OPT_PPROF,
-	OPT_PPROF_LABELS,
-};
-
-static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym, srcline, state";
-
-static const struct argp_option report_options[] = {
-	{ .name = "input", .key = 'i', .arg = "FILE",
-	  .doc = "Read FILE (same as the FILE argument)" },
-	{ .name = "sort", .key = 's', .arg = "KEYS",
-	  .doc = "Rows keyed by these comma-separated keys, in any order: comm, pid, tid, "
-		 "cpu, dso, sym, state (default comm,dso,sym)" },
-	{ .name = "children", .key = OPT_CHILDREN,
-	  .doc = "Children and Self columns: inclusive time (the default with call chains)" },
-	{ .name = "no-children", .key = OPT_NO_CHILDREN,
-	  .doc = "One Overhead column: the time spent in each function itself" },
-	{ .name = "percent-limit", .key = OPT_PERCENT_LIMIT, .arg = "PCT",
-	  .doc = "Hide rows and call-graph paths under PCT percent (default: rows 0, paths 0.5)" },
-	{ .name = "max-rows", .key = OPT_MAX_ROWS, .arg = "N",
-	  .doc = "Show at most N rows per event" },
-	{ .name = "show-nr-samples", .key = 'n', .doc = "A Samples column (as perf's -n)" },
-	{ .name = "event", .key = OPT_EVENT, .arg = "NAME",
-	  .doc = "Only the event NAME (default: a section per event)" },
-	{ .name = "comm", .key = OPT_COMM, .arg = "COMMS",
-	  .doc = "Only threads of these command names (comma-separated)" },
-	{ .name = "pid", .key = OPT_PID, .arg = "PIDS", .doc = "Only these processes (e.g. 1,20-30)" },
-	{ .name = "tid", .key = OPT_TID, .arg = "TIDS", .doc = "Only these threads" },
-	{ .name = "cpu", .key = 'C', .arg = "CPUS",
-	  .doc = "Only samples of these CPUs; the others count nowhere" },
-	{ .name = "time", .key = OPT_TIME, .arg = "START,END",
-	  .doc = "Only samples between these times, in seconds as perf script prints them "
-		 "(either may be empty)" },
-	{ .name = "percentage", .key = OPT_PERCENTAGE, .arg = "absolute|relative",
-	  .doc = "Percentages of every sample (default) or of the samples the filters keep" },
-	{ .name = "call-graph", .key = 'g', .arg = "caller|callee|none",
-	  .flags = OPTION_ARG_OPTIONAL,
-	  .doc = "Call graphs under each row, caller first or callee first, or none "
-		 "(default: shown when the file has call chains; caller with --children)" },
-	{ .name = "stdio", .key = OPT_STDIO, .doc = "Text, as perf report --stdio (the default)" },
-	{ .name = "json", .key = OPT_JSON, .doc = "One JSON document" },
-	{ .name = "color", .key = OPT_COLOR, .arg = "auto|always|never",
-	  .flags = OPTION_ARG_OPTIONAL,
-	  .doc = "Colour percentages (default auto: when stdout is a terminal)" },
-	{ .name = "width", .key = OPT_WIDTH, .arg = "COLUMNS",
-	  .doc = "Cut text lines at COLUMNS, 0 never (default: the terminal's width, or never); "
-		 "with --flamegraph, the image's width in pixels (default 1200)" },
-	{ .name = "pprof", .key = OPT_PPROF, .arg = "FILE",
-	  .doc = "Write one event's profile as gzipped pprof profile.proto to FILE ('-': stdout) "
-		 "instead of the table" },
-	{ .name = "pprof-labels", .key = OPT_PPROF_LABELS, .arg = "LIST",
-	  .doc = "Labels of --pprof samples besides pid, tid and comm: cpu" },
-	{ 0 },
-};
-
-/* The names point into arg (argv), split in place. */
-static void parse_comms(struct report_opts *o, char *arg, struct argp_state *state)
-{
-	char *tok, *save = NULL;
-	const char **c;
-
-	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		c = realloc(o->comms, (o->nr_comms + 1) * sizeof(*c));
-		if (!c)
-			argp_failure(state, PM_EXIT_FAILURE, ENOMEM, "--comm");
-		o->comms = c;
-		o->comms[o->nr_comms++] = tok;
-	}
-	if (!o->nr_comms)
-		argp_error(state, "empty --comm (comma-separated command names)");
-}
-
-/* Seconds as perf prints them ("12345.678901"), to nanoseconds; -ERANGE past 2^64 ns. */
-static int parse_seconds(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0, scale = 1000000000;
-	size_t i = 0;
-
-	if (!len)
-		return -EINVAL;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > UINT64_MAX / 10 / 1000000000)
-			return -ERANGE;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(s[i] - '0') * scale;
-			}
-	if (i != len || !i)
-		return -EINVAL;
-	if (sec > (UINT64_MAX - frac) / 1000000000)
-		return -ERANGE;
-	*ns = sec * 1000000000 + frac;
-	return 0;
-}
-
-static void parse_time(struct report_opts *o, const char *arg, struct argp_state *state)
-{
-	static const char usage[] = "START,END in seconds, e.g. 1234.5,1240; either may be empty";
-	const char *comma = strchr(arg, ',');
-	size_t len;
-	int err = 0;
-
-	if (!comma)
-		argp_error(state, "bad --time '%s' (%s)", arg, usage);
-	len = (size_t)(comma - arg);
-	o->time[0] = 0;
-	o->time[1] = UINT64_MAX;
-	if (len)
-		err = parse_seconds(arg, len, &o->time[0]);
-	if (!err && comma[1])
-		err = parse_seconds(comma + 1, strlen(comma + 1), &o->time[1]);
-	if (err == -ERANGE)
-		argp_error(state, "bad --time '%s' (a time past 18446744073.709551615 s)", arg);
-	if (err || o->time[0] > o->time[1])
-		argp_error(state, "bad --time '%s' (%s)", arg, usage);
-	o->time_set = true;
-}
-
-static enum report_graph parse_graph(const char *arg)
-{
-	if (!strcmp(arg, "caller"))
-		return GRAPH_CALLER;
-	if (!strcmp(arg, "callee"))
-		return GRAPH_CALLEE;
-	if (!strcmp(arg, "none"))
-		return GRAPH_NONE;
-	return GRAPH_DEFAULT;
-}
-
-static void parse_number(const char *arg, double *v, struct argp_state *state, const char *what)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*v) || *v < 0)
-		argp_error(state, "bad %s '%s' (a number >= 0)", what, arg);
-}
-
-/* The options that choose samples: --comm, --pid, --tid, --cpu, --time, --percentage. */
-static error_t report_parse_filter(int key, char *arg, struct argp_state *state)
-{
-	struct report_opts *o = state->input;
-
-	switch (key) {
-	case OPT_COMM:
-		parse_comms(o, arg, state);
-		break;
-	case OPT_PID:
-		if (pm_id_list__parse(&o->pids, arg, INT32_MAX))
-			argp_error(state, "bad pid list '%s' (e.g. 1,20-30)", arg);
-		break;
-	case OPT_TID:
-		if (pm_id_list__parse(&o->tids, arg, INT32_MAX))
-			argp_error(state, "bad tid list '%s' (e.g. 1,20-30)", arg);
-		break;
-	case 'C':
-		if (pm_id_list__parse(&o->cpus, arg, INT32_MAX))
-			argp_error(state, "bad CPU list '%s' (e.g. 0,2-3)", arg);
-		break;
-	case OPT_TIME:
-		parse_time(o, arg, state);
-		break;
-	case OPT_PERCENTAGE:
-		if (strcmp(arg, "absolute") && strcmp(arg, "relative"))
-			argp_error(state, "bad --percentage '%s' (absolute or relative)", arg);
-		o->relative = !strcmp(arg, "relative");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static error_t report_parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct report_opts *o = state->input;
-	double v;
-
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &o->flame;
-		state->child_inputs[1] = &o->naming;
-		state->child_inputs[2] = &o->wall;
-		state->child_inputs[3] = &o->speedscope;
-		break;
-	case ARGP_KEY_END:
-		if (o->wall && !o->event)
-			o->event = "wall-time";
-		if (!!o->flame.file + !!o->json + !!o->pprof.path + !!o->speedscope.file > 1)
-			argp_error(state, "--json, --flamegraph, --pprof and --speedscope are outputs "
-				   "of their own: give one");
-		report_flame__check(&o->flame, o->width, state);
-		break;
-	case 'i':
-		o->input = arg;
-		break;
-	case 's':
-		pm_cmd__parse_sort(state, arg, (1u << PM_PROFILE_KEY__NR) - 1, valid_keys, o->keys,
-				   &o->nr_keys);
-		break;
-	case OPT_CHILDREN:
-		o->children = 1;
-		break;
-	case OPT_NO_CHILDREN:
-		o->children = 0;
-		break;
-	case OPT_PERCENT_LIMIT:
-		parse_number(arg, &o->percent_limit, state, "--percent-limit");
-		o->percent_limit_set = true;
-		break;
-	case OPT_MAX_ROWS:
-		parse_number(arg, &v, state, "--max-rows");
-		if (v > 1e15 || v != (double)(uint64_t)v)
-			argp_error(state, "bad --max-rows '%s' (a whole number)", arg);
-		o->max_rows = (size_t)v;
-		break;
-	case 'n':
-		o->show_samples = true;
-		break;
-	case OPT_EVENT:
-		o->event = arg;
-		break;
-	case 'g':
-		/* perf's spelling `-g caller` gives the mode as the next word. */
-		if (!arg && state->next < state->argc &&
-		    parse_graph(state->argv[state->next]) != GRAPH_DEFAULT)
-			arg = state->argv[state->next++];
-		o->graph = arg ? parse_graph(arg) : GRAPH_DEFAULT;
-		if (arg && o->graph == GRAPH_DEFAULT)
-			argp_error(state, "bad --call-graph '%s' (caller, callee or none)", arg);
-		break;
-	case OPT_STDIO:
-		o->json = false;
-		break;
-	case OPT_JSON:
-		o->json = true;
-		break;
-	case OPT_COLOR:
-		if (!arg || !strcmp(arg, "always"))
-			o->color = COLOR_ALWAYS;
-		else if (!strcmp(arg, "auto"))
-			o->color = COLOR_AUTO;
-		else if (!strcmp(arg, "never"))
-			o->color = COLOR_NEVER;
-		else
-			argp_error(state, "bad --color '%s' (auto, always or never)", arg);
-		break;
-	case OPT_WIDTH:
-		parse_number(arg, &v, state, "--width");
-		if (v > 1e9 || v != (double)(uint64_t)v)
-			argp_error(state, "bad --width '%s' (a whole number)", arg);
-		o->width = (long)v;
-		break;
-	case OPT_PPROF:
-		o->pprof.path = arg;
-		break;
-	case OPT_PPROF_LABELS:
-		report_pprof__parse_labels(state, arg, &o->pprof.labels);
-		break;
-	case ARGP_KEY_ARG:
-		if (o->input)
-			argp_error(state, "only one input file can be given");
-		o->input = arg;
-		break;
-	default:
-		return report_parse_filter(key, arg, state);
-	}
-	return 0;
-}
-
-static const struct argp_child report_children[] = {
-	{ .argp = &report_flame_argp, .header = "Flame graphs:" },
-	{ .argp = &pm_cmd__naming_argp, .header = "Naming:" },
-	{ .argp = &report_offcpu_argp, .header = "Off-CPU time:" },
-	{ .argp = &report_speedscope_argp, .header = "Timelines:" },
-	{ 0 },
-};
-
-static const struct argp report_argp = {
-	.options = report_options,
-	.children = report_children,
-	.parser = report_parse_opt,
-	.args_doc = "[FILE | -]",
-	.doc = "Show where the time went in a perf.data file or stream: the hottest "
-	       "functions and their call graphs, as perf report --stdio.\v"
-	       "FILE defaults to stdin when stdin is a pipe, else pmrec.data, else perf.data; "
-	       "'-' reads stdin.  -n is --show-nr-samples, as in perf; --max-rows has no short "
-	       "option.  Exit status: 0 ok, 1 malformed input or I/O error, 64 usage error.  "
-	       "See pmrec-report(1).",
 };
 
 /* --- filters ------------------------------------------------------------- */
@@ -435,8 +93,7 @@ static int report__filters(struct report *rep)
 	if (!err)
 		err = expand_ids(&o->cpus, &rep->cpus, &rep->nr_cpus);
 	if (err == -E2BIG)
-		fprintf(stderr, CMD ": an id list of more than %u ids is not a filter\n",
-			MAX_FILTER_IDS);
+		error("an id list of more than %u ids is not a filter", MAX_FILTER_IDS);
 	if (!err && o->time_set)
 		err = pm_profile__set_time_filter(rep->profile,
 						  (const uint64_t (*)[2])o->time, 1);
@@ -493,6 +150,11 @@ static bool report__color(const struct report_opts *o)
 	return o->color == COLOR_ALWAYS || isatty(STDOUT_FILENO);
 }
 
+static const char *report__event_name(const void *profile, size_t i)
+{
+	return pm_profile__event_name(profile, (uint32_t)i);
+}
+
 static int report__event_index(struct report *rep, uint32_t *ev)
 {
 	uint32_t i, n = pm_profile__nr_events(rep->profile);
@@ -502,10 +164,7 @@ static int report__event_index(struct report *rep, uint32_t *ev)
 			*ev = i;
 			return 0;
 		}
-	fprintf(stderr, CMD ": %s: no event '%s'; the file has:", rep->name, rep->opts.event);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s '%s'", i ? "," : "", pm_profile__event_name(rep->profile, i));
-	fputs(n ? "\n" : " no events\n", stderr);
+	pm_cmd__no_event(rep->name, rep->opts.event, n, report__event_name, rep->profile);
 	return -ENOENT;
 }
 
@@ -625,14 +284,12 @@ static int report__print(struct report *rep)
 		if (fflush(stdout) || ferror(stdout)) {
 			err = errno ? -errno : -EIO;
 			if (err != -EPIPE)
-				fprintf(stderr, CMD ": write error: %s\n", strerror(-err));
+				error("write error: %s", strerror(-err));
 			err = err == -EPIPE ? err : -EIO;
 		}
 	}
 	if (!err && po.lost_samples)
-		fprintf(stderr, CMD ": %s: warning: %llu samples were lost while recording; "
-			"the profile misses them\n", rep->name,
-			(unsigned long long)po.lost_samples);
+		pm_cmd__lost_samples(rep->name, po.lost_samples);
 	for (i = 0; i < nr; i++)
 		pm_profile_result__delete(res[i]);
 	free(res);
@@ -661,16 +318,7 @@ static void report__warn(void *arg, const struct pm_warning *w)
 {
 	const struct report *rep = arg;
 
-	pm_cmd__warn(CMD, rep->name, w);
-}
-
-static const char *report__default_input(void)
-{
-	if (pm_cmd__stdin_is_pipe())
-		return "-";
-	/* perf's own file when pmrec's is missing, as perf report reads perf.data. */
-	return access("pmrec.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" :
-									  "pmrec.data";
+	pm_cmd__warn(rep->name, w);
 }
 
 /* Source lines: for the srcline key, and for pprof's Line entries. */
@@ -731,7 +379,7 @@ static int report__read(struct report *rep)
 	ferr = report_offcpu__finish(&rep->offcpu);
 	ferr = pm_report_sink__finish(&rep->sink) ?: ferr;
 	pm_pipeline__end(p);
-	report_offcpu__notes(&rep->offcpu, CMD, rep->name);
+	report_offcpu__notes(&rep->offcpu, rep->name);
 	return err ? err : ferr;
 }
 
@@ -740,11 +388,11 @@ static int report__load(struct report *rep, const char *path)
 {
 	int err;
 
-	err = pm_cmd__open_input(CMD, rep->r, path, &rep->name, &rep->fd);
+	err = pm_cmd__open_input(rep->r, path, &rep->name, &rep->fd);
 	if (rep->fd >= 0 || !err)
 		err = err ? err : report__read(rep);
 	if (err)
-		pm_cmd__input_error(CMD, rep->name ? rep->name : path, rep->r, err);
+		pm_cmd__input_error(rep->name ? rep->name : path, rep->r, err);
 	return err;
 }
 
@@ -774,7 +422,7 @@ static int report__load_other(void *arg, const char *path, struct pm_profile **o
 	other.r = pm_reader__new();
 	other.profile = pm_profile__new();
 	if (!other.r || !other.profile)
-		fprintf(stderr, CMD ": out of memory\n");
+		error("out of memory");
 	else if (!(err = report__filters(&other)))
 		err = report__load(&other, path);
 	if (!err) {
@@ -801,7 +449,7 @@ static int report__flame(struct report *rep)
 		ev = ev < n ? ev : 0;
 	}
 	if (!n) {
-		fprintf(stderr, CMD ": %s: no events to draw\n", rep->name);
+		error("%s: no events to draw", rep->name);
 		return PM_EXIT_FAILURE;
 	}
 	report__query_base(rep, &q, &f);
@@ -813,7 +461,7 @@ static int report__flame(struct report *rep)
 
 static int report__run(struct report *rep)
 {
-	const char *path = rep->opts.input ? rep->opts.input : report__default_input();
+	const char *path = rep->opts.input ? rep->opts.input : pm_cmd__default_input();
 	struct report_opts *o = &rep->opts;
 	struct pm_profile_filter f;
 	struct pm_profile_query q;
@@ -840,7 +488,7 @@ static int report__run(struct report *rep)
 		if (err == -ENOENT)
 			return PM_EXIT_USAGE;
 		if (err == -ENOMEM)
-			fprintf(stderr, CMD ": out of memory\n");
+			error("out of memory");
 		/* The reader of stdout went away (| head): not a failure, as for dump. */
 		if (err == -EPIPE)
 			return PM_EXIT_OK;
@@ -862,7 +510,7 @@ int cmd_report(int argc, char **argv)
 	rep.r = pm_reader__new();
 	rep.profile = pm_profile__new();
 	if (!rep.r || !rep.profile) {
-		fprintf(stderr, CMD ": out of memory\n");
+		error("out of memory");
 		ret = PM_EXIT_FAILURE;
 	} else if (report__filters(&rep)) {
 		ret = PM_EXIT_USAGE;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "builtin.h"
 #include "print/profile_print.h"
 #include "top.h"
 
@@ -351,14 +352,14 @@ struct top_view *top_view__new(struct top *t)
 	struct top_view *v = calloc(1, sizeof(*v));
 
 	if (!v) {
-		top__error("out of memory");
+		error("out of memory");
 		return NULL;
 	}
 	v->t = t;
 	v->screen = newterm(NULL, stdout, stdin);
 	if (!v->screen) {
-		top__error("cannot drive the terminal (TERM=%s); use --batch",
-			   getenv("TERM") ? getenv("TERM") : "");
+		error("cannot drive the terminal (TERM=%s); use --batch",
+		      getenv("TERM") ? getenv("TERM") : "");
 		free(v);
 		return NULL;
 	}

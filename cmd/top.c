@@ -9,12 +9,9 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,17 +52,6 @@ static const struct argp_option top_options[] = {
 static const char valid_keys[] = "comm, pid, tid, cpu, dso, sym";
 #define TOP_KEYS (1u << PM_PROFILE_KEY_COMM | 1u << PM_PROFILE_KEY_PID | 1u << PM_PROFILE_KEY_TID | \
 		  1u << PM_PROFILE_KEY_CPU | 1u << PM_PROFILE_KEY_DSO | 1u << PM_PROFILE_KEY_SYM)
-
-void top__error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", record_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 int64_t top__now(void)
 {
@@ -145,8 +131,8 @@ static void top__warn(void *arg, const struct pm_warning *w)
 	struct top *t = arg;
 
 	if (!t->view && w->kind == PM_WARN_NO_KALLSYMS)
-		top__error("cannot read /proc/kallsyms: %s; kernel functions are unnamed",
-			   strerror(w->err));
+		error("cannot read /proc/kallsyms: %s; kernel functions are unnamed",
+		      strerror(w->err));
 }
 
 /* One fd per event, CPU and task, and a few of our own. */
@@ -188,7 +174,7 @@ static int top__open_events(struct top *t)
 		.warn_arg = t,
 	});
 	if (!t->live) {
-		top__error("out of memory");
+		error("out of memory");
 		return PM_EXIT_FAILURE;
 	}
 	rec->drain = pm_drain__new(&(struct pm_drain_config){
@@ -198,7 +184,7 @@ static int top__open_events(struct top *t)
 		.watch_fd = t->epfd >= 0 ? t->epfd : t->sigfd,
 	});
 	if (!rec->drain) {
-		top__error("cannot set up the rings: %s", strerror(errno));
+		error("cannot set up the rings: %s", strerror(errno));
 		return PM_EXIT_FAILURE;
 	}
 	top__raise_nofile(t);
@@ -216,7 +202,7 @@ static int top__open_events(struct top *t)
 		err = pm_live__synthesize(t->live, system_wide ? NULL : rec->targets.tids,
 					  rec->targets.nr);
 	if (err) {
-		top__error("cannot start: %s", strerror(-err));
+		error("cannot start: %s", strerror(-err));
 		return PM_EXIT_FAILURE;
 	}
 	pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
@@ -225,48 +211,36 @@ static int top__open_events(struct top *t)
 
 /* ---- signals and the loop --------------------------------------------- */
 
-static int top__block_signals(struct top *t)
+/* The signals; the view waits on them and the keys at once.  0 or a negative errno. */
+static int top__watch(struct top *t)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH };
 	sigset_t set;
-	size_t i;
 
 	sigemptyset(&set);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&set, sigs[i]);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
-	/* A closed pipe is a write error (EPIPE), handled where it happens. */
-	signal(SIGPIPE, SIG_IGN);
-	t->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	return t->sigfd < 0 ? -errno : 0;
-}
-
-/* The view waits on the signals and the keys at once. */
-static int top__watch_terminal(struct top *t)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-
-	t->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (t->epfd < 0)
-		return -errno;
-	ev.data.fd = t->sigfd;
-	if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, t->sigfd, &ev))
-		return -errno;
-	ev.data.fd = STDIN_FILENO;
-	return epoll_ctl(t->epfd, EPOLL_CTL_ADD, STDIN_FILENO, &ev) ? -errno : 0;
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGWINCH);
+	t->sigfd = sigwatch__open(&set, NULL);
+	if (t->sigfd < 0)
+		return t->sigfd;
+	if (t->o->batch)
+		return 0;
+	t->epfd = sigwatch__epoll((const int[]){ t->sigfd, STDIN_FILENO }, 2);
+	return t->epfd < 0 ? t->epfd : 0;
 }
 
 static void top__handle_signals(struct top *t)
 {
-	struct signalfd_siginfo si;
+	int sig;
 
-	while (read(t->sigfd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGWINCH) {
+	while ((sig = sigwatch__next(t->sigfd))) {
+		if (sig == SIGWINCH) {
 			if (t->view)
 				top_view__resize(t->view);
 		} else {
-			t->stop_signal = (int)si.ssi_signo;
+			t->stop_signal = sig;
 		}
 	}
 }
@@ -352,9 +326,9 @@ static int top__print(struct top *t, struct pm_out *out)
 	pm_out__flush(out);
 	pm_profile_result__delete(res);
 	if (!err && out->err && out->err != -EPIPE)
-		top__error("write error: %s", strerror(-out->err));
+		error("write error: %s", strerror(-out->err));
 	if (err)
-		top__error("cannot build the table: %s", strerror(-err));
+		error("cannot build the table: %s", strerror(-err));
 	return err ? err : out->err;
 }
 
@@ -366,7 +340,7 @@ static int top__interval(struct top *t, struct pm_out *out)
 	int err = pm_live__interval(t->live, &t->profile, &c);
 
 	if (err) {
-		top__error("cannot end the interval: %s", strerror(-err));
+		error("cannot end the interval: %s", strerror(-err));
 		return err;
 	}
 	t->iv = (struct pm_live_interval){
@@ -392,7 +366,7 @@ static int top__loop(struct top *t)
 	int err;
 
 	if (pm_out__init_fd(&out, STDOUT_FILENO, 64 * 1024)) {
-		top__error("out of memory");
+		error("out of memory");
 		return PM_EXIT_FAILURE;
 	}
 	t->start_ns = t->interval_ns = top__now();
@@ -401,7 +375,7 @@ static int top__loop(struct top *t)
 	for (;;) {
 		err = pm_drain__loop(t->rec.drain, &drv);
 		if (err) {
-			top__error("cannot read the rings: %s", strerror(-err));
+			error("cannot read the rings: %s", strerror(-err));
 			break;
 		}
 		if (t->quit || t->stop_signal)
@@ -417,7 +391,7 @@ static int top__loop(struct top *t)
 		 * keeps the last table, frozen, until q.
 		 */
 		if (pm_drain__all_retired(t->rec.drain) && !t->view) {
-			top__error("every task watched has exited");
+			error("every task watched has exited");
 			break;
 		}
 		if (pm_drain__all_retired(t->rec.drain) && !t->frozen) {
@@ -442,8 +416,9 @@ static int top__run(struct top *t)
 	status = record__setup_targets(&t->rec);
 	if (status)
 		return status;
-	if (top__block_signals(t) || (!t->o->batch && top__watch_terminal(t))) {
-		top__error("cannot set up signal handling: %s", strerror(errno));
+	status = top__watch(t);
+	if (status) {
+		error("cannot set up signal handling: %s", strerror(-status));
 		return PM_EXIT_FAILURE;
 	}
 	status = top__open_events(t);
@@ -478,18 +453,17 @@ int cmd_top(int argc, char **argv)
 	char *bad = NULL;
 	int status;
 
-	record_prog = argv[0];
 	t.rec = (struct record){ .opts = &o.rec, .sigfd = -1, .epfd = -1, .cgroup_fd = -1 };
 	if (argp_parse(&top_argp, argc, argv, 0, NULL, &o))
 		return PM_EXIT_USAGE;
 	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		top__error("not a terminal: printing one table per interval (--batch)");
+		error("not a terminal: printing one table per interval (--batch)");
 		o.batch = true;
 	}
 	/* System-wide unless told which tasks or CPUs. */
 	o.rec.system_wide = !o.rec.pid_list && !o.rec.tid_list && !o.rec.cpu_list;
 	if (!o.rec.evlist.nr && pm_evlist__add(&o.rec.evlist, "cpu-clock", &bad)) {
-		top__error("cannot set up the default event cpu-clock");
+		error("cannot set up the default event cpu-clock");
 		free(bad);
 		return PM_EXIT_FAILURE;
 	}

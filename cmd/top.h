@@ -44,9 +44,6 @@ struct top {
 
 /* CLOCK_MONOTONIC in ns. */
 int64_t top__now(void);
-/* "pmrec top: " and the message. */
-__attribute__((format(printf, 1, 2)))
-void top__error(const char *fmt, ...);
 
 /* The last interval's rows of the first event by keys (none: comm,dso,sym), call graphs too. */
 int top__query(struct top *t, const enum pm_profile_key *keys, size_t nr_keys, bool graph,

@@ -27,7 +27,7 @@ test_expect_success '--pprof to a device that fails: exit 1, the device is still
 	record_g &&
 	mknod full c 1 7 &&
 	test_expect_code 1 "$PMREC" report --pprof=full g.data 2>err &&
-	test_grep "write error on .full.: No space left on device" err &&
+	test_grep "cannot write .full.: No space left on device" err &&
 	test -c full
 '
 

@@ -162,6 +162,11 @@ test_expect_success 'a function without samples: exit 1, with the nearest names'
 	test_grep "^pmrec annotate: .*: no samples in '"'"'hto'"'"'; nearest functions with samples: '"'"'hot'"'"'" err
 '
 
+test_expect_success 'a full disk: write error said, exit 1' '
+	test_expect_code 1 "$PMREC" annotate -i "$D/hl-g.data" hot >/dev/full 2>err &&
+	test_grep "^pmrec annotate: write error: No space left on device" err
+'
+
 test_expect_success 'a binary changed since the recording is refused' '
 	cp "$D/hl-g" hl-c &&
 	"$PMREC" -q -o c.data -- ./hl-c 2000000 &&

@@ -99,6 +99,77 @@ test_expect_success 'one buffered writer: only pm_out and gzip hold a write call
 	test_grep "struct pm_out out;" lib/export/flamegraph.c
 '
 
+# Full reads and writes: one loop each, in base/file.c, where a zero return
+# is an error rather than a reason to try again for ever.
+test_expect_success 'no pread( or pwrite( outside lib/base/file.c' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -nE "(^|[^_[:alnum:]])p(read|write)v?[[:space:]]*\(" lib/*/*.c cmd/*.c |
+		grep -v "^lib/base/file\.c:" || :; } >"$here/bad" &&
+	test_equal "" "$(cat "$here/bad")" "full-I/O loops outside the file module"
+'
+
+# Tables keyed by input are pm_hashtab's (seeded, with a probe bound); a
+# cache is an array indexed by pm_cache__slot.  A chained table or a private
+# mix is a second copy, and the unseeded ones are open to chosen keys.
+test_expect_success 'no bucket arrays or hash mixes outside the hash table and the cache rule' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -nE "buckets|0x9e3779b9|0xff51afd7|0xc4ceb9fe|0xd6e8feb8|0x100000001b3|0xcbf29ce4|[^_]FNV" \
+		lib/*/*.[ch] cmd/*.[ch] |
+		grep -vE "^lib/base/(hashtab\.[ch]|hash\.h|cache\.h):" || :; } >"$here/bad" &&
+	test_equal "" "$(cat "$here/bad")" "hash tables or mixes of their own"
+'
+
+# One JSON string policy: strings are escaped by the emitter only (a
+# second escaper is found by the escapes it writes).
+test_expect_success 'one JSON string escaper' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -lE "\\\\\\\\u%04|\\\\\\\\ufffd|\\\\\\\\u00" lib/*/*.c cmd/*.c || :; } >"$here/escapers" &&
+	test_equal "lib/base/emit.c" "$(cat "$here/escapers")" "files that write JSON escapes"
+'
+
+# One base name: a path is cut at its last slash by pm_path__base and
+# pm_path__dir_len only.
+test_expect_success 'one base name: no strrchr(..., '"'"'/'"'"') outside lib/base/file.c' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -nE "strrchr\([^,]*, *'"'"'/'"'"'\)" lib/*/*.c cmd/*.c |
+		grep -v "^lib/base/file\.c:" || :; } >"$here/cuts" &&
+	test_equal "" "$(cat "$here/cuts")" "places that cut a path at its last slash"
+'
+
+# A file does one job and a function one step: over 800 lines a file
+# usually does two, over 80 a function.
+test_expect_success 'no file over 800 lines, no function over 80, in lib/ and cmd/' '
+	here=$PWD && cd "$SRC_DIR" &&
+	wc -l lib/*/*.[ch] cmd/*.[ch] | awk "\$2 != \"total\" && \$1 > 800" >"$here/big" &&
+	test_equal "" "$(cat "$here/big")" "files over 800 lines" &&
+	awk "/^\\{/ { start = FNR; name = prev }
+	     /^\\}/ && start { if (FNR - start + 1 > 80) print FILENAME \":\" start \": \" FNR - start + 1 \" lines: \" name; start = 0 }
+	     /^[A-Za-z_]/ { prev = \$0 }" lib/*/*.c cmd/*.c >"$here/long" &&
+	test_equal "" "$(cat "$here/long")" "functions over 80 lines"
+'
+
+# cmd/ says every message through error()/warning() (cmd/message.c), the
+# one place that writes the command's name before it: no other file of
+# cmd/ writes to stderr (pmrec.c's usage text has no prefix).
+test_expect_success 'cmd/: one place formats the message prefix' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -nE "stderr|perror\(" cmd/*.c | grep -v "^cmd/message\.c:" |
+		grep -vE "^cmd/pmrec\.c:[0-9]+:[[:space:]]*usage\(stderr\);" || :; } >"$here/writers" &&
+	test_equal "" "$(cat "$here/writers")" "cmd/ files writing to stderr themselves" &&
+	test_equal 1 "$(grep -c "fprintf(stderr, \"%s: \", cmd_name)" cmd/message.c)" \
+		"places in message.c that write the command name"
+'
+
+# One rule for text on a terminal (pm_utf8__safe_run): a printer that
+# writes its own '?' for a byte it dislikes is a second rule.
+test_expect_success 'one terminal text rule: no printer writes its own '"'"'?'"'"'' '
+	here=$PWD && cd "$SRC_DIR" &&
+	{ grep -nE "'"'"'\\?'"'"'" lib/*/*.c cmd/*.c |
+		grep -vE "^lib/(base/emit|export/folded)\.c:" |
+		grep -vE ":[0-9]+:[[:space:]]*(/?\*)" || :; } >"$here/subst" &&
+	test_equal "" "$(cat "$here/subst")" "printers with a substitution of their own"
+'
+
 test_expect_success 'report colours the printer'"'"'s spans, it does not parse its own output' '
 	sed -n "/^static void write_colored/,/^}/p" "$SRC_DIR/cmd/report.c" >colour &&
 	test_grep "pm_color_span" colour &&

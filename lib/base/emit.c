@@ -214,6 +214,20 @@ void pm_out__json_str(struct pm_out *o, const char *s, size_t n)
 	pm_out__ch(o, '"');
 }
 
+void pm_out__term_str(struct pm_out *o, const char *s, size_t n, bool tab)
+{
+	size_t run, bad;
+
+	while (n) {
+		run = pm_utf8__safe_run(s, n, tab, &bad);
+		pm_out__mem(o, s, run);
+		if (bad)
+			pm_out__ch(o, '?');
+		s += run + bad;
+		n -= run + bad;
+	}
+}
+
 void pm_out__json_cstr(struct pm_out *o, const char *s)
 {
 	if (s)

@@ -73,6 +73,11 @@ void pm_out__json_cstr(struct pm_out *o, const char *s);
  * line never breaks or holds non-ASCII bytes.
  */
 void pm_out__text_str(struct pm_out *o, const char *s, size_t n);
+/*
+ * Text a recording names, as a terminal may show it: pm_utf8__safe_run's
+ * rule, each unsafe sequence as one '?' (tab kept when tab is true).
+ */
+void pm_out__term_str(struct pm_out *o, const char *s, size_t n, bool tab);
 
 static inline void pm_out__mem(struct pm_out *o, const void *p, size_t n)
 {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -64,6 +66,53 @@ int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_si
 out_close:
 	close(fd);
 	return err;
+}
+
+/*
+ * The thread's credentials, not the process's: the raw system calls (glibc
+ * would apply setgroups to every thread), and setfsuid/setfsgid, which
+ * only ever change the calling thread's.
+ */
+struct file_ids {
+	gid_t groups[64];
+	int nr_groups;
+	uid_t fsuid;
+	gid_t fsgid;
+};
+
+static int file_ids__become(struct file_ids *saved, uid_t uid, gid_t gid)
+{
+	saved->nr_groups = getgroups(64, saved->groups);
+	if (saved->nr_groups < 0)
+		return -errno;
+	if (syscall(SYS_setgroups, 1, &gid))
+		return -errno;
+	saved->fsgid = (gid_t)setfsgid(gid);
+	saved->fsuid = (uid_t)setfsuid(uid);
+	return 0;
+}
+
+static void file_ids__restore(const struct file_ids *saved)
+{
+	setfsuid(saved->fsuid);
+	setfsgid(saved->fsgid);
+	syscall(SYS_setgroups, saved->nr_groups, saved->groups);
+}
+
+int pm_file__open_as(const char *path, int oflags, unsigned accept, uint64_t max_size,
+		     struct stat *st, uid_t uid, gid_t gid)
+{
+	struct file_ids saved;
+	int fd, err;
+
+	if (geteuid() != 0 || uid == 0)
+		return pm_file__open(path, oflags, accept, max_size, st);
+	err = file_ids__become(&saved, uid, gid);
+	if (err)
+		return err;
+	fd = pm_file__open(path, oflags, accept, max_size, st);
+	file_ids__restore(&saved);
+	return fd;
 }
 
 int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned accept,
@@ -156,6 +205,14 @@ const char *pm_path__base(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash && slash[1] ? slash + 1 : path;
+}
+
+int pm_path__dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	return slash && n <= INT_MAX ? (int)n : -1;
 }
 
 ssize_t pm_file__pread(int fd, void *buf, size_t n, uint64_t off)

@@ -37,6 +37,20 @@ int pm_file__open(const char *path, int oflags, unsigned accept, uint64_t max_si
 		  struct stat *st);
 
 /*
+ * pm_file__open as user uid of group gid would: for the open, the calling
+ * thread's filesystem ids and groups become theirs (uid, gid, and gid as
+ * the one supplementary group), so the kernel checks every component of
+ * the path (a 0700 directory, a symlinked directory, "../") as it would
+ * for them; the thread's own ids come back before it returns.  For root
+ * reading what another user's file names (annotate's source files, named
+ * by a binary's debug info): it must not show what that user could not
+ * read.  Without CAP_SETUID (not root) it is pm_file__open: the caller can
+ * read no more than it could anyway.  -EACCES when they could not open it.
+ */
+int pm_file__open_as(const char *path, int oflags, unsigned accept, uint64_t max_size,
+		     struct stat *st, uid_t uid, gid_t gid);
+
+/*
  * The same for a regular file at path under another root (root_fd: an
  * O_PATH or directory fd of /proc/PID/root, a container's): the path
  * resolves inside it, and no component may be a symlink.  accept: 0 or
@@ -82,5 +96,7 @@ int pm_write_all(int fd, const void *buf, size_t n);
 
 /* The last component of path ("libc.so.6"), or path itself when it ends in '/'. */
 const char *pm_path__base(const char *path);
+/* The length of path's directory (before its last slash), or -1 when it has none. */
+int pm_path__dir_len(const char *path);
 
 #endif

@@ -31,3 +31,32 @@ size_t pm_utf8__len(const unsigned char *s, size_t n, uint32_t *cp)
 	*cp = c;
 	return len;
 }
+
+static bool utf8__unsafe(uint32_t c, bool tab)
+{
+	return (c < 0x20 && !(tab && c == '\t')) || (c >= 0x7f && c <= 0x9f) ||
+	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+size_t pm_utf8__safe_run(const char *s, size_t n, bool tab, size_t *bad)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, len;
+	uint32_t c;
+
+	while (i < n) {
+		/* Printable ASCII, the common case, without decoding. */
+		if (p[i] >= 0x20 && p[i] < 0x7f) {
+			i++;
+			continue;
+		}
+		len = pm_utf8__len(p + i, n - i, &c);
+		if (!len || utf8__unsafe(c, tab)) {
+			*bad = len ? len : 1;
+			return i;
+		}
+		i += len;
+	}
+	*bad = 0;
+	return i;
+}

@@ -12,6 +12,7 @@
 #include "export/folded.h"
 #include "base/hash.h"
 #include "base/hashtab.h"
+#include "base/intern.h"
 #include "symbols/naming.h"
 #include "base/sat.h"
 #include "base/utf8.h"
@@ -33,10 +34,7 @@ enum kind { KIND_ROOT, KIND_COMM, KIND_USER, KIND_KERNEL, KIND_UNKNOWN };
 
 /* Every name once (frames and comms of both trees of a differential graph). */
 struct names {
-	struct pm_buf bytes;
-	struct nameref { uint32_t off, len; } *ref;	/* into bytes */
-	size_t nr, cap;
-	struct pm_hashtab tab;	/* name -> id */
+	struct pm_intern in;
 	/* Profile frames (stable pointers) to their name ids. */
 	struct pm_hashtab frames;
 	struct pm_buf scratch;
@@ -98,7 +96,7 @@ static size_t xml_char_len(const unsigned char *s, size_t n)
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
 
 /*
- * A name as the folded stacks write it (';' as ':', control bytes as '?',
+ * A name as the folded stacks write it (';' as ':', what a terminal must not see as '?',
  * cut at PM_FOLDED_NAME_MAX), then made text XML can hold: a byte that is
  * not part of valid UTF-8 becomes U+FFFD.
  */
@@ -144,69 +142,31 @@ void pm_flamegraph__xml(struct pm_out *o, const char *s, size_t n)
 
 /* ---- names ---- */
 
-/* What names__intern looks up. */
-struct name_key {
-	const char *s;
-	size_t n;
-};
-
-static const char *name_at(const struct names *nm, uint32_t id)
+static const char *name_at(const struct names *nm, uint32_t id, size_t *len)
 {
-	return (const char *)nm->bytes.data + nm->ref[id].off;
+	return pm_intern__key(&nm->in, id, len);
 }
-
-static uint64_t name_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
-{
-	const struct names *nm = arg;
-
-	return pm_hashtab__hash_bytes(t, name_at(nm, (uint32_t)id), nm->ref[id].len);
-}
-
-static bool name_equal(uint64_t id, const void *key, void *arg)
-{
-	const struct names *nm = arg;
-	const struct name_key *k = key;
-
-	return nm->ref[id].len == k->n && !memcmp(name_at(nm, (uint32_t)id), k->s, k->n);
-}
-
-static const struct pm_hashtab_ops name_ops = { .hash = name_hash, .equal = name_equal };
 
 static void names__init(struct names *nm)
 {
-	pm_hashtab__init(&nm->tab, &name_ops, nm);
+	pm_intern__init(&nm->in);
 	pm_hashtab__init(&nm->frames, NULL, NULL);
 }
 
 static void names__exit(struct names *nm)
 {
-	pm_buf__exit(&nm->bytes);
 	pm_buf__exit(&nm->scratch);
 	pm_buf__exit(&nm->label);
-	free(nm->ref);
-	pm_hashtab__exit(&nm->tab);
+	pm_intern__exit(&nm->in);
 	pm_hashtab__exit(&nm->frames);
 }
 
 /* The id of the name s (n bytes, already clean), added if new; NONE on ENOMEM. */
 static uint32_t names__intern(struct names *nm, const char *s, size_t n)
 {
-	uint64_t h = pm_hashtab__hash_bytes(&nm->tab, s, n), found;
 	uint32_t id;
 
-	if (pm_hashtab__find(&nm->tab, h, &(struct name_key){ .s = s, .n = n }, &found))
-		return (uint32_t)found;
-	if (nm->nr >= UINT32_MAX / 2 || nm->bytes.len + n + 1 > UINT32_MAX ||
-	    pm_array__grow((void **)&nm->ref, &nm->cap, nm->nr, sizeof(*nm->ref)))
-		return NONE;
-	id = (uint32_t)nm->nr++;
-	nm->ref[id] = (struct nameref){ .off = (uint32_t)nm->bytes.len, .len = (uint32_t)n };
-	if (pm_buf__append(&nm->bytes, s, n) || pm_buf__append(&nm->bytes, "", 1) ||
-	    pm_hashtab__insert(&nm->tab, h, id)) {
-		nm->nr--;
-		return NONE;
-	}
-	return id;
+	return pm_intern__id(&nm->in, s, n, &id, NULL) ? NONE : id;
 }
 
 static uint32_t names__clean_intern(struct names *nm, const char *s, size_t n)
@@ -360,8 +320,9 @@ static int name_cmp(const void *a, const void *b, void *arg)
 {
 	const struct fg *g = arg;
 	uint32_t x = g->t.n[*(const uint32_t *)a].name, y = g->t.n[*(const uint32_t *)b].name;
-	uint32_t lx = g->names.ref[x].len, ly = g->names.ref[y].len;
-	int c = memcmp(name_at(&g->names, x), name_at(&g->names, y), lx < ly ? lx : ly);
+	size_t lx, ly;
+	const char *nx = name_at(&g->names, x, &lx), *ny = name_at(&g->names, y, &ly);
+	int c = memcmp(nx, ny, lx < ly ? lx : ly);
 
 	return c ? c : (lx > ly) - (lx < ly);
 }
@@ -462,12 +423,9 @@ struct rgb {
 /* Deterministic per name (an unseeded hash), so that two graphs compare. */
 static struct rgb name_color(const char *s, size_t n, enum kind kind)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = pm_hash__stable(s, n);
 	double v1, v2, v3;
 
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	h = pm_mix64(h);
 	v1 = (double)(h & 0xff) / 255;
 	v2 = (double)(h >> 8 & 0xff) / 255;
 	v3 = (double)(h >> 16 & 0xff) / 255;
@@ -554,8 +512,8 @@ static void emit_label(struct fg *g, const char *name, size_t len, double x, dou
 static void emit_frame(struct fg *g, uint32_t id, uint32_t height, uint32_t top)
 {
 	const struct fnode *n = &g->t.n[id];
-	const char *name = name_at(&g->names, n->name);
-	size_t len = g->names.ref[n->name].len;
+	size_t len;
+	const char *name = name_at(&g->names, n->name, &len);
 	double x = XPAD + (double)g->draw[id].off * g->scale, w = (double)weight(&g->t, id) * g->scale;
 	uint32_t y = frame_y(g, g->draw[id].depth, height, top);
 	char now[32], was[32];
@@ -613,7 +571,7 @@ static int fg__strip(struct fg *g, uint32_t y)
 				pos[i] = pos[g->t.n[i].parent];
 		for (i = 0; i < g->nr_order; i++) {
 			parent[i] = g->order[i] ? pos[g->t.n[g->order[i]].parent] : 0;
-			name[i] = name_at(&g->names, g->t.n[g->order[i]].name);
+			name[i] = name_at(&g->names, g->t.n[g->order[i]].name, NULL);
 		}
 		for (i = 0; i < nr; i++)
 			node_frame[i] = g->map[i] >= HIDDEN ? g->map[i] : pos[g->map[i]];

@@ -11,7 +11,7 @@
  *
  * The stacks are those of `pmrec dump --folded`: a root "all", one frame
  * per command name, then the frames outermost caller first, named as the
- * folded stacks name them (';' as ':', control bytes as '?'), frames of
+ * folded stacks name them (';' as ':', what a terminal must not see as '?'), frames of
  * one name under one parent merged, siblings in byte order of their names.
  * Widths are shares of the summed period, so they are report's
  * percentages (children, inclusive).

@@ -6,6 +6,7 @@
 
 #include "export/folded.h"
 #include "base/hashtab.h"
+#include "base/utf8.h"
 
 /* Stacks in the order first seen; the table finds them by their bytes. */
 struct pm_folded {
@@ -18,21 +19,24 @@ struct pm_folded {
 int pm_folded__append_name(struct pm_buf *stack, const char *name, size_t n)
 {
 	bool cut = n > PM_FOLDED_NAME_MAX;
-	unsigned char *p;
-	size_t i;
+	size_t keep = cut ? PM_FOLDED_NAME_MAX - 3 : n, i, j, k, run, bad;
+	unsigned char *p = pm_buf__alloc(stack, cut ? PM_FOLDED_NAME_MAX : n);
 
-	if (cut)
-		n = PM_FOLDED_NAME_MAX;
-	p = pm_buf__alloc(stack, n);
 	if (!p)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)name[i];
-
-		p[i] = c == ';' ? ':' : c < 0x20 || c == 0x7f ? '?' : c;
+	/* Each unsafe sequence becomes one '?': the name may only shrink. */
+	for (i = 0, j = 0; i < keep; i += run + bad) {
+		run = pm_utf8__safe_run(name + i, keep - i, false, &bad);
+		for (k = 0; k < run; k++)
+			p[j++] = name[i + k] == ';' ? ':' : name[i + k];
+		if (bad)
+			p[j++] = '?';
 	}
-	if (cut)
-		memcpy(p + n - 3, "...", 3);
+	if (cut) {
+		memcpy(p + j, "...", 3);
+		j += 3;
+	}
+	stack->len -= (cut ? PM_FOLDED_NAME_MAX : n) - j;
 	return 0;
 }
 

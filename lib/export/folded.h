@@ -21,9 +21,10 @@ struct pm_folded;
 /*
  * Appends the n bytes of name (a comm or a frame name) to a folded stack
  * being built, made safe for the format: ';' (the frame separator) becomes
- * ':', as FlameGraph's stackcollapse scripts do, and every control byte
- * (0x00-0x1f, 0x7f: newlines would start a line of their own) becomes '?'.
- * Other bytes, spaces and UTF-8 included, are kept: the weight is the last
+ * ':', as FlameGraph's stackcollapse scripts do, and what a terminal must
+ * not see (pm_utf8__safe_run: controls, C1, bidi, invalid UTF-8; newlines
+ * would start a line of their own) becomes one '?' a sequence.  Other
+ * bytes, spaces and UTF-8 included, are kept: the weight is the last
  * space-separated field.  A name longer than PM_FOLDED_NAME_MAX is cut (a
  * crafted file can name a function with megabytes, and every stack holding
  * it is stored).  The caller adds the ';' between names.  0 or -ENOMEM.

@@ -8,17 +8,12 @@
  * messages, packed repeated varints).  A nested message is built in a
  * buffer of its own and appended with its length, so every length is
  * minimal and the bytes are canonical.
- *
- * And a table that gives byte strings dense ids in order of first sight:
- * the string table of a profile, and the identity of its mappings,
- * functions, locations and samples (keys made of their fields' bytes).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/buf.h"
-#include "base/hashtab.h"
 
 enum {
 	PM_PB_VARINT = 0,
@@ -37,21 +32,5 @@ int pm_pb__bool(struct pm_buf *b, uint32_t field, bool v);
 int pm_pb__bytes(struct pm_buf *b, uint32_t field, const void *p, size_t n);
 /* A packed repeated varint field; nothing when n is 0. */
 int pm_pb__packed(struct pm_buf *b, uint32_t field, const uint64_t *v, size_t n);
-
-/* Byte strings to ids 0, 1, 2... in order of first sight. */
-struct pm_pb_keys {
-	struct pm_buf bytes;		/* the keys, one after the other */
-	size_t *off;			/* key id -> its start in bytes; off[nr] = end */
-	size_t nr, cap;
-	struct pm_hashtab tab;		/* key -> id */
-};
-
-/* k must stay where it is until pm_pb_keys__exit (its table points to it). */
-void pm_pb_keys__init(struct pm_pb_keys *k);
-void pm_pb_keys__exit(struct pm_pb_keys *k);
-/* The id of key p[0..n), added if new (*added says which).  0 or -ENOMEM. */
-int pm_pb_keys__intern(struct pm_pb_keys *k, const void *p, size_t n, uint64_t *id, bool *added);
-/* Key id's bytes and length. */
-const void *pm_pb_keys__key(const struct pm_pb_keys *k, uint64_t id, size_t *n);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "symbols/naming.h"
+#include "base/intern.h"
 #include "export/pbuf.h"
 #include "export/pprof.h"
 #include "base/utf8.h"
@@ -80,7 +81,7 @@ struct mapinfo {
 struct builder {
 	const struct pm_profile *p;
 	const struct pm_pprof_opts *o;
-	struct pm_pb_keys strs, maps, funcs, locs, samples;
+	struct pm_intern strs, maps, funcs, locs, samples;
 	uint64_t *values;		/* per sample: samples, period */
 	size_t values_cap;
 	struct mapinfo *mi;		/* per mapping */
@@ -118,12 +119,15 @@ static int utf8_clean(struct pm_buf *b, const char *s, size_t n)
 /* The string table index of s (NULL: ""), UTF-8 cleaned. */
 static int str_id(struct builder *bd, const char *s, size_t n, uint64_t *id)
 {
-	bool added;
+	uint32_t v = 0;
+	int err;
 
 	bd->scratch.len = 0;
 	if (s && utf8_clean(&bd->scratch, s, n))
 		return -ENOMEM;
-	return pm_pb_keys__intern(&bd->strs, bd->scratch.data, bd->scratch.len, id, &added);
+	err = pm_intern__id(&bd->strs, bd->scratch.data, bd->scratch.len, &v, NULL);
+	*id = v;
+	return err;
 }
 
 static int str_id0(struct builder *bd, const char *s, uint64_t *id)
@@ -132,11 +136,12 @@ static int str_id0(struct builder *bd, const char *s, uint64_t *id)
 }
 
 /* A key of nr words to its id + 1 (pprof ids are never 0). */
-static int key_id(struct pm_pb_keys *k, const uint64_t *w, size_t nr, uint64_t *id, bool *added)
+static int key_id(struct pm_intern *k, const uint64_t *w, size_t nr, uint64_t *id, bool *added)
 {
-	int err = pm_pb_keys__intern(k, w, nr * sizeof(*w), id, added);
+	uint32_t v = 0;
+	int err = pm_intern__id(k, w, nr * sizeof(*w), &v, added);
 
-	(*id)++;
+	*id = (uint64_t)v + 1;
 	return err;
 }
 
@@ -398,7 +403,7 @@ static int emit_samples(struct builder *bd, struct pm_buf *out)
 	int err = 0;
 
 	for (i = 0; i < bd->samples.nr && !err; i++) {
-		k = pm_pb_keys__key(&bd->samples, i, &n);
+		k = pm_intern__key(&bd->samples, i, &n);
 		err = pm_pb__packed(&bd->msg, SAMPLE_LOCATION_ID, k + SMP_LOCS, k[SMP_NR_LOCS]) ?:
 		      pm_pb__packed(&bd->msg, SAMPLE_VALUE, bd->values + 2 * i, 2);
 		if (!err && (labels & PM_PPROF_LABEL_PID))
@@ -444,8 +449,8 @@ static size_t main_mapping(const struct builder *bd)
 	const char *file;
 
 	for (i = 0; i < bd->maps.nr; i++) {
-		k = pm_pb_keys__key(&bd->maps, i, &n);
-		file = pm_pb_keys__key(&bd->strs, k[MAP_FILE], &n);
+		k = pm_intern__key(&bd->maps, i, &n);
+		file = pm_intern__key(&bd->strs, k[MAP_FILE], &n);
 		if (!n || file[0] == '[' || lib_name(file, n))
 			continue;
 		if (!found || bd->mi[i].samples > bd->mi[best].samples)
@@ -471,7 +476,7 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 		/* In the order of their ids: the main one first. */
 		size_t m = mapping_out_id(main, i + 1) - 1;
 
-		k = pm_pb_keys__key(&bd->maps, m, &n);
+		k = pm_intern__key(&bd->maps, m, &n);
 		err = pm_pb__uint(&bd->msg, MAPPING_ID, i + 1) ?:
 		      pm_pb__uint(&bd->msg, MAPPING_MEMORY_START, k[MAP_START]) ?:
 		      pm_pb__uint(&bd->msg, MAPPING_MEMORY_LIMIT, k[MAP_LIMIT]) ?:
@@ -483,7 +488,7 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 		      emit(out, PROFILE_MAPPING, &bd->msg) ?: drain(bd);
 	}
 	for (i = 0; i < bd->locs.nr && !err; i++) {
-		k = pm_pb_keys__key(&bd->locs, i, &n);
+		k = pm_intern__key(&bd->locs, i, &n);
 		err = pm_pb__uint(&bd->msg, LOCATION_ID, i + 1) ?:
 		      pm_pb__uint(&bd->msg, LOCATION_MAPPING_ID,
 				  k[LOC_MAPPING] ? mapping_out_id(main, k[LOC_MAPPING]) : 0) ?:
@@ -496,7 +501,7 @@ static int emit_tables(struct builder *bd, struct pm_buf *out)
 			err = emit(out, PROFILE_LOCATION, &bd->msg) ?: drain(bd);
 	}
 	for (i = 0; i < bd->funcs.nr && !err; i++) {
-		k = pm_pb_keys__key(&bd->funcs, i, &n);
+		k = pm_intern__key(&bd->funcs, i, &n);
 		err = pm_pb__uint(&bd->msg, FUNCTION_ID, i + 1) ?:
 		      pm_pb__int(&bd->msg, FUNCTION_NAME, (int64_t)k[FN_NAME]) ?:
 		      pm_pb__int(&bd->msg, FUNCTION_SYSTEM_NAME, (int64_t)k[FN_SYSTEM_NAME]) ?:
@@ -532,7 +537,7 @@ static int emit_profile(struct builder *bd, struct pm_buf *out)
 	      pm_pb__int(out, PROFILE_PERIOD, (int64_t)o->period) ?:
 	      pm_pb__uint(out, PROFILE_COMMENT, comment);
 	for (i = 0; i < bd->strs.nr && !err; i++) {
-		s = pm_pb_keys__key(&bd->strs, i, &n);
+		s = pm_intern__key(&bd->strs, i, &n);
 		err = pm_pb__bytes(out, PROFILE_STRING_TABLE, s, n) ?: drain(bd);
 	}
 	return err ?: drain(bd);
@@ -553,18 +558,18 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 	bd->p = p;
 	bd->o = o;
 	bd->out = out;
-	pm_pb_keys__init(&bd->strs);
-	pm_pb_keys__init(&bd->maps);
-	pm_pb_keys__init(&bd->funcs);
-	pm_pb_keys__init(&bd->locs);
-	pm_pb_keys__init(&bd->samples);
+	pm_intern__init(&bd->strs);
+	pm_intern__init(&bd->maps);
+	pm_intern__init(&bd->funcs);
+	pm_intern__init(&bd->locs);
+	pm_intern__init(&bd->samples);
 	/* string_table[0] must be "". */
 	err = str_id0(bd, "", &empty) ?: builder__collect(bd) ?: emit_profile(bd, &bd->top);
-	pm_pb_keys__exit(&bd->strs);
-	pm_pb_keys__exit(&bd->maps);
-	pm_pb_keys__exit(&bd->funcs);
-	pm_pb_keys__exit(&bd->locs);
-	pm_pb_keys__exit(&bd->samples);
+	pm_intern__exit(&bd->strs);
+	pm_intern__exit(&bd->maps);
+	pm_intern__exit(&bd->funcs);
+	pm_intern__exit(&bd->locs);
+	pm_intern__exit(&bd->samples);
 	pm_buf__exit(&bd->scratch);
 	pm_buf__exit(&bd->name);
 	pm_buf__exit(&bd->msg);

@@ -14,23 +14,27 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* Source text as it is, but no control character reaches the terminal. */
+/* Source text as it is, tabs too, but no control reaches the terminal. */
 static void print__text(struct pm_out *o, const char *s, size_t n)
 {
-	size_t i;
+	pm_out__term_str(o, s, n, true);
+}
 
-	for (i = 0; i < n; i++)
-		pm_out__ch(o, (unsigned char)s[i] < 0x20 && s[i] != '\t' ? '?' :
-			   s[i] == 0x7f ? '?' : s[i]);
+/* A name from the recording or its files (symbol, path) on a terminal. */
+static void print__name(struct pm_out *o, const char *s)
+{
+	pm_out__term_str(o, s, strlen(s), false);
 }
 
 /* An instruction's operands; a jump inside the function as objdump shows it. */
 static void print__operands(struct pm_out *o, const struct pm_annotation *a,
 			    const struct pm_annotate_insn *in)
 {
-	if (in->jump && in->target - a->start < a->size)
-		pm_out__printf(o, "%" PRIx64 " <%s+0x%" PRIx64 ">", in->target, a->sym,
-			       in->target - a->start);
+	if (in->jump && in->target - a->start < a->size) {
+		pm_out__printf(o, "%" PRIx64 " <", in->target);
+		print__name(o, a->sym);
+		pm_out__printf(o, "+0x%" PRIx64 ">", in->target - a->start);
+	}
 	else if (in->jump)
 		pm_out__printf(o, "%" PRIx64, in->target);
 	else
@@ -41,26 +45,39 @@ static void print__summary(struct pm_annotate_print *p, const struct pm_annotati
 {
 	size_t i;
 
-	pm_out__printf(p->out, "\nSorted summary for file %s\n", a->func->dso);
-	pm_out__str(p->out, "----------------------------------------------\n\n");
-	for (i = 0; i < a->nr_lines && i < SUMMARY_LINES; i++)
-		pm_out__printf(p->out, "   %6.2f %s:%" PRIu32 "\n",
-			       percent(a->lines[i].period, a->period),
-			       pm_path__base(a->lines[i].file), a->lines[i].line);
+	pm_out__str(p->out, "\nSorted summary for file ");
+	print__name(p->out, a->func->dso);
+	pm_out__str(p->out, "\n----------------------------------------------\n\n");
+	for (i = 0; i < a->nr_lines && i < SUMMARY_LINES; i++) {
+		pm_out__printf(p->out, "   %6.2f ", percent(a->lines[i].period, a->period));
+		print__name(p->out, pm_path__base(a->lines[i].file));
+		pm_out__printf(p->out, ":%" PRIu32 "\n", a->lines[i].line);
+	}
 }
 
 /* A source line above the instructions it made: its text, else where it is. */
-static void print__source(struct pm_annotate_print *p, const char *file, uint32_t line)
+static void print__source(struct pm_annotate_print *p, const struct pm_annotation *a,
+			  const char *file, uint32_t line)
 {
 	const char *text;
 	size_t len;
 
 	pm_out__printf(p->out, "         : %-6" PRIu32 " ", line);
-	if (p->sources && !pm_sources__line(p->sources, file, line, &text, &len))
+	if (p->sources && !pm_sources__line(p->sources, &a->owner, file, line, &text, &len))
 		print__text(p->out, text, len);
-	else
-		pm_out__printf(p->out, "%s:%" PRIu32, pm_path__base(file), line);
+	else {
+		print__name(p->out, pm_path__base(file));
+		pm_out__printf(p->out, ":%" PRIu32, line);
+	}
 	pm_out__ch(p->out, '\n');
+}
+
+/* "name():", the function a run of instructions is in. */
+static void print__func_line(struct pm_out *o, const char *name)
+{
+	pm_out__str(o, "         : ");
+	print__name(o, name);
+	pm_out__str(o, "():\n");
 }
 
 static void print__text_one(struct pm_annotate_print *p, const struct pm_annotation *a)
@@ -74,14 +91,18 @@ static void print__text_one(struct pm_annotate_print *p, const struct pm_annotat
 		print__summary(p, a);
 	pm_out__ch(p->out, '\n');
 	n = (int)strlen(pm_path__base(a->func->dso)) + (int)strlen(p->event) + 80;
-	pm_out__printf(p->out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64
-		       " samples, percent: local period)\n", pm_path__base(a->func->dso), p->event,
-		       a->samples);
+	pm_out__str(p->out, " Percent |\tSource code & Disassembly of ");
+	print__name(p->out, pm_path__base(a->func->dso));
+	pm_out__str(p->out, " for ");
+	print__name(p->out, p->event);
+	pm_out__printf(p->out, " (%" PRIu64 " samples, percent: local period)\n", a->samples);
 	while (n-- > 0)
 		pm_out__ch(p->out, '-');
-	pm_out__printf(p->out, "\n         :\n         : %016" PRIx64 " <%s>:\n", a->start, a->sym);
+	pm_out__printf(p->out, "\n         :\n         : %016" PRIx64 " <", a->start);
+	print__name(p->out, a->sym);
+	pm_out__str(p->out, ">:\n");
 	if (a->has_lines)
-		pm_out__printf(p->out, "         : %s():\n", a->sym);
+		print__func_line(p->out, a->sym);
 	/* Kernel code comes from kcore; no vmlinux with debug info is read for its lines. */
 	if (a->func->kernel)
 		pm_out__str(p->out, "         : (kernel code from kcore: no source lines)\n");
@@ -89,11 +110,11 @@ static void print__text_one(struct pm_annotate_print *p, const struct pm_annotat
 		const struct pm_annotate_insn *in = &a->insns[i];
 
 		if (in->inlined != inlined && in->file) {
-			pm_out__printf(p->out, "         : %s():\n", in->inlined ? in->inlined : a->sym);
+			print__func_line(p->out, in->inlined ? in->inlined : a->sym);
 			inlined = in->inlined;
 		}
 		if (in->file && (in->line != line || file != in->file))
-			print__source(p, in->file, in->line);
+			print__source(p, a, in->file, in->line);
 		if (in->file) {
 			file = in->file;
 			line = in->line;
@@ -130,7 +151,8 @@ static void print__json_lines(struct pm_annotate_print *p, const struct pm_annot
 		pm_out__printf(p->out, ",\"line\":%" PRIu32 ",\"samples\":%" PRIu64
 			       ",\"period\":%" PRIu64 ",\"percent\":%.2f", l->line, l->samples,
 			       l->period, percent(l->period, a->period));
-		if (p->sources && !pm_sources__line(p->sources, l->file, l->line, &text, &len)) {
+		if (p->sources &&
+		    !pm_sources__line(p->sources, &a->owner, l->file, l->line, &text, &len)) {
 			pm_out__str(p->out, ",\"text\":");
 			pm_out__json_str(p->out, text, len);
 		}

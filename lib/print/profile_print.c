@@ -49,16 +49,9 @@ static void spaces(struct out *o, size_t n)
 /* Names come from the input: control characters would drive the terminal. */
 static void put_name(struct out *o, const char *s, size_t max)
 {
-	size_t n = strnlen(s, max), i, start = 0;
+	size_t n = max == SIZE_MAX ? strlen(s) : strnlen(s, max);
 
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
-			continue;
-		putn(o, s + start, i - start);
-		pm_out__ch(o->o, '?');
-		start = i + 1;
-	}
-	putn(o, s + start, n - start);
+	pm_out__term_str(o->o, s, n, false);
 }
 
 static void newline(struct out *o)

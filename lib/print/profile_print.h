@@ -43,7 +43,7 @@ struct pm_color_span {
  * "# Samples: 2K of event 'E'" header, the column headers, the rows shown
  * and their call graphs (perf's graph mode, percentages of the event's
  * total).  Column widths fit every row, shown or not, as perf's do.
- * Control characters in names print as '?'.
+ * What a terminal must not see in names (pm_utf8__safe_run) prints as '?'.
  */
 void pm_profile__print_text(struct pm_out *out, struct pm_profile_result *const *res, size_t nr,
 			    const struct pm_profile_print_opts *o);

@@ -198,6 +198,7 @@ void pm_annotate_sink__sort(struct pm_annotate_sink *k)
 
 struct pm_source_file {
 	char *path;
+	struct pm_source_owner owner;	/* who it was read as */
 	int err;			/* of reading it; 0: read */
 	char *text;
 	size_t len;
@@ -207,7 +208,8 @@ struct pm_source_file {
 
 static int source__read(struct pm_source_file *sf)
 {
-	int fd = pm_file__open(sf->path, O_RDONLY, 0, PM_SOURCE_MAX, NULL);
+	int fd = pm_file__open_as(sf->path, O_RDONLY, 0, PM_SOURCE_MAX, NULL, sf->owner.uid,
+				  sf->owner.gid);
 	size_t i, cap = 0;
 	int err;
 
@@ -227,26 +229,33 @@ static int source__read(struct pm_source_file *sf)
 	return 0;
 }
 
-int pm_sources__line(struct pm_sources *src, const char *path, uint32_t line,
-		     const char **text, size_t *len)
+static bool owner__same(const struct pm_source_owner *a, const struct pm_source_owner *b)
+{
+	return a->uid == b->uid && a->gid == b->gid;
+}
+
+int pm_sources__line(struct pm_sources *src, const struct pm_source_owner *owner,
+		     const char *path, uint32_t line, const char **text, size_t *len)
 {
 	struct pm_source_file *sf = NULL;
 	size_t i, end;
 
 	for (i = 0; i < src->nr && !sf; i++)
-		if (!strcmp(src->files[i].path, path))
+		if (!strcmp(src->files[i].path, path) && owner__same(&src->files[i].owner, owner))
 			sf = &src->files[i];
 	if (!sf) {
 		if (src->nr >= SOURCES_MAX ||
 		    pm_array__grow((void **)&src->files, &src->cap, src->nr, sizeof(*src->files)))
 			return -ENOENT;
 		sf = &src->files[src->nr];
-		*sf = (struct pm_source_file){ .path = strdup(path) };
+		*sf = (struct pm_source_file){ .path = strdup(path), .owner = *owner };
 		if (!sf->path)
 			return -ENOMEM;
 		src->nr++;
 		sf->err = source__read(sf);
 	}
+	if (sf->err == -EACCES)
+		return -EACCES;
 	if (sf->err || !line || line > sf->nr_lines)
 		return -ENOENT;
 	i = sf->starts[line - 1];
@@ -256,6 +265,21 @@ int pm_sources__line(struct pm_sources *src, const char *path, uint32_t line,
 	*text = sf->text + i;
 	*len = end - i;
 	return 0;
+}
+
+bool pm_sources__withheld(const struct pm_sources *src, size_t i, const char **path,
+			  struct pm_source_owner *owner)
+{
+	size_t j;
+
+	for (j = 0; j < src->nr; j++) {
+		if (src->files[j].err != -EACCES || i--)
+			continue;
+		*path = src->files[j].path;
+		*owner = src->files[j].owner;
+		return true;
+	}
+	return false;
 }
 
 void pm_sources__exit(struct pm_sources *src)

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "symbols/dso.h"
 #include "symbols/elf.h"
@@ -91,8 +92,18 @@ struct pm_annotate_line {
 
 struct pm_dwfile;
 
+/*
+ * Who owns the annotated file: its source files are shown only if they
+ * could read them (pm_file__open_as).  uid 0: anything root reads.
+ */
+struct pm_source_owner {
+	uid_t uid;
+	gid_t gid;
+};
+
 struct pm_annotation {
 	const struct pm_annotate_func *func;
+	struct pm_source_owner owner;	/* of the file annotated (kernel: root) */
 	char *sym;			/* the symbol as the file names it */
 	uint64_t start, size;		/* in the file's address space */
 	struct pm_annotate_insn *insns;
@@ -163,7 +174,9 @@ void pm_annotation__exit(struct pm_annotation *a);
 
 /*
  * Source text of files named by debug info, read whole once each (opened
- * through pm_file__open, no link followed, at most PM_SOURCE_MAX bytes).
+ * through pm_file__open_as, as the binary's owner: debug info can name any
+ * path, and root must not show what the binary's owner could not read; no
+ * link followed, at most PM_SOURCE_MAX bytes).
  */
 #define PM_SOURCE_MAX (64u << 20)
 
@@ -175,11 +188,20 @@ struct pm_sources {
 };
 
 /*
- * Line line (from 1) of file path, without its newline, in *text and *len:
- * valid as long as src.  -ENOENT when the file or the line cannot be had.
+ * Line line (from 1) of file path, as owner could read it, without its
+ * newline, in *text and *len: valid as long as src.  -ENOENT when the file
+ * or the line cannot be had, -EACCES when owner could not read the file.
  */
-int pm_sources__line(struct pm_sources *src, const char *path, uint32_t line,
-		     const char **text, size_t *len);
+int pm_sources__line(struct pm_sources *src, const struct pm_source_owner *owner,
+		     const char *path, uint32_t line, const char **text, size_t *len);
+
+/*
+ * The files withheld because their binary's owner could not read them, in
+ * the order first asked for: *path and *owner of the i-th, or false past
+ * the last.
+ */
+bool pm_sources__withheld(const struct pm_sources *src, size_t i, const char **path,
+			  struct pm_source_owner *owner);
 void pm_sources__exit(struct pm_sources *src);
 
 #endif

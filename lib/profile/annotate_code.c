@@ -411,6 +411,22 @@ void pm_annotate_kernel__exit(struct pm_annotate_kernel *k)
 	k->tried = false;
 }
 
+/*
+ * The file's owner and group, whose reading rights its source files get: a
+ * file that cannot be looked at now gets nobody's, which shows no source
+ * root alone can read.
+ */
+static struct pm_source_owner annotation__owner(const char *path)
+{
+	struct stat st;
+	int fd = pm_file__open(path, O_RDONLY, 0, 0, &st);
+
+	if (fd < 0)
+		return (struct pm_source_owner){ .uid = 65534, .gid = 65534 };
+	close(fd);
+	return (struct pm_source_owner){ .uid = st.st_uid, .gid = st.st_gid };
+}
+
 int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func *f,
 			 struct pm_dso_cache *cache, struct pm_annotate_kernel *k,
 			 struct pm_annotate_error *e)
@@ -445,6 +461,7 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 	annotation__place(a, dso);
 	/* No vmlinux with debug info is looked for: the kernel's code has no lines. */
 	if (dso) {
+		a->owner = annotation__owner(f->dso);
 		a->src = pm_dwfile__open(f->dso);
 		if (!a->src)
 			return -ENOMEM;

@@ -15,9 +15,14 @@ struct pm_offcpu_thread {
 	bool open;		/* off CPU since out */
 	/* A LOST record came while it was off CPU: its switch-in may be among the lost. */
 	bool tainted;
+	bool ran;		/* a record showed it on CPU since its last switch-in */
+	bool exited;		/* its EXIT came; a FORK of its tid is a new thread */
 	enum pm_offcpu_state state;
 	uint64_t out;
 	uint64_t stack;
+	uint64_t born;		/* its FORK's time; 0: before the recording */
+	/* The latest time of its own records, switch-outs aside: no span starts sooner. */
+	uint64_t now;
 };
 
 int pm_offcpu__init(struct pm_offcpu *o, const struct pm_offcpu_ops *ops, void *ctx)
@@ -35,17 +40,11 @@ void pm_offcpu__exit(struct pm_offcpu *o)
 	*o = (struct pm_offcpu){ 0 };
 }
 
-void pm_offcpu__time(struct pm_offcpu *o, uint64_t time)
-{
-	if (time > o->last_time)
-		o->last_time = time;
-}
-
 static struct pm_offcpu_thread *offcpu__find(struct pm_offcpu *o, int32_t tid)
 {
 	uint64_t idx;
 
-	if (!pm_hashtab__find_int(&o->by_tid, (uint32_t)tid, &idx))
+	if (tid <= 0 || !pm_hashtab__find_int(&o->by_tid, (uint32_t)tid, &idx))
 		return NULL;
 	return &o->threads[idx];
 }
@@ -65,32 +64,116 @@ static struct pm_offcpu_thread *offcpu__thread(struct pm_offcpu *o, int32_t tid)
 	return t;
 }
 
-/* Closes t's span at end, as kind says (a tainted span is never charged). */
-static int offcpu__close(struct pm_offcpu *o, struct pm_offcpu_thread *t, uint64_t end,
-			 enum pm_offcpu_span_kind kind)
-{
-	struct pm_offcpu_span sp = {
-		.pid = t->pid, .tid = t->tid, .cpu = t->cpu,
-		.start = t->out, .end = end < t->out ? t->out : end,
-		.state = t->state, .kind = t->tainted ? PM_OFFCPU_UNATTRIBUTED : kind,
-		.stack = t->stack,
-	};
-	struct pm_offcpu_stats *st = &o->stats;
-	uint64_t ns = sp.end - sp.start;
+/* ---- the recording's span ---- */
 
-	t->open = false;
-	if (sp.kind == PM_OFFCPU_UNATTRIBUTED) {
+/*
+ * Whether time may end the recording: not further past the latest time
+ * another record reached than that is past the first (a lone time at the
+ * end of the u64 range is not the end of a recording of seconds).
+ */
+static bool clock__believed(const struct pm_offcpu_clock *c, uint64_t time)
+{
+	/* With no time reached twice yet, there is nothing to judge by. */
+	return time <= c->confirmed || !c->confirmed ||
+	       time - c->confirmed <= c->confirmed - c->first;
+}
+
+uint64_t pm_offcpu__end_time(const struct pm_offcpu *o)
+{
+	const struct pm_offcpu_clock *c = &o->clock;
+
+	return clock__believed(c, c->last) ? c->last : c->confirmed;
+}
+
+/* Every span, charged or not, goes through here once: the stats and ops->span. */
+static int offcpu__emit(struct pm_offcpu *o, const struct pm_offcpu_span *sp)
+{
+	struct pm_offcpu_stats *st = &o->stats;
+	uint64_t ns = sp->end - sp->start;
+
+	if (sp->kind == PM_OFFCPU_UNATTRIBUTED) {
 		st->unattributed_spans++;
 		pm_add_sat(&st->unattributed_ns, ns);
-	} else {
+	} else if (sp->kind != PM_OFFCPU_DROPPED) {
 		st->spans++;
-		pm_add_sat(sp.state == PM_OFFCPU_BLOCKED ? &st->blocked_ns : &st->runnable_ns, ns);
-		if (sp.kind == PM_OFFCPU_AT_END) {
+		pm_add_sat(sp->state == PM_OFFCPU_BLOCKED ? &st->blocked_ns : &st->runnable_ns, ns);
+		if (sp->kind == PM_OFFCPU_AT_END) {
 			st->at_end_threads++;
 			pm_add_sat(&st->at_end_ns, ns);
 		}
 	}
-	return o->ops && o->ops->span ? o->ops->span(o->ctx, &sp) : 0;
+	return o->ops && o->ops->span ? o->ops->span(o->ctx, sp) : 0;
+}
+
+/* The held span, charged: a later record reached its end. */
+static int offcpu__settle(struct pm_offcpu *o)
+{
+	struct pm_offcpu_thread *t = offcpu__find(o, o->held.tid);
+
+	o->holding = false;
+	if (t && o->held.end > t->now)
+		t->now = o->held.end;
+	return offcpu__emit(o, &o->held);
+}
+
+/* The held span's end was past what came after (time, or the end): not charged. */
+static int offcpu__unhold(struct pm_offcpu *o, uint64_t time)
+{
+	struct pm_offcpu_span *sp = &o->held;
+
+	o->holding = false;
+	o->stats.past_end++;
+	sp->kind = PM_OFFCPU_UNATTRIBUTED;
+	sp->end = time < sp->start ? sp->start : time < sp->end ? time : sp->end;
+	return offcpu__emit(o, sp);
+}
+
+int pm_offcpu__time(struct pm_offcpu *o, uint64_t time)
+{
+	struct pm_offcpu_clock *c = &o->clock;
+
+	if (!time)
+		return 0;
+	if (!c->first || time < c->first)
+		c->first = time;
+	if ((time < c->last ? time : c->last) > c->confirmed)
+		c->confirmed = time < c->last ? time : c->last;
+	if (time > c->last)
+		c->last = time;
+	return o->holding && o->held.end <= c->confirmed ? offcpu__settle(o) : 0;
+}
+
+/* ---- pairing ---- */
+
+/*
+ * Closes t's span at end, as kind says (a tainted span is never charged),
+ * charged only where the thread was known to be off CPU: not before its
+ * birth or the recording's first time (nor, t->out saw to it, before its
+ * last record: so never twice).
+ */
+static int offcpu__close(struct pm_offcpu *o, struct pm_offcpu_thread *t, uint64_t end,
+			 enum pm_offcpu_span_kind kind)
+{
+	struct pm_offcpu_span sp = {
+		.pid = t->pid, .tid = t->tid, .cpu = t->cpu, .start = t->out, .end = end,
+		.state = t->state, .kind = t->tainted ? PM_OFFCPU_UNATTRIBUTED : kind,
+		.stack = t->stack,
+	};
+
+	t->open = false;
+	t->ran = false;
+	if (sp.start < t->born)
+		sp.start = t->born;
+	if (sp.start < o->clock.first)
+		sp.start = o->clock.first;
+	if (sp.end < sp.start)
+		sp.end = sp.start;
+	if (sp.kind == PM_OFFCPU_CHARGED && !clock__believed(&o->clock, sp.end)) {
+		o->held = sp;
+		o->holding = true;
+		return 0;
+	}
+	return offcpu__emit(o, &sp);
 }
 
 /* The handle of a switch-out that opens no span. */
@@ -101,16 +184,47 @@ static int offcpu__drop(struct pm_offcpu *o, uint64_t handle)
 							       .stack = handle }) : 0;
 }
 
-int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
-			  int32_t tid, uint64_t prev_state, uint64_t handle)
+/* The held span's thread has a record before the held end: that end went past it. */
+static int offcpu__check_held(struct pm_offcpu *o, uint64_t time, int32_t tid)
+{
+	if (!o->holding || o->held.tid != tid || !time || time >= o->held.end)
+		return 0;
+	return offcpu__unhold(o, time);
+}
+
+int pm_offcpu__seen(struct pm_offcpu *o, uint64_t time, int32_t tid, bool ran)
 {
 	struct pm_offcpu_thread *t;
-	int err = 0;
+	int err = pm_offcpu__time(o, time) ?: offcpu__check_held(o, time, tid);
 
-	pm_offcpu__time(o, time);
+	t = offcpu__find(o, tid);
+	if (err || !t)
+		return err;
+	if (time > t->now)
+		t->now = time;
+	t->ran |= ran && !t->open;
+	return 0;
+}
+
+/* A switch time that contradicts what came before: counted once, under its first kind. */
+static void offcpu__odd_time(struct pm_offcpu *o, uint64_t time, uint64_t before)
+{
+	if (!time)
+		o->stats.zero_times++;
+	else if (time < before)
+		o->stats.backwards++;
+}
+
+/* A switch-out, the recording's clock already moved to time. */
+static int offcpu__out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
+		       int32_t tid, uint64_t prev_state, uint64_t handle)
+{
+	struct pm_offcpu_thread *t;
+	int err = offcpu__check_held(o, time, tid);
+
 	/* The idle task is one per CPU, all of tid 0. */
-	if (tid <= 0)
-		return offcpu__drop(o, handle);
+	if (err || tid <= 0)
+		return offcpu__drop(o, handle) ?: err;
 	t = offcpu__thread(o, tid);
 	if (!t) {
 		offcpu__drop(o, handle);
@@ -128,61 +242,148 @@ int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32
 		return offcpu__drop(o, handle) ?: err;
 	}
 	o->stats.switch_outs++;
-	*t = (struct pm_offcpu_thread){
-		.pid = pid, .tid = tid, .cpu = cpu, .open = true, .out = time, .stack = handle,
-		.state = prev_state & PM_OFFCPU_TASK_REPORT ? PM_OFFCPU_BLOCKED :
-							      PM_OFFCPU_RUNNABLE,
-	};
+	offcpu__odd_time(o, time, t->now);
+	t->open = true;
+	t->tainted = false;
+	t->pid = pid;
+	t->cpu = cpu;
+	/* Off CPU no sooner than its own last record showed it. */
+	t->out = time < t->now ? t->now : time;
+	t->stack = handle;
+	t->state = prev_state & PM_OFFCPU_TASK_REPORT ? PM_OFFCPU_BLOCKED : PM_OFFCPU_RUNNABLE;
 	return 0;
+}
+
+/* A switch-in, the recording's clock already moved to time. */
+static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t tid)
+{
+	struct pm_offcpu_thread *t;
+	int err = offcpu__check_held(o, time, tid);
+
+	if (err || tid <= 0)
+		return err;
+	t = offcpu__thread(o, tid);
+	if (!t)
+		return -ENOMEM;
+	if (!t->open) {
+		/*
+		 * Not off CPU as far as we know: its switch-out was before the
+		 * recording or lost, or this is the same switch seen twice
+		 * (sched_switch's next_pid and a SWITCH record); but if it ran
+		 * since its last switch-in, the switch-out that ended that is missing.
+		 */
+		if (!time)
+			o->stats.zero_times++;
+		else if (!clock__believed(&o->clock, time))
+			o->stats.past_end++;
+		else if (t->ran)
+			o->stats.missed_outs++;
+		t->ran = false;
+	} else if (!time || time < t->out) {
+		offcpu__odd_time(o, time, t->out);
+		err = offcpu__close(o, t, t->out, PM_OFFCPU_DROPPED);
+	} else {
+		o->stats.switch_ins++;
+		err = offcpu__close(o, t, time, PM_OFFCPU_CHARGED);
+	}
+	if (!(o->holding && o->held.tid == tid) && clock__believed(&o->clock, time) &&
+	    time > t->now)
+		t->now = time;
+	return err;
+}
+
+int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
+			  int32_t tid, uint64_t prev_state, uint64_t handle)
+{
+	int err = pm_offcpu__time(o, time);
+
+	if (err) {
+		offcpu__drop(o, handle);
+		return err;
+	}
+	return offcpu__out(o, time, cpu, pid, tid, prev_state, handle);
 }
 
 int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t tid)
 {
-	struct pm_offcpu_thread *t;
-
-	pm_offcpu__time(o, time);
-	t = tid > 0 ? offcpu__find(o, tid) : NULL;
-	/* Not off CPU as far as we know: its switch-out was before the recording, or lost. */
-	if (!t || !t->open)
-		return 0;
-	o->stats.switch_ins++;
-	return offcpu__close(o, t, time, PM_OFFCPU_CHARGED);
+	return pm_offcpu__time(o, time) ?: offcpu__in(o, time, tid);
 }
 
 int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time)
 {
 	size_t i;
+	int err = pm_offcpu__time(o, time);
 
-	pm_offcpu__time(o, time);
 	o->stats.lost_records++;
-	/* Any of them may have been switched in in the range lost. */
-	for (i = 0; i < o->nr_threads; i++)
-		if (o->threads[i].open)
-			o->threads[i].tainted = true;
-	return 0;
+	/* Any of them may have been switched in in the range lost, or out. */
+	for (i = 0; i < o->nr_threads; i++) {
+		o->threads[i].tainted |= o->threads[i].open;
+		o->threads[i].ran = false;
+	}
+	return err;
 }
 
 int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid)
 {
-	struct pm_offcpu_thread *t = offcpu__find(o, tid);
+	struct pm_offcpu_thread *t;
+	int err = pm_offcpu__seen(o, time, tid, false);
 
-	pm_offcpu__time(o, time);
+	t = err || tid <= 0 ? NULL : offcpu__thread(o, tid);
+	if (!t)
+		return err ?: tid > 0 ? -ENOMEM : 0;
+	t->exited = true;
 	/* It ran to exit: a span still open lost its switch-in. */
-	if (!t || !t->open)
+	if (!t->open)
 		return 0;
 	o->stats.missed_ins++;
 	t->tainted = true;
 	return offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
 }
 
+int pm_offcpu__thread_fork(struct pm_offcpu *o, uint64_t time, int32_t tid)
+{
+	struct pm_offcpu_thread *t;
+	int err = pm_offcpu__seen(o, time, tid, false);
+
+	t = err || tid <= 0 || !time ? NULL : offcpu__thread(o, tid);
+	if (!t)
+		return err ?: tid > 0 && time ? -ENOMEM : 0;
+	/* A span open before the thread was born began at a time gone backwards. */
+	if (t->open) {
+		o->stats.backwards += t->out && t->out < time;
+		t->born = time;
+		return 0;
+	}
+	/* Its tid again, after an exit: a new thread. */
+	*t = (struct pm_offcpu_thread){ .tid = tid, .born = time, .now = time };
+	return 0;
+}
+
 int pm_offcpu__end(struct pm_offcpu *o)
 {
+	uint64_t end = pm_offcpu__end_time(o);
+	struct pm_offcpu_thread *t;
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < o->nr_threads && !err; i++)
-		if (o->threads[i].open)
-			err = offcpu__close(o, &o->threads[i], o->last_time, PM_OFFCPU_AT_END);
+	if (o->holding)
+		err = o->held.end <= end ? offcpu__settle(o) : offcpu__unhold(o, end);
+	for (i = 0; i < o->nr_threads && !err; i++) {
+		t = &o->threads[i];
+		if (!t->open)
+			continue;
+		if (t->out > end) {
+			o->stats.past_end++;
+			err = offcpu__close(o, t, end, PM_OFFCPU_DROPPED);
+		} else if (t->exited) {
+			/* Out after its exit and never in again: not off CPU, dead. */
+			o->stats.missed_ins++;
+			t->tainted = true;
+			err = offcpu__close(o, t, end, PM_OFFCPU_UNATTRIBUTED);
+		} else {
+			err = offcpu__close(o, t, end, PM_OFFCPU_AT_END);
+		}
+	}
 	return err;
 }
 
@@ -271,26 +472,26 @@ static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
 	const struct pm_offcpu_evsel *oe;
 	uint64_t prev_pid, prev_state, next_pid, handle = 0;
 	int32_t cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1;
+	int32_t tid = s->fields & PERF_SAMPLE_TID ? (int32_t)s->tid : -1;
 	int err;
 
-	pm_offcpu__time(o, s->time);
 	if (!pm_offcpu__is_switch(o, s))
-		return 0;
+		return pm_offcpu__seen(o, s->time, tid, true);
 	oe = &o->evsels[s->evsel->idx];
 	/* A record whose fields lie outside its payload pairs nothing. */
 	if (field_int(oe->prev_pid, s, &prev_pid) || field_int(oe->prev_state, s, &prev_state) ||
 	    field_int(oe->next_pid, s, &next_pid))
-		return 0;
+		return pm_offcpu__time(o, s->time);
+	/* One record, one tick of the clock, for both switches. */
+	err = pm_offcpu__time(o, s->time);
 	/* The idle task leaving opens nothing: no stack to keep. */
-	if ((int32_t)prev_pid > 0) {
+	if (!err && (int32_t)prev_pid > 0) {
 		err = o->ops && o->ops->keep ? o->ops->keep(o->ctx, rec, s, &handle) : 0;
 		if (!err)
-			err = pm_offcpu__switch_out(o, s->time, cpu, (int32_t)s->pid,
-						    (int32_t)prev_pid, prev_state, handle);
-		if (err)
-			return err;
+			err = offcpu__out(o, s->time, cpu, (int32_t)s->pid, (int32_t)prev_pid,
+					  prev_state, handle);
 	}
-	return pm_offcpu__switch_in(o, s->time, (int32_t)next_pid);
+	return err ?: offcpu__in(o, s->time, (int32_t)next_pid);
 }
 
 int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)
@@ -306,23 +507,23 @@ int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_re
 		/* The switched-in task is the record's own (its sample_id). */
 		if (!in->has_time || !in->has_pid)
 			return 0;
-		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
-			pm_offcpu__time(o, in->time);
-			return 0;
-		}
+		/* The sched_switch sample is the switch-out; this shows the thread ran. */
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+			return pm_offcpu__seen(o, in->time, in->tid, true);
 		return pm_offcpu__switch_in(o, in->time, in->tid);
 	case PERF_RECORD_LOST:
-		return pm_offcpu__lost(o, in->has_time ? in->time : o->last_time);
+		return pm_offcpu__lost(o, in->has_time ? in->time : o->clock.last);
 	case PERF_RECORD_LOST_SAMPLES:
 		/* Written at the end from the events' counts; an empty one loses nothing. */
 		if (in->body_len < 8 || !((const uint64_t *)rec->data)[1])
 			return 0;
-		return pm_offcpu__lost(o, in->has_time ? in->time : o->last_time);
+		return pm_offcpu__lost(o, in->has_time ? in->time : o->clock.last);
 	case PERF_RECORD_EXIT:
 		return in->has_time && in->has_pid ? pm_offcpu__thread_exit(o, in->time, in->tid) : 0;
+	case PERF_RECORD_FORK:
+		return in->has_time && in->has_pid ? pm_offcpu__thread_fork(o, in->time, in->tid) : 0;
 	default:
-		if (in->has_time)
-			pm_offcpu__time(o, in->time);
-		return 0;
+		return in->has_time ? pm_offcpu__seen(o, in->time, in->has_pid ? in->tid : -1,
+						      false) : 0;
 	}
 }

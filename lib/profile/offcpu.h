@@ -16,8 +16,18 @@
  * dropped, any of which may have been the switch-in of any thread then
  * off CPU, so the spans open at that moment are closed as unattributed
  * (counted, not charged) when their switch-in comes.  A thread still off
- * CPU when the recording ends is charged until the last time seen and
- * flagged; a thread that exits is closed.
+ * CPU when the recording ends is charged until its end and flagged; a
+ * thread that exits is closed.
+ *
+ * Nor is it believed when it contradicts itself (an edited or corrupt
+ * file): a span is charged only inside its thread's known life (from its
+ * FORK, not before its own last record, nor before the end of its last
+ * span) and the recording's span, and a switch whose time is zero, goes
+ * backwards, or lies past the end (the thread's exit, or the recording's)
+ * is counted in the stats, once.  The recording's end is its latest time
+ * unless that time stands further past the others than the recording so
+ * far is long (one record at 2^64-1): a span that ends at such a time is
+ * held until a later record reaches it, and is past the end if none does.
  *
  *	struct pm_offcpu o;
  *	pm_offcpu__init(&o, &ops, ctx);
@@ -79,6 +89,12 @@ struct pm_offcpu_stats {
 	uint64_t unattributed_spans, unattributed_ns;
 	/* Spans whose switch-in never came (out again, or exited): part of the above. */
 	uint64_t missed_ins;
+	/* Switch-ins of a thread seen on CPU since its last one: its switch-out is missing. */
+	uint64_t missed_outs;
+	/* Switch times that contradict the rest, each switch counted under one. */
+	uint64_t zero_times;		/* 0 */
+	uint64_t backwards;		/* before the thread's last record, birth or switch-out */
+	uint64_t past_end;		/* after the thread's exit or the recording's end */
 	uint64_t lost_records;		/* LOST records (their ranges) */
 	uint64_t exits;
 };
@@ -91,6 +107,12 @@ struct pm_offcpu_evsel {
 	const struct pm_tp_field *prev_pid, *prev_state, *next_pid;	/* NULL: not sched_switch */
 };
 
+/* The recording's times (0 is no time): what its span is made of. */
+struct pm_offcpu_clock {
+	uint64_t first, last;		/* the earliest and the latest */
+	uint64_t confirmed;		/* the latest that another record reached too */
+};
+
 struct pm_offcpu {
 	const struct pm_offcpu_ops *ops;
 	void *ctx;
@@ -99,7 +121,10 @@ struct pm_offcpu {
 	struct pm_hashtab by_tid;	/* tid -> index */
 	struct pm_offcpu_evsel *evsels;
 	size_t nr_evsels;
-	uint64_t last_time;		/* of any record: the end of the recording */
+	struct pm_offcpu_clock clock;
+	/* A span that ends at a time no other record has reached yet. */
+	struct pm_offcpu_span held;
+	bool holding;
 	struct pm_offcpu_stats stats;
 };
 
@@ -118,9 +143,18 @@ int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32
 int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t tid);
 int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time);
 int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid);
-/* Moves the end of the recording to time, if later. */
-void pm_offcpu__time(struct pm_offcpu *o, uint64_t time);
-/* The threads still off CPU, charged until the last time seen and flagged. */
+/* A new thread tid (its FORK): its life starts at time. */
+int pm_offcpu__thread_fork(struct pm_offcpu *o, uint64_t time, int32_t tid);
+/*
+ * A record of thread tid (tid <= 0: of none) at time that is no switch of
+ * it; ran: it shows the thread on CPU (a sample, a SWITCH out record).
+ */
+int pm_offcpu__seen(struct pm_offcpu *o, uint64_t time, int32_t tid, bool ran);
+/* Widens the recording's span to time (0: no time). */
+int pm_offcpu__time(struct pm_offcpu *o, uint64_t time);
+/* The recording's end as believed: its latest time, unless that stands too far past the rest. */
+uint64_t pm_offcpu__end_time(const struct pm_offcpu *o);
+/* The threads still off CPU, charged until the recording's end and flagged. */
 int pm_offcpu__end(struct pm_offcpu *o);
 
 /* A pm_consume_fn: arg is the pm_offcpu. */

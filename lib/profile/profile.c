@@ -12,27 +12,6 @@
 
 /* ---- tables ---- */
 
-/* What str_find looks up. */
-struct str_key {
-	const char *s;
-	size_t len;
-};
-
-static uint64_t str_hash(const struct pm_hashtab *t, uint64_t id, void *arg)
-{
-	const struct pm_profile *p = arg;
-
-	return pm_hashtab__hash_bytes(t, p->strs[id].s, p->strs[id].len);
-}
-
-static bool str_equal(uint64_t id, const void *key, void *arg)
-{
-	const struct str *e = &((const struct pm_profile *)arg)->strs[id];
-	const struct str_key *k = key;
-
-	return e->len == k->len && !memcmp(e->s, k->s, k->len);
-}
-
 static uint64_t frame_key_hash(const struct pm_hashtab *t, const struct frame *k)
 {
 	uint64_t h = hash_words(t, ((uint64_t)k->dso << 32 | k->sym) ^ ((uint64_t)k->f.kernel << 63),
@@ -114,67 +93,23 @@ static bool stack_equal(uint64_t id, const void *key, void *arg)
 	       !memcmp(p->stack_ids + st->off, k->ids, k->nr * sizeof(*k->ids));
 }
 
-static const struct pm_hashtab_ops str_ops = { .hash = str_hash, .equal = str_equal };
 static const struct pm_hashtab_ops frame_ops = { .hash = frame_hash, .equal = frame_equal };
 static const struct pm_hashtab_ops ctx_ops = { .hash = ctx_hash, .equal = ctx_equal };
 static const struct pm_hashtab_ops stack_ops = { .hash = stack_hash, .equal = stack_equal };
 
 /* ---- strings ---- */
 
-static char *arena__alloc(struct pm_profile *p, size_t n)
-{
-	size_t sz = n > 65536 ? n : 65536;
-	char *b;
-
-	if (n <= p->arena_left) {
-		b = p->arena;
-		p->arena += n;
-		p->arena_left -= n;
-		return b;
-	}
-	if (pm_array__grow((void **)&p->blocks, &p->blocks_cap, p->nr_blocks, sizeof(*p->blocks)))
-		return NULL;
-	b = malloc(sz);
-	if (!b)
-		return NULL;
-	p->blocks[p->nr_blocks++] = b;
-	if (sz > n) {
-		p->arena = b + n;
-		p->arena_left = sz - n;
-	}
-	return b;
-}
-
 /* Interns s: returns its id + 1, 0 for NULL, or 0 with *err set. */
 static uint32_t str_find(struct pm_profile *p, const char *s, size_t len, int *err)
 {
-	uint64_t h, found;
 	uint32_t id;
-	char *copy;
 
 	if (!s)
 		return 0;
-	if (len >= UINT32_MAX || p->nr_strs >= UINT32_MAX / 2 - 1) {
+	if (pm_intern__id(&p->strs, s, len, &id, NULL)) {
 		*err = -ENOMEM;
 		return 0;
 	}
-	h = pm_hashtab__hash_bytes(&p->str_tab, s, len);
-	if (pm_hashtab__find(&p->str_tab, h, &(struct str_key){ .s = s, .len = len }, &found))
-		return (uint32_t)found + 1;
-	if (pm_array__grow((void **)&p->strs, &p->strs_cap, p->nr_strs, sizeof(*p->strs)) ||
-	    !(copy = arena__alloc(p, len + 1))) {
-		*err = -ENOMEM;
-		return 0;
-	}
-	memcpy(copy, s, len);
-	copy[len] = '\0';
-	id = (uint32_t)p->nr_strs;
-	p->strs[id] = (struct str){ .s = copy, .len = (uint32_t)len };
-	if (pm_hashtab__insert(&p->str_tab, h, id)) {
-		*err = -ENOMEM;
-		return 0;
-	}
-	p->nr_strs++;
 	return id + 1;
 }
 
@@ -316,7 +251,7 @@ struct pm_profile *pm_profile__new(void)
 
 	if (!p)
 		return NULL;
-	pm_hashtab__init(&p->str_tab, &str_ops, p);
+	pm_intern__init(&p->strs);
 	pm_hashtab__init(&p->frame_tab, &frame_ops, p);
 	pm_hashtab__init(&p->ctx_tab, &ctx_ops, p);
 	pm_hashtab__init(&p->node_tab, NULL, NULL);
@@ -337,15 +272,11 @@ void pm_profile__delete(struct pm_profile *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nr_blocks; i++)
-		free(p->blocks[i]);
 	for (i = 0; i < (p->nr_frames + FRAME_BLOCK - 1) / FRAME_BLOCK; i++)
 		free(p->frame_blocks[i]);
 	for (i = 0; i < p->nr_events; i++)
 		free(p->events[i].name);
-	free(p->blocks);
-	free(p->strs);
-	pm_hashtab__exit(&p->str_tab);
+	pm_intern__exit(&p->strs);
 	free(p->frame_blocks);
 	pm_hashtab__exit(&p->frame_tab);
 	free(p->ctxs);
@@ -592,7 +523,7 @@ int pm_profile__time_range(const struct pm_profile *p, uint32_t event, uint64_t 
 
 size_t pm_profile__nr_strings(const struct pm_profile *p)
 {
-	return p->nr_strs;
+	return pm_intern__nr(&p->strs);
 }
 
 size_t pm_profile__nr_nodes(const struct pm_profile *p)

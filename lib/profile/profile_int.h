@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/hashtab.h"
+#include "base/intern.h"
 #include "profile/profile.h"
 
 /*
@@ -29,11 +30,6 @@
 struct stack {
 	uint32_t ctx, nr, leaf;
 	size_t off;		/* into stack_ids */
-};
-
-struct str {
-	const char *s;
-	uint32_t len;
 };
 
 struct ctx {
@@ -61,14 +57,7 @@ struct event {
 };
 
 struct pm_profile {
-	char *arena;		/* current string block */
-	size_t arena_left;
-	char **blocks;
-	size_t nr_blocks, blocks_cap;
-
-	struct str *strs;
-	size_t nr_strs, strs_cap;
-	struct pm_hashtab str_tab;
+	struct pm_intern strs;	/* every string once: its id + 1 is its key */
 
 	struct frame **frame_blocks;	/* blocks keep addresses stable for results */
 	size_t nr_frames, frame_blocks_cap;
@@ -128,7 +117,7 @@ static inline struct frame *frame_at(const struct pm_profile *p, uint32_t id)
 
 static inline const char *str_at(const struct pm_profile *p, uint32_t id1)
 {
-	return id1 ? p->strs[id1 - 1].s : NULL;
+	return id1 ? pm_intern__str(&p->strs, id1 - 1) : NULL;
 }
 
 /* Innermost first into p->path; returns the number of frames. */

@@ -8,7 +8,7 @@
 
 #include "base/buf.h"
 #include "base/file.h"
-#include "base/hash.h"
+#include "base/cache.h"
 #include "format/perf_data.h"
 #include "profile/report_sink.h"
 #include "symbols/symname.h"
@@ -36,23 +36,25 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 	return 0;
 }
 
-#define SINK_SEEN_BITS 12
 /* Beyond these, a kernel frame waits for the symbols instead (memory bound). */
 #define SINK_DEFER_MAX (1u << 18)
 #define SINK_PENDING_MAX (1u << 18)
 #define SINK_PENDING_BIT (1u << 31)
-#define SINK_SEEN_SLOTS (1u << SINK_SEEN_BITS)
 #define SINK_REPEAT_BITS 10
 #define SINK_WAIT_BITS 12
 
+static pm_frame_id_fn sink__named;
+
 int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct pm_profile *p)
 {
+	int err;
+
 	*k = (struct pm_report_sink){ .profile = p, .r = r };
-	k->seen = calloc(SINK_SEEN_SLOTS, sizeof(*k->seen));
+	err = pm_frame_ids__init(&k->frames, sink__named, k);
 	k->repeat = calloc(1u << SINK_REPEAT_BITS, sizeof(*k->repeat));
 	k->deferred_slot = calloc(1u << SINK_WAIT_BITS, sizeof(*k->deferred_slot));
 	k->pending_slot = calloc(1u << SINK_WAIT_BITS, sizeof(*k->pending_slot));
-	if (!k->seen || !k->repeat || !k->deferred_slot || !k->pending_slot)
+	if (err || !k->repeat || !k->deferred_slot || !k->pending_slot)
 		return -ENOMEM;
 	return sink__events(k, r);
 }
@@ -61,7 +63,7 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 {
 	free(k->event_of);
 	free(k->ids);
-	free(k->seen);
+	pm_frame_ids__exit(&k->frames);
 	free(k->repeat);
 	free(k->deferred_slot);
 	free(k->pending_slot);
@@ -76,12 +78,7 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 /* perf's short dso name: a file's base name; "[kernel.kallsyms]" and the like as they are. */
 static const char *dso__short(const char *dso)
 {
-	const char *slash;
-
-	if (!dso || dso[0] != '/')
-		return dso;
-	slash = strrchr(dso, '/');
-	return slash[1] ? slash + 1 : dso;
+	return dso && dso[0] == '/' ? pm_path__base(dso) : dso;
 }
 
 static void frame__convert(struct pm_profile_frame *pf, const struct pm_named_frame *nf)
@@ -159,21 +156,6 @@ static int sink__reserve(struct pm_report_sink *k, size_t nr)
 	return 0;
 }
 
-/* The slot of hash h in a table of 1 << bits. */
-static size_t sink__index(uint64_t h, unsigned int bits)
-{
-	return (size_t)((h * 0xff51afd7ed558ccdULL) >> (64 - bits));
-}
-
-static struct pm_sink_seen *sink__seen(struct pm_report_sink *k, int32_t pid,
-				       const struct pm_named_frame *fr)
-{
-	uint64_t h = (fr->lookup * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(uint32_t)pid << 32) ^
-		     (fr->ip - fr->lookup) ^ ((uint64_t)fr->cpumode << 8);
-
-	return &k->seen[sink__index(h, SINK_SEEN_BITS)];
-}
-
 /*
  * perf's srcline of a frame: file:line from the line table (the whole
  * path for pprof); kernel code
@@ -201,38 +183,19 @@ static const char *sink__srcline(struct pm_report_sink *k, int32_t pid,
 	return buf;
 }
 
-/* The profile's id of frame fr of process pid, named unless seen. */
-static int sink__frame_id(struct pm_report_sink *k, int32_t pid, struct pm_named_frame *fr,
-			  uint32_t *id)
+/* The profile's id of frame fr of process pid, just named (pm_frame_id_fn). */
+static int sink__named(void *arg, int32_t pid, const struct pm_named_frame *fr, uint32_t *id)
 {
 	char hex[2 * PM_BUILD_ID_SIZE + 1], srcline[PM_SYM_NAME_MAX + 32];
-	struct pm_sink_seen *e = NULL;
+	struct pm_report_sink *k = arg;
 	struct pm_profile_frame pf;
-	int err;
 
-	/* An inlined frame's name comes with it, from the unwinder. */
-	if (!fr->inlined) {
-		e = sink__seen(k, pid, fr);
-		if (e->gen == pm_namer__generation(k->namer) && e->ip == fr->ip &&
-		    e->lookup == fr->lookup && e->pid == pid && e->cpumode == fr->cpumode) {
-			*id = e->id;
-			return 0;
-		}
-	}
-	pm_namer__name(k->namer, pid, fr);
 	frame__convert(&pf, fr);
 	if (k->addrs)
 		frame__address(k, &pf, fr, pid, hex);
 	if (k->srclines)
 		pf.srcline = sink__srcline(k, pid, fr, srcline, sizeof(srcline));
-	err = pm_profile__frame_id(k->profile, &pf, id);
-	if (err || !e)
-		return err;
-	/* The generation after naming: naming may refuse a file, and start one. */
-	*e = (struct pm_sink_seen){ .ip = fr->ip, .lookup = fr->lookup,
-				    .gen = pm_namer__generation(k->namer), .pid = pid,
-				    .cpumode = fr->cpumode, .id = *id };
-	return 0;
+	return pm_profile__frame_id(k->profile, &pf, id);
 }
 
 /* The offset + 1 of comm in the pool; consecutive samples mostly share one. */
@@ -255,7 +218,7 @@ static int sink__comm(struct pm_report_sink *k, const char *comm, uint32_t *off)
 
 static uint32_t *sink__wait_slot(uint32_t *slots, uint64_t h)
 {
-	return &slots[sink__index(h, SINK_WAIT_BITS)];
+	return &slots[pm_cache__slot(h, SINK_WAIT_BITS)];
 }
 
 /* The waiting sample of ps's context and frames, slot the place to remember a new one. */
@@ -263,14 +226,14 @@ static struct pm_sink_deferred *sink__waiting(struct pm_report_sink *k,
 					      const struct pm_profile_sample *ps,
 					      const uint32_t *ids, size_t nr, uint32_t **slot)
 {
-	uint64_t h = pm_mix64(((uint64_t)ps->event << 32 | (uint32_t)ps->tid) ^
-			      ((uint64_t)(uint32_t)ps->cpu << 32 | (uint32_t)ps->pid));
+	uint64_t h = pm_cache__mix((uint64_t)ps->event << 32 | (uint32_t)ps->tid,
+				   (uint64_t)(uint32_t)ps->cpu << 32 | (uint32_t)ps->pid);
 	struct pm_sink_deferred *d;
 	const char *comm;
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		h = pm_mix64(h ^ ids[i]);
+		h = pm_cache__mix(h, ids[i]);
 	*slot = sink__wait_slot(k->deferred_slot, h);
 	if (!**slot || **slot > k->nr_deferred)
 		return NULL;
@@ -331,7 +294,7 @@ static int sink__defer(struct pm_report_sink *k, const struct pm_profile_sample 
 /* A kernel frame to name once the symbols are in: its index, tagged. */
 static int sink__pend(struct pm_report_sink *k, const struct pm_named_frame *fr, uint32_t *id)
 {
-	uint32_t *slot = sink__wait_slot(k->pending_slot, fr->ip ^ (fr->lookup << 1));
+	uint32_t *slot = sink__wait_slot(k->pending_slot, pm_cache__mix(fr->ip, fr->lookup));
 	const struct pm_sink_pending *e;
 
 	if (*slot && *slot <= k->nr_pending) {
@@ -360,7 +323,7 @@ static int sink__flush(struct pm_report_sink *k)
 		struct pm_named_frame fr = { .ip = k->pending[i].ip, .lookup = k->pending[i].lookup,
 					     .cpumode = PERF_RECORD_MISC_KERNEL };
 
-		err = sink__frame_id(k, -1, &fr, &k->pending[i].id);
+		err = pm_frame_ids__get(&k->frames, k->namer, -1, &fr, &k->pending[i].id);
 	}
 	for (i = 0; i < k->nr_deferred && !err; i++) {
 		const struct pm_sink_deferred *d = &k->deferred[i];
@@ -392,14 +355,92 @@ int pm_report_sink__finish(struct pm_report_sink *k)
 static struct pm_sink_repeat *sink__repeat(struct pm_report_sink *k, const struct pm_sample *s,
 					   uint16_t cpumode, int32_t cpu, bool *hit)
 {
-	uint64_t h = (s->ip * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)s->tid << 32) ^
-		     ((uint64_t)(uint32_t)cpu << 8) ^ cpumode;
-	struct pm_sink_repeat *e = &k->repeat[sink__index(h, SINK_REPEAT_BITS)];
+	uint64_t h = pm_cache__mix(pm_cache__mix(s->ip, (uint64_t)s->tid << 32 | (uint32_t)cpu),
+				   cpumode);
+	struct pm_sink_repeat *e = &k->repeat[pm_cache__slot(h, SINK_REPEAT_BITS)];
 
 	*hit = e->gen == pm_namer__generation(k->namer) && e->ip == s->ip &&
 	       e->tid == (int32_t)s->tid && e->pid == (int32_t)s->pid && e->cpu == cpu &&
 	       e->evsel == s->evsel->idx && e->cpumode == cpumode;
 	return e;
+}
+
+/*
+ * Whether a sample's kernel frames wait for the symbols; what waits goes in
+ * first once they are in, or when the wait is full (waiting for them).
+ */
+static int sink__waits(struct pm_report_sink *k, bool *defer)
+{
+	int err;
+
+	*defer = pm_namer__kernel_pending(k->namer);
+	if (k->nr_deferred && (!*defer || k->nr_deferred >= SINK_DEFER_MAX ||
+			       k->nr_pending >= SINK_PENDING_MAX - PM_PROFILE_MAX_FRAMES)) {
+		err = sink__flush(k);
+		if (err)
+			return err;
+		*defer = pm_namer__kernel_pending(k->namer);
+	}
+	return 0;
+}
+
+/*
+ * The ids of frames nf[0..*nr) in k->ids, kernel ones pending if defer;
+ * for none, one: a sample without an ip still counts, as perf's [unknown].
+ */
+static int sink__ids(struct pm_report_sink *k, int32_t pid, struct pm_named_frame *nf,
+		     size_t *nr, bool defer)
+{
+	int err = sink__reserve(k, *nr + 1);
+	size_t i;
+
+	for (i = 0; i < *nr && !err; i++) {
+		if (defer && nf[i].cpumode == PERF_RECORD_MISC_KERNEL && !nf[i].inlined)
+			err = sink__pend(k, &nf[i], &k->ids[i]);
+		else
+			err = pm_frame_ids__get(&k->frames, k->namer, pid, &nf[i], &k->ids[i]);
+	}
+	if (!err && !*nr) {
+		err = pm_profile__frame_id(k->profile, &(struct pm_profile_frame){ 0 }, &k->ids[0]);
+		*nr = 1;
+	}
+	return err;
+}
+
+/* The ids of sample s's frames in k->ids: its ip alone if ip_only, else its call chain. */
+static int sink__frames(struct pm_report_sink *k, const struct pm_sample *s, uint16_t cpumode,
+			bool defer, size_t *nr)
+{
+	struct pm_named_frame *nf;
+	int err;
+
+	if (k->ip_only) {
+		k->ip = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip, .cpumode = cpumode };
+		nf = &k->ip;
+		*nr = s->fields & PERF_SAMPLE_IP ? 1 : 0;
+	} else {
+		err = pm_frame_ids__chain(k->namer, cpumode, s, &nf, nr);
+		if (err)
+			return err;
+	}
+	return sink__ids(k, (int32_t)s->pid, nf, nr, defer);
+}
+
+/* Adds ps where it goes, and remembers where for the next sample of repeat's thread and ip. */
+static int sink__place(struct pm_report_sink *k, const struct pm_profile_sample *ps,
+		       const struct pm_sample *s, uint16_t cpumode, struct pm_sink_repeat *repeat)
+{
+	int err = pm_profile__add_placed(k->profile, ps, &repeat->at);
+
+	/* The generation after the naming: naming may start one. */
+	if (!err && repeat->at.node != UINT32_MAX)
+		*repeat = (struct pm_sink_repeat){ .ip = s->ip, .gen = pm_namer__generation(k->namer),
+						   .pid = ps->pid, .tid = ps->tid, .cpu = ps->cpu,
+						   .evsel = s->evsel->idx, .cpumode = cpumode,
+						   .at = repeat->at };
+	else
+		repeat->gen = 0;
+	return err;
 }
 
 static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
@@ -409,9 +450,8 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	int32_t cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1;
 	struct pm_sink_repeat *repeat = NULL;
 	struct pm_profile_sample ps;
-	struct pm_named_frame *nf;
 	bool defer, hit;
-	size_t nr, i;
+	size_t nr;
 	int err;
 
 	if (s->evsel->idx < 0 || (size_t)s->evsel->idx >= k->nr_events) {
@@ -419,15 +459,9 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		if (err)
 			return err;
 	}
-	/* Full, the samples that wait go in once the symbols are in (waiting for them). */
-	defer = pm_namer__kernel_pending(k->namer);
-	if (k->nr_deferred && (!defer || k->nr_deferred >= SINK_DEFER_MAX ||
-			       k->nr_pending >= SINK_PENDING_MAX - PM_PROFILE_MAX_FRAMES)) {
-		err = sink__flush(k);
-		if (err)
-			return err;
-		defer = pm_namer__kernel_pending(k->namer);
-	}
+	err = sink__waits(k, &defer);
+	if (err)
+		return err;
 	if (k->ip_only && !defer && (s->fields & PERF_SAMPLE_IP)) {
 		repeat = sink__repeat(k, s, cpumode, cpu, &hit);
 		if (hit) {
@@ -435,30 +469,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 			return 0;
 		}
 	}
-	if (k->ip_only) {
-		k->ip = (struct pm_named_frame){ .ip = s->ip, .lookup = s->ip, .cpumode = cpumode };
-		nf = &k->ip;
-		nr = s->fields & PERF_SAMPLE_IP ? 1 : 0;
-	} else {
-		err = pm_namer__chain(k->namer, cpumode, s, &nf, &nr);
-		if (err)
-			return err;
-	}
-	if (nr > PM_PROFILE_MAX_FRAMES)
-		nr = PM_PROFILE_MAX_FRAMES;
-	err = sink__reserve(k, nr + 1);
-	for (i = 0; i < nr && !err; i++) {
-		if (defer && nf[i].cpumode == PERF_RECORD_MISC_KERNEL && !nf[i].inlined) {
-			err = sink__pend(k, &nf[i], &k->ids[i]);
-			continue;
-		}
-		err = sink__frame_id(k, (int32_t)s->pid, &nf[i], &k->ids[i]);
-	}
-	/* A sample without an ip still counts, as perf's [unknown]. */
-	if (!err && !nr) {
-		err = pm_profile__frame_id(k->profile, &(struct pm_profile_frame){ 0 }, &k->ids[0]);
-		nr = 1;
-	}
+	err = sink__frames(k, s, cpumode, defer, &nr);
 	if (err)
 		return err;
 	ps = (struct pm_profile_sample){
@@ -474,18 +485,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	};
 	if (defer)
 		return sink__defer(k, &ps, k->ids, nr);
-	if (!repeat)
-		return pm_profile__add(k->profile, &ps);
-	err = pm_profile__add_placed(k->profile, &ps, &repeat->at);
-	/* The generation after the naming: naming may start one. */
-	if (!err && repeat->at.node != UINT32_MAX)
-		*repeat = (struct pm_sink_repeat){ .ip = s->ip, .gen = pm_namer__generation(k->namer),
-						   .pid = (int32_t)s->pid, .tid = (int32_t)s->tid,
-						   .cpu = cpu, .evsel = s->evsel->idx,
-						   .cpumode = cpumode, .at = repeat->at };
-	else
-		repeat->gen = 0;
-	return err;
+	return repeat ? sink__place(k, &ps, s, cpumode, repeat) : pm_profile__add(k->profile, &ps);
 }
 
 int pm_report_sink__stack(struct pm_report_sink *k, const struct pm_record *rec,
@@ -493,20 +493,10 @@ int pm_report_sink__stack(struct pm_report_sink *k, const struct pm_record *rec,
 {
 	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct pm_named_frame *nf;
-	size_t n, i;
-	int err = pm_namer__chain(k->namer, cpumode, s, &nf, &n);
+	size_t n = 0;
+	int err = pm_frame_ids__chain(k->namer, cpumode, s, &nf, &n) ?:
+		  sink__ids(k, (int32_t)s->pid, nf, &n, false);
 
-	if (err)
-		return err;
-	if (n > PM_PROFILE_MAX_FRAMES)
-		n = PM_PROFILE_MAX_FRAMES;
-	err = sink__reserve(k, n + 1);
-	for (i = 0; i < n && !err; i++)
-		err = sink__frame_id(k, (int32_t)s->pid, &nf[i], &k->ids[i]);
-	if (!err && !n) {
-		err = pm_profile__frame_id(k->profile, &(struct pm_profile_frame){ 0 }, &k->ids[0]);
-		n = 1;
-	}
 	*ids = k->ids;
 	*nr = n;
 	return err;

@@ -15,22 +15,11 @@
 
 #include "base/buf.h"
 #include "symbols/naming.h"
+#include "profile/frame_ids.h"
 #include "profile/profile.h"
 #include "reader/reader.h"
 #include "reader/rec_info.h"
 #include "dwarf/srcline.h"
-
-/*
- * A frame named before: its profile id, while the namer's generation holds.
- * Hot code comes back sample after sample, and a call graph names every
- * caller again: an id found here skips naming, demangling and interning.
- */
-struct pm_sink_seen {
-	uint64_t ip, lookup, gen;	/* gen 0: empty */
-	int32_t pid;
-	uint16_t cpumode;
-	uint32_t id;
-};
 
 /*
  * Where a sample of an ip_only sink went: the next one of the same thread,
@@ -92,7 +81,7 @@ struct pm_report_sink {
 	uint32_t *ids;			/* the profile's frame ids of a sample */
 	size_t cap_ids;
 	struct pm_named_frame ip;	/* the frame of an ip_only sample */
-	struct pm_sink_seen *seen;	/* SINK_SEEN_SLOTS, by address */
+	struct pm_frame_ids frames;	/* the profile's frame ids, by address */
 	struct pm_sink_repeat *repeat;	/* SINK_REPEAT_SLOTS, by thread and address */
 	struct pm_sink_deferred *deferred;
 	size_t nr_deferred, cap_deferred;

@@ -82,15 +82,15 @@ static int debug__beside(const char *file_name, const char *link, const struct d
 			 char **name)
 {
 	static const char *const fmt[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
-	const char *slash = strrchr(file_name, '/');
+	int dir = pm_path__dir_len(file_name);
 	char path[PATH_MAX];
 	size_t i;
 	int fd, n;
 
-	if (!slash || strchr(link, '/'))
+	if (dir < 0 || strchr(link, '/'))
 		return -1;
 	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
-		n = snprintf(path, sizeof(path), fmt[i], (int)(slash - file_name), file_name, link);
+		n = snprintf(path, sizeof(path), fmt[i], dir, file_name, link);
 		if (n < 0 || (size_t)n >= sizeof(path) || !strcmp(path, file_name))
 			continue;
 		fd = debug__try(path, 0, w, name);
@@ -143,7 +143,7 @@ static bool debug__altlink(const char *file_name, const char *link, unsigned cha
 static int debug__find_alt(const char *file_name, const char *link, const struct debug_want *w,
 			   char **name)
 {
-	const char *slash = strrchr(file_name, '/');
+	int dir = pm_path__dir_len(file_name);
 	char path[PATH_MAX];
 	int fd, n;
 
@@ -152,9 +152,9 @@ static int debug__find_alt(const char *file_name, const char *link, const struct
 		return fd;
 	if (link[0] == '/')
 		return debug__try(link, 0, w, name);
-	if (!slash)
+	if (dir < 0)
 		return -1;
-	n = snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - file_name), file_name, link);
+	n = snprintf(path, sizeof(path), "%.*s/%s", dir, file_name, link);
 	return n < 0 || (size_t)n >= sizeof(path) ? -1 : debug__try(path, 0, w, name);
 }
 

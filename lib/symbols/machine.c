@@ -6,6 +6,7 @@
 #include <sys/sysmacros.h>
 
 #include "base/buf.h"
+#include "base/cache.h"
 #include "base/hashtab.h"
 #include "symbols/jitsym.h"
 #include "symbols/machine.h"
@@ -577,8 +578,8 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 void pm_machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode, uint64_t ip,
 			 struct pm_frame *f)
 {
-	uint64_t k = (ip * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(uint32_t)pid << 32) ^ cpumode;
-	struct pm_resolved *e = &m->resolved[(k * 0xff51afd7ed558ccdULL) >> (64 - RESOLVE_BITS)];
+	uint64_t h = pm_cache__mix(ip, (uint64_t)(uint32_t)pid << 16 | cpumode);
+	struct pm_resolved *e = &m->resolved[pm_cache__slot(h, RESOLVE_BITS)];
 
 	if (e->gen == machine__gen(m) && e->ip == ip && e->pid == pid && e->cpumode == cpumode) {
 		*f = e->f;

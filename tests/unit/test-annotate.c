@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile/annotate.h"
@@ -30,14 +31,63 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+static const struct pm_source_owner root_owner = { 0, 0 };
+
 static int line_is(struct pm_sources *src, const char *path, uint32_t line, const char *want)
 {
 	const char *text;
 	size_t len;
 
-	if (pm_sources__line(src, path, line, &text, &len))
+	if (pm_sources__line(src, &root_owner, path, line, &text, &len))
 		return want == NULL;
 	return want && len == strlen(want) && !memcmp(text, want, len);
+}
+
+/*
+ * Root shows a source file only if the binary's owner could read it: a
+ * 0600 root file, or one in a 0700 root directory, is withheld from
+ * nobody's binary, and named as withheld; root's binary shows both.
+ */
+static void test_sources_owner(const char *open_path)
+{
+	const struct pm_source_owner nobody = { 65534, 65534 };
+	struct pm_sources src = { 0 };
+	struct pm_source_owner who;
+	char secret[96], sub[64], hidden[96];
+	const char *text, *withheld;
+	size_t len;
+	int a, b, c, d;
+
+	if (geteuid() != 0) {
+		tap_ok(1, "# SKIP owner rule: needs root");
+		return;
+	}
+	snprintf(secret, sizeof(secret), "%s/secret.c", dir);
+	write_file(secret, "int secret;");
+	chmod(secret, 0600);
+	snprintf(sub, sizeof(sub), "%s/root-only", dir);
+	mkdir(sub, 0700);
+	snprintf(hidden, sizeof(hidden), "%s/open.c", sub);
+	write_file(hidden, "int hidden;");
+	chmod(hidden, 0644);
+	chmod(dir, 0755);
+	a = pm_sources__line(&src, &nobody, secret, 1, &text, &len);
+	b = pm_sources__line(&src, &nobody, hidden, 1, &text, &len);
+	c = pm_sources__line(&src, &nobody, open_path, 1, &text, &len);
+	d = pm_sources__line(&src, &root_owner, secret, 1, &text, &len);
+	tap_ok(a == -EACCES && b == -EACCES, "nobody's binary: a 0600 file and one in a 0700 "
+	       "directory withheld (%d, %d)", a, b);
+	tap_ok(!c && !d, "a file nobody can read is shown, and root's binary shows the secret "
+	       "(%d, %d)", c, d);
+	tap_ok(pm_sources__withheld(&src, 0, &withheld, &who) && !strcmp(withheld, secret) &&
+	       who.uid == 65534 && pm_sources__withheld(&src, 1, &withheld, &who) &&
+	       !strcmp(withheld, hidden) && !pm_sources__withheld(&src, 2, &withheld, &who),
+	       "the withheld files named, in order");
+	tap_ok(geteuid() == 0 && access(secret, R_OK) == 0, "the thread is root again after");
+	pm_sources__exit(&src);
+	unlink(hidden);
+	rmdir(sub);
+	unlink(secret);
 }
 
 static void test_sources(void)
@@ -60,6 +110,7 @@ static void test_sources(void)
 	tap_ok(src.nr == 3, "one entry per file asked for (%zu)", src.nr);
 	pm_sources__exit(&src);
 	unlink(link_path);
+	test_sources_owner(path);
 	unlink(path);
 }
 

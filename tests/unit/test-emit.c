@@ -381,6 +381,51 @@ static void test_utf8(void)
 	       "past U+10FFFF, stray and cut bytes refused");
 }
 
+/* term_str(in) into a memory output, NUL-terminated; the caller frees it. */
+static char *term(const char *in, size_t n, bool tab)
+{
+	struct pm_out o = { 0 };
+
+	pm_out__term_str(&o, in, n, tab);
+	pm_out__ch(&o, '\0');
+	return o.buf;
+}
+
+static void test_term(void)
+{
+	static const struct {
+		const char *in, *want, *what;
+	} cases[] = {
+		{ "plain name_1", "plain name_1", "printable ASCII as it is" },
+		{ "caf\xc3\xa9 \xe6\x97\xa5", "caf\xc3\xa9 \xe6\x97\xa5", "valid UTF-8 as it is" },
+		{ "a\x1b[31mb", "a?[31mb", "ESC (C0)" },
+		{ "a\nb\tc\x7f", "a?b?c?", "newline, tab, DEL" },
+		{ "a\xc2\x9b" "31mb", "a?31mb", "C1 CSI (U+009B) as one '?'" },
+		{ "a\xc2\x9d" "0;x\x07", "a?0;x?", "C1 OSC (U+009D)" },
+		{ "a\xe2\x80\xae" "b\xe2\x81\xa6" "c", "a?b?c", "bidi override U+202E, isolate U+2066" },
+		{ "a\xe2\x80\xa9" "b", "a\xe2\x80\xa9" "b", "U+2029 is not a bidi control" },
+		{ "a\xff\xfe" "b", "a??b", "invalid bytes, one '?' each" },
+		{ "a\xe2\x80", "a??", "a sequence cut short" },
+		{ "a\xc0\xaf", "a??", "an overlong form" },
+		{ "a\xed\xa0\x80", "a???", "a surrogate" },
+	};
+	size_t i, run, bad;
+	char *t;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		t = term(cases[i].in, strlen(cases[i].in), false);
+		tap_ok(t && !strcmp(t, cases[i].want), "term: %s", cases[i].what);
+		free(t);
+	}
+	t = term("a\tb", 3, true);
+	tap_ok(t && !strcmp(t, "a\tb"), "term: tab kept where asked (source lines)");
+	free(t);
+	run = pm_utf8__safe_run("ab\xc2\x9b" "c", 5, false, &bad);
+	tap_ok(run == 2 && bad == 2, "safe_run: 2 safe bytes, then a 2-byte C1 (%zu, %zu)", run, bad);
+	run = pm_utf8__safe_run("abc", 3, false, &bad);
+	tap_ok(run == 3 && bad == 0, "safe_run: all safe, nothing bad at the end");
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -388,6 +433,7 @@ int main(void)
 		return 1;
 	test_numbers();
 	test_utf8();
+	test_term();
 	test_escapes();
 	test_fields();
 	test_fd();

@@ -193,6 +193,17 @@ static void test_pwrite_all(void)
 		close(fd);
 }
 
+static void test_paths(void)
+{
+	tap_ok(!strcmp(pm_path__base("/usr/lib/libc.so.6"), "libc.so.6") &&
+	       !strcmp(pm_path__base("libc.so.6"), "libc.so.6") &&
+	       !strcmp(pm_path__base("/usr/lib/"), "/usr/lib/"),
+	       "path base: the last component, or the path when it ends in /");
+	tap_ok(pm_path__dir_len("/usr/lib/libc.so.6") == 8 && pm_path__dir_len("/a") == 0 &&
+	       pm_path__dir_len("libc.so.6") == -1,
+	       "path dir_len: up to the last slash, -1 without one");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -201,6 +212,7 @@ int main(void)
 	test_outfile();
 	test_pread_all();
 	test_pwrite_all();
+	test_paths();
 	{
 		char cmd[128];
 

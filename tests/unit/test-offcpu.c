@@ -117,6 +117,7 @@ static void test_end_exit_idle(void)
 	/* 31 runs, exits (EXIT record), then leaves the CPU for good. */
 	pm_offcpu__thread_exit(&o, 110 * MS, 31);
 	pm_offcpu__switch_out(&o, 111 * MS, 1, 31, 31, S_DEAD, 3);
+	pm_offcpu__time(&o, 195 * MS);
 	pm_offcpu__time(&o, 200 * MS);
 	pm_offcpu__end(&o);
 	sp = span_of(&s, 30, 100 * MS);
@@ -160,6 +161,9 @@ static void test_records(void)
 	tap_ok(s.nr == 0, "a SWITCH out record closes nothing");
 	switch_record(buf, &rec, &in, PERF_RECORD_SWITCH_CPU_WIDE, 0, 40, 125 * MS);
 	pm_offcpu__record(&o, &rec, &in);
+	/* 25 ms past a recording 0 ms long: held until another record reaches it. */
+	tap_ok(s.nr == 0 && o.holding, "a span ending far past the rest is held");
+	pm_offcpu__time(&o, 126 * MS);
 	sp = span_of(&s, 40, 100 * MS);
 	tap_ok(sp && sp->end == 125 * MS && sp->kind == PM_OFFCPU_CHARGED,
 	       "a SWITCH_CPU_WIDE in record is the switch-in");
@@ -174,11 +178,155 @@ static void test_records(void)
 	pm_offcpu__exit(&o);
 }
 
+/* Times the recording's: a first record at 1 s and its clock at 3 s. */
+static void span_of_recording(struct pm_offcpu *o, struct seen *s)
+{
+	pm_offcpu__init(o, &ops, s);
+	pm_offcpu__seen(o, 1000 * MS, 1, true);
+	pm_offcpu__seen(o, 3000 * MS, 1, true);
+}
+
+static void test_backwards(void)
+{
+	struct pm_offcpu o;
+	struct seen s = { 0 };
+	const struct pm_offcpu_span *sp;
+
+	span_of_recording(&o, &s);
+	/* 50 runs until 3.1 s; its switch-out says 2.1 s (moved back 1 s). */
+	pm_offcpu__switch_in(&o, 3000 * MS, 50);
+	pm_offcpu__seen(&o, 3100 * MS, 50, true);
+	pm_offcpu__switch_out(&o, 2100 * MS, 0, 50, 50, S_SLEEP, 1);
+	pm_offcpu__switch_in(&o, 3200 * MS, 50);
+	sp = span_of(&s, 50, 3100 * MS);
+	tap_ok(sp && sp->end == 3200 * MS && sp->kind == PM_OFFCPU_CHARGED &&
+	       o.stats.backwards == 1 && o.stats.blocked_ns == 100 * MS,
+	       "a switch-out before its thread's last record: from that record on, counted");
+	/* A switch-in before its switch-out (the two swapped) charges nothing. */
+	pm_offcpu__switch_out(&o, 3300 * MS, 0, 50, 50, S_SLEEP, 2);
+	pm_offcpu__switch_in(&o, 3250 * MS, 50);
+	tap_ok(o.stats.backwards == 2 && o.stats.spans == 1 && s.dropped == 1,
+	       "a switch-in before its switch-out: dropped, counted");
+	/* 51's switch-out came before its FORK (read first): not before its birth. */
+	pm_offcpu__switch_out(&o, 2500 * MS, 0, 51, 51, S_SLEEP, 3);
+	pm_offcpu__thread_fork(&o, 3300 * MS, 51);
+	pm_offcpu__switch_in(&o, 3400 * MS, 51);
+	sp = span_of(&s, 51, 3300 * MS);
+	tap_ok(sp && sp->end == 3400 * MS && o.stats.backwards == 3,
+	       "a span open before its thread's FORK starts at the FORK, counted");
+	/* Never twice: a span that starts inside the last one starts at its end. */
+	pm_offcpu__switch_out(&o, 3500 * MS, 0, 52, 52, S_SLEEP, 4);
+	pm_offcpu__switch_in(&o, 3600 * MS, 52);
+	pm_offcpu__switch_out(&o, 3550 * MS, 0, 52, 52, S_SLEEP, 5);
+	pm_offcpu__switch_in(&o, 3650 * MS, 52);
+	sp = span_of(&s, 52, 3600 * MS);
+	tap_ok(sp && sp->end == 3650 * MS && o.stats.backwards == 4 &&
+	       o.stats.blocked_ns == 100 * MS + 100 * MS + 100 * MS + 50 * MS,
+	       "a span is never charged twice");
+	pm_offcpu__exit(&o);
+}
+
+static void test_zero(void)
+{
+	struct pm_offcpu o;
+	struct seen s = { 0 };
+	const struct pm_offcpu_span *sp;
+
+	span_of_recording(&o, &s);
+	pm_offcpu__switch_out(&o, 0, 0, 60, 60, S_SLEEP, 1);
+	pm_offcpu__switch_in(&o, 3000 * MS, 60);
+	sp = span_of(&s, 60, 1000 * MS);
+	tap_ok(sp && sp->end == 3000 * MS && o.stats.zero_times == 1 && o.clock.first == 1000 * MS,
+	       "a switch-out at 0: from the recording's first time, counted");
+	pm_offcpu__switch_out(&o, 3100 * MS, 0, 60, 60, S_SLEEP, 2);
+	pm_offcpu__switch_in(&o, 0, 60);
+	tap_ok(o.stats.zero_times == 2 && s.dropped == 1 && o.stats.spans == 1,
+	       "a switch-in at 0: nothing charged, counted");
+	pm_offcpu__exit(&o);
+}
+
+static void test_past_end(void)
+{
+	struct pm_offcpu o;
+	struct seen s = { 0 };
+	const struct pm_offcpu_span *sp;
+
+	span_of_recording(&o, &s);
+	pm_offcpu__switch_out(&o, 3000 * MS, 0, 70, 70, S_SLEEP, 1);
+	pm_offcpu__switch_in(&o, UINT64_MAX, 70);
+	tap_ok(s.nr == 0 && o.holding, "a switch-in at 2^64-1 is held");
+	pm_offcpu__seen(&o, 3100 * MS, 71, true);
+	tap_ok(o.holding && o.clock.confirmed == 3100 * MS && pm_offcpu__end_time(&o) == 3100 * MS,
+	       "the recording's end is not 2^64-1");
+	/* Then 70 runs at 3.2 s: its switch-in was past that. */
+	pm_offcpu__seen(&o, 3200 * MS, 70, true);
+	sp = span_of(&s, 70, 3000 * MS);
+	tap_ok(sp && sp->kind == PM_OFFCPU_UNATTRIBUTED && sp->end == 3200 * MS &&
+	       o.stats.past_end == 1 && o.stats.spans == 0 && o.stats.unattributed_ns == 200 * MS,
+	       "a switch-in past what follows: not charged, counted");
+	pm_offcpu__exit(&o);
+
+	/* Held to the end: past the end, its time until the end unattributed. */
+	s = (struct seen){ 0 };
+	span_of_recording(&o, &s);
+	pm_offcpu__switch_out(&o, 3300 * MS, 0, 72, 72, S_SLEEP, 2);
+	pm_offcpu__switch_in(&o, UINT64_MAX, 72);
+	pm_offcpu__seen(&o, 3400 * MS, 1, true);
+	pm_offcpu__end(&o);
+	sp = span_of(&s, 72, 3300 * MS);
+	tap_ok(sp && sp->kind == PM_OFFCPU_UNATTRIBUTED && sp->end == 3400 * MS &&
+	       o.stats.past_end == 1 && o.stats.spans == 0 && o.stats.unattributed_ns == 100 * MS,
+	       "a switch-in past the recording's end: not charged, counted");
+	pm_offcpu__exit(&o);
+
+	/* 73 leaves at 2^64-1 and is still out at the end. */
+	s = (struct seen){ 0 };
+	span_of_recording(&o, &s);
+	pm_offcpu__switch_out(&o, UINT64_MAX, 0, 73, 73, S_SLEEP, 3);
+	pm_offcpu__seen(&o, 3400 * MS, 1, true);
+	pm_offcpu__end(&o);
+	tap_ok(o.stats.past_end == 1 && o.stats.spans == 0 && s.dropped == 1 &&
+	       o.stats.at_end_ns == 0, "a switch-out past the recording's end: not charged, counted");
+	pm_offcpu__exit(&o);
+}
+
+static void test_missed_out(void)
+{
+	struct pm_offcpu o;
+	struct seen s = { 0 };
+
+	span_of_recording(&o, &s);
+	/* The same switch-in twice (next_pid, then a SWITCH record): not counted. */
+	pm_offcpu__switch_in(&o, 3000 * MS, 80);
+	pm_offcpu__switch_in(&o, 3000 * MS + 10, 80);
+	tap_ok(o.stats.missed_outs == 0, "a switch-in seen twice is no missing switch-out");
+	/* It runs (a sample), then is switched in again: the switch-out is missing. */
+	pm_offcpu__seen(&o, 3100 * MS, 80, true);
+	pm_offcpu__switch_in(&o, 3200 * MS, 80);
+	tap_ok(o.stats.missed_outs == 1 && s.nr == 0, "a switch-in after it ran: counted");
+	/* Switch-ins lost with the switch-outs: a LOST record explains them. */
+	pm_offcpu__seen(&o, 3300 * MS, 80, true);
+	pm_offcpu__lost(&o, 3350 * MS);
+	pm_offcpu__switch_in(&o, 3400 * MS, 80);
+	tap_ok(o.stats.missed_outs == 1, "not after a LOST record");
+	/* Out after its EXIT and never in again: not charged at the end. */
+	pm_offcpu__thread_exit(&o, 3500 * MS, 81);
+	pm_offcpu__switch_out(&o, 3600 * MS, 0, 81, 81, S_SLEEP, 1);
+	pm_offcpu__end(&o);
+	tap_ok(o.stats.at_end_threads == 0 && o.stats.missed_ins == 1 &&
+	       o.stats.unattributed_spans == 1, "an exited thread out at the end is not charged");
+	pm_offcpu__exit(&o);
+}
+
 int main(void)
 {
 	test_migration_and_preemption();
 	test_lost_range();
 	test_end_exit_idle();
 	test_records();
+	test_backwards();
+	test_zero();
+	test_past_end();
+	test_missed_out();
 	return tap_done();
 }

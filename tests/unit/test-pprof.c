@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib/pbuf (varints, fields, the key table), lib/gzout (gzip read back
+ * lib/pbuf (varints, fields), lib/gzout (gzip read back
  * with zlib's inflate) and lib/pprof: the exact bytes of a tiny profile,
  * derived by hand from profile.proto, and how frames become Locations and
  * samples become Samples.
@@ -68,42 +68,6 @@ static void test_varint(void)
 		tap_ok(!pm_pb__packed(&b, 1, v, 0) && b.len == 0, "an empty packed field is left out");
 	}
 	pm_buf__exit(&b);
-}
-
-static void test_keys(void)
-{
-	struct pm_pb_keys k;
-	uint64_t a, b, a2, e, id;
-	bool added, all = true;
-	size_t n;
-	char key[32];
-	int i;
-
-	pm_pb_keys__init(&k);
-	tap_ok(!pm_pb_keys__intern(&k, "", 0, &e, &added) && e == 0 && added,
-	       "the empty string is the first id");
-	pm_pb_keys__intern(&k, "alpha", 5, &a, &added);
-	pm_pb_keys__intern(&k, "beta", 4, &b, &added);
-	tap_ok(!pm_pb_keys__intern(&k, "alpha", 5, &a2, &added) && a2 == a && !added && a == 1 &&
-	       b == 2, "a string seen before keeps its id");
-	tap_ok(!pm_pb_keys__intern(&k, "alph", 4, &id, &added) && added && id == 3,
-	       "a prefix is another key");
-	for (i = 0; i < 20000; i++) {
-		snprintf(key, sizeof(key), "k%d", i);
-		if (pm_pb_keys__intern(&k, key, strlen(key), &id, &added) || !added || id != 4u + i)
-			all = false;
-	}
-	for (i = 0; i < 20000; i++) {
-		const char *got;
-
-		snprintf(key, sizeof(key), "k%d", i);
-		got = pm_pb_keys__key(&k, 4u + i, &n);
-		if (pm_pb_keys__intern(&k, key, strlen(key), &id, &added) || added || id != 4u + i ||
-		    n != strlen(key) || memcmp(got, key, n))
-			all = false;
-	}
-	tap_ok(all && k.nr == 20004, "20000 keys through table growth keep their ids and bytes");
-	pm_pb_keys__exit(&k);
 }
 
 /* Inflates a gzip stream with zlib. */
@@ -458,7 +422,6 @@ static void test_unnamed(void)
 int main(void)
 {
 	test_varint();
-	test_keys();
 	test_gzout();
 	test_tiny();
 	test_merge();

@@ -1,0 +1,120 @@
+#!/bin/sh
+# report's off-CPU analysis on recordings whose switch times lie (#38): a
+# real record --off-cpu of tests/helpers/offcpu, edited by
+# tests/helpers/perfdata-edit.py (one switch moved back 1 s, one at time 0,
+# a switch-out and its switch-in swapped, the switch-outs or the
+# switch-ins of the sleeper cut out, a switch at 2^64-1).  Each: no
+# thread's off-CPU total longer than the recording, a note that counts
+# what was wrong, and no number that wrapped.
+. "$(dirname "$0")/test-lib.sh"
+
+test_require_root
+test_require_perf_event
+
+R=$TMP_ROOT
+EDIT="python3 $SRC_DIR/tests/helpers/perfdata-edit.py"
+
+# The sleeper's switches, by the offsets pmrec dump prints: OUT and IN, the
+# switch-out and switch-in of its longest sleep; OUTS and INS, all of them.
+cat >"$R/switches.py" <<'EOF'
+import re, sys
+tid = sys.argv[1]
+outs, ins, first, last = [], [], None, 0
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) < 5 or not f[0].startswith("0x") or f[1] == "-":
+        continue
+    off, t = f[0], round(float(f[1]) * 1e9)
+    if t:
+        first = t if first is None else min(first, t)
+        last = max(last, t)
+    if f[4] == "SAMPLE" and "event=sched:sched_switch" in line:
+        if re.search(r" prev_pid=%s " % tid, line):
+            outs.append((t, off))
+        if re.search(r" next_pid=%s " % tid, line):
+            ins.append((t, off))
+    elif f[4] == "SWITCH" and f[3].endswith("/" + tid) and "out=0" in line:
+        ins.append((t, off))
+gap, out, inn = max((min(i for i in ins if i[0] >= o[0])[0] - o[0], o, min(i for i in ins if i[0] >= o[0]))
+                    for o in outs if any(i[0] >= o[0] for i in ins))
+print("OUT=%s IN=%s OUTS='%s' INS='%s' SPAN_NS=%d" % (out[1], inn[1], " ".join(o[1] for o in outs),
+      " ".join(i[1] for i in ins), last - first))
+EOF
+
+# check FILE [PATTERN]: the totals, the note (PATTERN, on stderr), no wrap.
+check() {
+	"$PMREC" report -i "$1" --event offcpu-time --sort tid --no-children -g none --json \
+		>j.json 2>err &&
+	"$PMREC" report -i "$1" --event offcpu-time --sort tid --no-children -g none \
+		>t.txt 2>>err &&
+	cat err &&
+	python3 -c "
+import json, sys
+span = int(sys.argv[1])
+for r in json.load(open('j.json'))['events'][0]['rows']:
+    if r['self_period'] > span:
+        sys.exit('tid %s: %d ns off CPU in a recording of %d ns' % (r['tid'], r['self_period'], span))
+" "$SPAN_NS" &&
+	{ [ -z "${2:-}" ] || test_grep "$2" err; } &&
+	if grep -E "[0-9]{16,}" t.txt err; then
+		echo "a number wrapped" && return 1
+	fi
+}
+
+test_expect_success 'record --off-cpu: a sleeper, its switches found' '
+	"$PMREC" record --off-cpu -g -k mono -q -o "$R/w.data" -- \
+		"$HELPERS/offcpu" wait 1 1000 >"$R/w.out" &&
+	"$PMREC" dump "$R/w.data" >"$R/w.dump" &&
+	tid=$(awk "/^sleeper / { print \$2 }" "$R/w.out") &&
+	python3 "$R/switches.py" "$tid" "$R/w.dump" >"$R/vars" &&
+	cat "$R/vars" &&
+	. "$R/vars" && test -n "$OUT" && test -n "$IN"
+'
+
+. "$R/vars" 2>/dev/null || true
+
+test_expect_success 'the recording as made: within its span, no note' '
+	check "$R/w.data" &&
+	! grep -q "contradict" err
+'
+
+test_expect_success 'a switch-out moved back 1 s: counted, not before the thread was' '
+	$EDIT "$R/w.data" e.data shift=$OUT:-1000000000 &&
+	check e.data "[1-9][0-9]* before their thread"
+'
+
+test_expect_success 'a switch-out at time 0: counted, within the recording' '
+	$EDIT "$R/w.data" e.data time=$OUT:0 &&
+	check e.data "[1-9][0-9]* at 0,"
+'
+
+test_expect_success 'a switch-out and its switch-in swapped: counted' '
+	$EDIT "$R/w.data" e.data swap=$OUT:$IN &&
+	check e.data "contradict the rest: .*[1-9]"
+'
+
+test_expect_success 'the switch-outs cut out: the switch-ins without one counted' '
+	drops= &&
+	for o in $OUTS; do drops="$drops drop=$o"; done &&
+	$EDIT "$R/w.data" e.data $drops &&
+	check e.data "[1-9][0-9]* switch-ins with no switch-out"
+'
+
+test_expect_success 'the switch-ins cut out: the switch-outs without one counted' '
+	drops= &&
+	for i in $INS; do drops="$drops drop=$i"; done &&
+	$EDIT "$R/w.data" e.data $drops &&
+	check e.data "not attributed: .*\\([1-9][0-9]* missing\\)"
+'
+
+test_expect_success 'a switch-in at 2^64-1: past the end, counted, no wrap' '
+	$EDIT "$R/w.data" e.data time=$IN:0xffffffffffffffff &&
+	check e.data "[1-9][0-9]* past the end"
+'
+
+test_expect_success 'a switch-out at 2^64-1: past the end, counted, no wrap' '
+	$EDIT "$R/w.data" e.data time=$OUT:0xffffffffffffffff &&
+	check e.data "[1-9][0-9]* past the end"
+'
+
+test_done
