@@ -139,14 +139,13 @@ static int copy__range(int in, int out, uint64_t from, uint64_t to, uint64_t len
  * file (a section past its end could not be copied).
  */
 static int archive__old_table(int fd, const struct perf_file_header *h, uint64_t data_end,
-			      uint64_t file_size, struct perf_file_section *t, size_t *nr)
+			      uint64_t file_size, struct perf_file_section *t)
 {
-	size_t i;
+	size_t i, nr = header__nr_features(h);
 	int err;
 
-	*nr = header__nr_features(h);
-	err = pm_file__pread_all(fd, t, *nr * sizeof(*t), data_end);
-	for (i = 0; i < *nr && !err; i++)
+	err = pm_file__pread_all(fd, t, nr * sizeof(*t), data_end);
+	for (i = 0; i < nr && !err; i++)
 		if (!section__within(t[i].offset, t[i].size, file_size))
 			err = -EBADMSG;
 	return err;
@@ -167,11 +166,11 @@ static int archive__copy(int in, int out, const struct perf_file_header *h, uint
 	struct perf_file_section old[HEADER_FEAT_BITS], table[HEADER_FEAT_BITS];
 	uint64_t data_end = h->data.offset + h->data.size, pos;
 	struct perf_file_header nh = *h;
-	size_t nr_old, i = 0, j = 0, mine = 0;
+	size_t i = 0, j = 0, mine = 0;
 	int f, err;
 
 	nh.adds_features[feat / 64] |= 1ULL << (feat % 64);
-	err = archive__old_table(in, h, data_end, file_size, old, &nr_old);
+	err = archive__old_table(in, h, data_end, file_size, old);
 	if (!err)
 		err = copy__range(in, out, 0, 0, data_end);
 	pos = align8(data_end + header__nr_features(&nh) * sizeof(*table));
