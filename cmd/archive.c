@@ -12,14 +12,12 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "export/archive.h"
 #include "builtin.h"
-#include "base/file.h"
 #include "format/perf_data.h"
 #include "reader/pipeline.h"
 #include "symbols/symarchive.h"
@@ -161,10 +159,12 @@ static int archive__run(struct archive *ar, int fd)
 	else if (err)
 		pm_cmd__input_error(ar->opts.input, ar->r, err);
 	if (!err) {
-		err = pm_archive__write_feature(ar->r, fd, HEADER_PMREC_SYMBOLS,
-						ar->payload.data, ar->payload.len);
+		err = pm_archive__replace(ar->r, fd, ar->opts.input, HEADER_PMREC_SYMBOLS,
+					  ar->payload.data, ar->payload.len);
 		if (err)
-			error("cannot write to '%s': %s", ar->opts.input, strerror(-err));
+			error("cannot write to '%s': %s", ar->opts.input,
+			      err == -EBUSY ? "it was replaced while archive read it" :
+			      strerror(-err));
 	}
 	pm_pipeline__exit(&p);
 	return err;
@@ -191,8 +191,14 @@ int cmd_archive(int argc, char **argv)
 
 	if (argp_parse(&archive_argp, argc, argv, 0, NULL, &ar.opts))
 		return PM_EXIT_USAGE;
-	/* The user names the file, a link included; only a regular file is rewritten. */
-	fd = pm_file__open(ar.opts.input, O_RDWR, PM_FILE_FOLLOW, 0, NULL);
+	/* The user names the file, a link included; only a regular file is replaced. */
+	fd = pm_archive__open(ar.opts.input);
+	if (fd == -EBUSY) {
+		error("%s: a recording is still being written to it (or archived)",
+		      ar.opts.input);
+		hint("archive it once the recording ends");
+		return PM_EXIT_FAILURE;
+	}
 	if (fd < 0) {
 		error("cannot open '%s': %s", ar.opts.input,
 		      fd == -EINVAL ? "not a regular file" : strerror(-fd));

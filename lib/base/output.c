@@ -114,6 +114,15 @@ void pm_output__discard(struct pm_output *o)
 	o->tmp = NULL;
 }
 
+int pm_output__lock(int fd)
+{
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (!fcntl(fd, F_OFD_SETLK, &l))
+		return 0;
+	return errno == EAGAIN || errno == EACCES ? -EBUSY : -errno;
+}
+
 int pm_output__timestamp_name(char *buf, size_t len, const char *path, const struct timespec *t)
 {
 	struct tm tm;

@@ -45,6 +45,17 @@ int pm_output__remove_own(const char *path);
 /* Removes an unpublished temporary file; frees the file publishing displaced. */
 void pm_output__discard(struct pm_output *o);
 /*
+ * The lock of a file being written: an OFD write lock on all of the file
+ * fd is open on, taken without waiting.  The recorder holds it on each
+ * output from its creation to its last write; archive takes it before it
+ * reads a file it will replace, so it never replaces a recording that is
+ * still being written.  The lock belongs to the open file description:
+ * renames keep it, and it ends when the last fd of that description
+ * closes, at exit or a kill too.  0, -EBUSY when another open of the file
+ * holds it, or -errno (-ENOLCK: the file system keeps no locks).
+ */
+int pm_output__lock(int fd);
+/*
  * An output a command writes start to end (a flame graph, a pprof file).
  * A new or regular file, or a symlink to one, is written under a temporary
  * name beside it and renamed into place only once complete: a failed

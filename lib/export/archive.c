@@ -2,16 +2,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "export/archive.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
-#include "base/file.h"
 #include "base/hashtab.h"
 #include "symbols/kallsyms.h"
 #include "format/perf_data.h"
@@ -316,73 +312,5 @@ int pm_archive__build(struct pm_archive *a, struct pm_buf *out, struct pm_archiv
 		err = archive__file(a, out, &a->files[i], st);
 	err = err ?: archive__kernel(a, out, st) ?: pm_symarchive__end(out);
 	st->bytes = out->len;
-	return err;
-}
-
-static bool header__has(const struct perf_file_header *h, int feat)
-{
-	return h->adds_features[feat / 64] & (1ULL << (feat % 64));
-}
-
-int pm_archive__write_feature(struct pm_reader *r, int fd, int feat, const void *p, size_t len)
-{
-	const struct perf_file_header *h = pm_reader__header(r);
-	struct perf_file_section table[HEADER_FEAT_BITS];
-	struct perf_file_header nh = *h;
-	uint64_t data_end, table_end, end;
-	size_t nr = 0, i;
-	struct pm_cursor c;
-	struct stat st;
-	int f, err;
-
-	if (pm_reader__is_pipe(r) || pm_reader__is_unfinished(r) ||
-	    h->size < PERF_FILE_HEADER_SIZE || feat <= 0 || feat >= HEADER_FEAT_BITS)
-		return -EINVAL;
-	if (fstat(fd, &st))
-		return -errno;
-	nh.adds_features[feat / 64] |= 1ULL << (feat % 64);
-	data_end = h->data.offset + h->data.size;
-	for (f = 0; f < HEADER_FEAT_BITS; f++)
-		nr += header__has(&nh, f);
-	table_end = data_end + nr * sizeof(*table);
-	end = ((uint64_t)st.st_size + 7) & ~7ULL;
-	if (end < table_end)
-		end = table_end;
-	/* Sections the new table would cover move to the end; the others stay. */
-	for (f = 0, i = 0; f < HEADER_FEAT_BITS; f++) {
-		if (!header__has(&nh, f))
-			continue;
-		if (f == feat) {
-			i++;
-			continue;
-		}
-		err = pm_reader__feature(r, f, &c);
-		if (err)
-			return err;
-		table[i] = (struct perf_file_section){ .offset = c.base, .size = c.len };
-		if (c.len && c.base < table_end && c.base + c.len > data_end) {
-			err = pm_file__pwrite_all(fd, c.p, c.len, end);
-			if (err)
-				return err;
-			table[i].offset = end;
-			end = (end + c.len + 7) & ~7ULL;
-		}
-		i++;
-	}
-	for (f = 0, i = 0; f < feat; f++)
-		i += header__has(&nh, f);
-	table[i] = (struct perf_file_section){ .offset = end, .size = len };
-	err = pm_file__pwrite_all(fd, p, len, end);
-	if (!err && fdatasync(fd))
-		err = -errno;
-	if (!err)
-		err = pm_file__pwrite_all(fd, table, nr * sizeof(*table), data_end);
-	if (!err && fdatasync(fd))
-		err = -errno;
-	if (!err)
-		err = pm_file__pwrite_all(fd, nh.adds_features, sizeof(nh.adds_features),
-					  offsetof(struct perf_file_header, adds_features));
-	if (!err && fsync(fd))
-		err = -errno;
 	return err;
 }

@@ -11,10 +11,13 @@
  * which files and kernel functions they touch, and the recorder does not
  * decode samples.
  *
+ *	fd = pm_archive__open(path);		// -EBUSY: still being recorded
+ *	pm_reader__open_fd(r, fd);
  *	a = pm_archive__new(namer, warn, arg);
  *	(the pipeline feeds pm_archive__consume every sample, in time order)
  *	pm_archive__build(a, &payload, &stats);
- *	pm_archive__write_feature(r, fd, HEADER_PMREC_SYMBOLS, payload.data, payload.len);
+ *	pm_archive__replace(r, fd, path, HEADER_PMREC_SYMBOLS, payload.data, payload.len);
+ *	close(fd);
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -53,14 +56,24 @@ int pm_archive__add_all(struct pm_archive *a);
 int pm_archive__build(struct pm_archive *a, struct pm_buf *out, struct pm_archive_stats *st);
 
 /*
- * Writes p as feature feat of the perf.data file that r reads from fd
- * (opened for reading and writing), replacing that feature if present.
- * The data are not touched.  Each step leaves a file perf reads: sections
- * the longer feature table would cover move to the end of the file, the
- * payload goes after them, then the table is rewritten, then the header's
- * bitmap.  The old copies stay behind as unused bytes.  0, -EINVAL for a
- * pipe-mode or unfinished input, or -errno.
+ * Opens path (a link followed), a regular file to replace, for reading,
+ * and takes its lock (pm_output__lock) for as long as the fd is open: a
+ * recording still being written, or being archived, is refused.  The fd,
+ * or -errno: -EBUSY for a file locked, -EINVAL for one not regular.
  */
-int pm_archive__write_feature(struct pm_reader *r, int fd, int feat, const void *p, size_t len);
+int pm_archive__open(const char *path);
+/*
+ * Replaces the file at path (pm_archive__open's fd, read by r) by a copy
+ * with p as feature feat: the header, attrs and data whole, then every
+ * feature section but feat's, then p.  The copy is written beside the file
+ * and renamed over it once complete and synced: on any failure the file
+ * is as it was, and archiving again does not grow it.  The copy keeps the
+ * file's mode, and its owner and group where the caller may give them.
+ * 0, -EINVAL for a pipe-mode or unfinished input, -EBADMSG for attrs or
+ * sections where no copy could keep them, -EBUSY when path names another
+ * file by now (replaced by a recorder or an archive), or -errno.
+ */
+int pm_archive__replace(struct pm_reader *r, int fd, const char *path, int feat, const void *p,
+			size_t len);
 
 #endif

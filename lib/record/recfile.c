@@ -47,6 +47,12 @@ static int recfile__create(struct pm_recfile *f, bool *borrowed)
 		recfile__note(f, PM_RECFILE_CREATE_FAILED, f->path, err);
 		return err;
 	}
+	/*
+	 * Held until the fd closes after the last write, so archive refuses
+	 * the file while it grows.  A file system without locks still records
+	 * (archive cannot lock there either, and refuses every file).
+	 */
+	pm_output__lock(f->file.fd);
 	/* pmdata writes through it from now on: one copy of the fd, in f->out. */
 	err = f->file.fd;
 	f->file.fd = -1;

@@ -3,7 +3,8 @@
  * Publishing an output file while the events already run: the file that
  * final.old held is unlinked, not freed (an O_PATH fd keeps it), so that no
  * rename() frees a large file or flushes one (ext4's auto_da_alloc); the
- * blocks go when pm_output__discard() closes the pin.
+ * blocks go when pm_output__discard() closes the pin.  And the lock of a
+ * file being written (pm_output__lock).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,40 @@ static int content(const char *path, char *buf, size_t len)
 	buf[n] = 0;
 	fclose(f);
 	return 0;
+}
+
+/* pm_output__lock of another open of path: -EBUSY while someone holds it. */
+static int lock_other(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = pm_output__lock(fd);
+	close(fd);
+	return err;
+}
+
+/* The lock goes with the open file, across a rename, until its last fd closes. */
+static void test_lock(const char *dir)
+{
+	struct pm_output o = { .fd = -1 };
+	char final[64];
+	int dup_fd;
+
+	snprintf(final, sizeof(final), "%s/locked.data", dir);
+	tap_ok(!pm_output__create(&o, final) && !pm_output__lock(o.fd), "a new output is locked");
+	tap_ok(lock_other(o.tmp) == -EBUSY, "another open of it is refused, without waiting");
+	tap_ok(!pm_output__lock(o.fd), "the holder may lock again");
+	tap_ok(!pm_output__publish(&o, final) && lock_other(final) == -EBUSY,
+	       "published (renamed), it is still locked");
+	dup_fd = dup(o.fd);
+	close(o.fd);
+	tap_ok(lock_other(final) == -EBUSY, "a dup of the fd keeps the lock");
+	close(dup_fd);
+	tap_ok(!lock_other(final), "the last fd closed, it is free");
+	pm_output__discard(&o);
+	unlink(final);
 }
 
 int main(void)
@@ -89,6 +124,7 @@ int main(void)
 
 	unlink(final);
 	unlink(old);
+	test_lock(dir);
 	rmdir(dir);
 	return tap_done();
 }

@@ -3,8 +3,9 @@
  * The output file's life, read back by the reader: a rotation boundary
  * loses and repeats nothing, --switch-max-files prunes the oldest, a
  * failed write rolled back leaves exactly what was committed, the output
- * fd is closed by the recfile alone (never a borrowed pipe_fd), and the
- * features kept in an unfinished file are there at every commit.
+ * fd is closed by the recfile alone (never a borrowed pipe_fd), the
+ * features kept in an unfinished file are there at every commit, and the
+ * output is locked from its creation to its close.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -336,6 +337,45 @@ static void test_kept_features(void)
 	fixture__exit(&x);
 }
 
+/* Whether another open of path finds it locked (pm_output__lock). */
+static bool locked(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return false;
+	err = pm_output__lock(fd);
+	close(fd);
+	return err == -EBUSY;
+}
+
+/* The output is locked from its creation to its close, each file of a rotation. */
+static void test_lock(void)
+{
+	char files[2][600];
+	struct fixture x;
+	bool created;
+	int err;
+
+	fixture__init(&x, "lock.data", 0);
+	err = pm_recfile__start(&x.f, &created);
+	tap_ok(!err && locked(x.f.file.tmp), "the temporary file is locked from its creation");
+	if (!err)
+		err = pm_recfile__publish(&x.f);
+	tap_ok(!err && locked(x.path), "published, it is still locked");
+	if (!err)
+		err = write_samples(&x.f, 1, 2);
+	if (!err)
+		err = pm_recfile__rotate(&x.f);
+	tap_ok(!err && stamped("lock.data", files, 2) == 1 && !locked(files[0]) &&
+	       locked(x.path), "rotated: the finished file is free, the next one locked");
+	if (!err)
+		err = pm_recfile__finalize(&x.f, NULL);
+	tap_ok(!err && locked(x.path), "finished but open: still locked");
+	fixture__exit(&x);
+	tap_ok(!locked(x.path), "closed: free");
+}
+
 static void remove_dir(void)
 {
 	struct dirent *de;
@@ -366,6 +406,7 @@ int main(void)
 	test_rollback();
 	test_fd_owner();
 	test_kept_features();
+	test_lock();
 	if (!getenv("KEEP"))
 		remove_dir();
 	return tap_done();
