@@ -220,6 +220,13 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec)
 {
 	int ret;
 
+	/*
+	 * A fault is the answer from then on: records a COMPRESSED record
+	 * had already unpacked when its zstd data went bad are not handed
+	 * out after it (the fuzzer found a stream doing that).
+	 */
+	if (r->status)
+		return r->status;
 	for (;;) {
 		ret = reader__next_unpacked(r, rec);
 		if (ret)
