@@ -2,7 +2,7 @@
 # One rule for text on a terminal: a function and a command named with an
 # ESC sequence, a C1 CSI (U+009B), a bidi override (U+202E) and a byte that
 # is no UTF-8 come out of every text output (report's table and call
-# graphs, dump --folded, annotate, top) as strict UTF-8 with no control
+# graphs, dump and dump --folded, annotate, top) as strict UTF-8 with no control
 # character; the names are still recognisable around the '?'s.
 . "$(dirname "$0")/test-lib.sh"
 
@@ -65,6 +65,12 @@ test_expect_success 'dump --folded' '
 	"$PMREC" dump --folded "$D/h.data" >f &&
 	grep -q "hot?\[31m???evil" f &&
 	safe f
+'
+
+test_expect_success 'dump: records as text' '
+	"$PMREC" dump "$D/h.data" >d &&
+	grep -q "evil" d &&
+	safe d
 '
 
 test_expect_success 'annotate: headers, jump targets and summary' '
