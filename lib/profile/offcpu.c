@@ -67,15 +67,29 @@ static struct pm_offcpu_thread *offcpu__thread(struct pm_offcpu *o, int32_t tid)
 /* ---- the recording's span ---- */
 
 /*
- * Whether time may end the recording: not further past the latest time
- * another record reached than that is past the first (a lone time at the
- * end of the u64 range is not the end of a recording of seconds).
+ * A quiet stretch before the last record can be long (a recorded task
+ * that sleeps a second after milliseconds of work ends with one switch-in
+ * a second after everything else), so only a time absurdly far past the
+ * rest is disbelieved: more than OFFCPU_GAP_FACTOR times the recording's
+ * span so far, or than OFFCPU_GAP_FLOOR_NS when that span is short.
+ */
+#define OFFCPU_GAP_FACTOR 1000
+#define OFFCPU_GAP_FLOOR_NS (10 * 1000000000ULL)
+
+/*
+ * Whether time may end the recording: not absurdly further past the latest
+ * time another record reached (a lone time at the end of the u64 range is
+ * not the end of a recording of seconds).
  */
 static bool clock__believed(const struct pm_offcpu_clock *c, uint64_t time)
 {
+	uint64_t span = c->confirmed - c->first;
+
+	if (span < OFFCPU_GAP_FLOOR_NS)
+		span = OFFCPU_GAP_FLOOR_NS;
 	/* With no time reached twice yet, there is nothing to judge by. */
 	return time <= c->confirmed || !c->confirmed ||
-	       time - c->confirmed <= c->confirmed - c->first;
+	       (time - c->confirmed) / OFFCPU_GAP_FACTOR <= span;
 }
 
 uint64_t pm_offcpu__end_time(const struct pm_offcpu *o)
