@@ -256,6 +256,24 @@ static int annotation__sum_lines(struct pm_annotation *a)
 	return 0;
 }
 
+/*
+ * The file of f: any with the recorded build id (lib/symbols/locate.h),
+ * else the one at its path, checked below.  NULL on ENOMEM.
+ */
+static struct pm_dso *annotation__dso(struct pm_dso_cache *cache, const struct pm_annotate_func *f)
+{
+	struct pm_dso *dso;
+	const unsigned char *id;
+	size_t len;
+
+	if (!f->build_id_len)
+		return pm_dso_cache__findnew(cache, f->dso, 0, 0);
+	dso = pm_dso_cache__findnew_id(cache, f->dso, f->build_id, f->build_id_len);
+	if (dso && !pm_dso__build_id(dso, &id, &len) && pm_dso__has_code(dso))
+		return dso;
+	return pm_dso_cache__findnew(cache, f->dso, 0, 0);
+}
+
 /* The file's build id must be the recording's: else the code shown is not the code run. */
 static int annotation__check_file(struct pm_dso *dso, const struct pm_annotate_func *f,
 				  struct pm_annotate_error *e)
@@ -444,7 +462,7 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 		}
 		err = kernel__code(a, f, k, &code, &machine, e);
 	} else {
-		dso = pm_dso_cache__findnew(cache, f->dso, 0, 0);
+		dso = annotation__dso(cache, f);
 		if (!dso)
 			return -ENOMEM;
 		err = file__code(a, f, dso, &code, &machine, e);
@@ -462,7 +480,7 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 	/* No vmlinux with debug info is looked for: the kernel's code has no lines. */
 	if (dso) {
 		a->owner = annotation__owner(f->dso);
-		a->src = pm_dwfile__open(f->dso);
+		a->src = pm_dwfile__open(dso);
 		if (!a->src)
 			return -ENOMEM;
 		annotation__lines(a);

@@ -65,6 +65,8 @@ struct pm_machine {
 	size_t nr_reported, cap_reported;
 	struct pm_symarchive *archive;	/* NULL: the recording carries no symbols */
 	struct pm_hashtab noted;	/* DSOs whose source was told (pointer keys) */
+	char **notes;			/* the notes told, kept for the callers */
+	size_t nr_notes, cap_notes;
 	struct pm_module *modules;
 	size_t nr_modules, cap_modules;
 	/*
@@ -141,6 +143,9 @@ void pm_machine__delete(struct pm_machine *m)
 	free(m->expects);
 	free(m->reported);
 	pm_hashtab__exit(&m->noted);
+	for (i = 0; i < m->nr_notes; i++)
+		free(m->notes[i]);
+	free(m->notes);
 	pm_symarchive__delete(m->archive);
 	for (i = 0; i < m->nr_modules; i++)
 		free(m->modules[i].name);
@@ -156,6 +161,12 @@ void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks)
 	m->gen++;
 	pm_kallsyms__delete(m->ks);
 	m->ks = ks;
+}
+
+void pm_machine__set_locator(struct pm_machine *m, struct pm_locator *l)
+{
+	m->gen++;
+	pm_dso_cache__set_locator(m->dsos, l);
 }
 
 void pm_machine__set_archive(struct pm_machine *m, struct pm_symarchive *a)
@@ -335,7 +346,8 @@ static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h
 	p = machine__proc(m, mb.pid, true);
 	if (!p)
 		return -ENOMEM;
-	nm.dso = pm_dso_cache__findnew(m->dsos, name, dev, mb.ino);
+	nm.dso = nm.id_len ? pm_dso_cache__findnew_id(m->dsos, name, nm.id, nm.id_len) :
+			     pm_dso_cache__findnew(m->dsos, name, dev, mb.ino);
 	if (!nm.dso)
 		return -ENOMEM;
 	return proc__insert(m, p, &nm);
@@ -483,64 +495,111 @@ static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char
 	f->refusal = why;
 }
 
-/* Where a file's names come from, said once per file. */
+/*
+ * Where a file's names come from, said once per file: source, then the
+ * file used when it is not at the recorded path, and the candidates passed
+ * over.
+ */
 static void machine__note(struct pm_machine *m, const struct pm_map *map, const char *source,
 			  struct pm_frame *f)
 {
 	uint64_t key = (uint64_t)(uintptr_t)map->dso;
+	const char *found = pm_dso__found(map->dso), *passed = pm_dso__passed(map->dso);
+	char *text;
 
 	if (pm_hashtab__find_int(&m->noted, key, NULL) ||
 	    pm_hashtab__insert_int(&m->noted, key, 0))
 		return;
 	f->source_now = true;
 	f->source = source;
+	if (map->state == MAP_EMBEDDED || (!passed && (!found || !strcmp(found, pm_dso__path(map->dso)))))
+		return;
+	if (pm_array__grow((void **)&m->notes, &m->cap_notes, m->nr_notes, sizeof(*m->notes)) ||
+	    asprintf(&text, "%s%s%s%s%s%s", source, found && strcmp(found, pm_dso__path(map->dso)) ?
+			 ": " : "", found && strcmp(found, pm_dso__path(map->dso)) ? found : "",
+		     passed ? " (passed over: " : "", passed ? passed : "", passed ? ")" : "") < 0)
+		return;
+	m->notes[m->nr_notes++] = text;
+	f->source = text;
+}
+
+/* The build id the recording saw for map's file: 0, or its length. */
+static size_t machine__wanted(struct pm_machine *m, const struct pm_map *map,
+			      const unsigned char **want)
+{
+	const struct pm_expect *e;
+
+	*want = map->id;
+	if (map->id_len)
+		return map->id_len;
+	e = machine__expected(m, pm_dso__path(map->dso));
+	if (!e)
+		return 0;
+	*want = e->id;
+	return e->len;
 }
 
 /*
- * Is the file on disk the one recorded?  Files without any id are trusted
- * by identity.  One that is not (missing, replaced, another build id)
- * gives way to the recording's own symbols of the recorded id.
+ * Why the file at the recorded path is not used, when it is there but is
+ * another one; NULL when it is missing (not worth a warning: said with -v).
+ */
+static const char *machine__why_not(struct pm_dso *here, const unsigned char *want,
+				    size_t want_len)
+{
+	const unsigned char *have;
+	size_t have_len;
+	int err;
+
+	if (!here)
+		return NULL;
+	err = pm_dso__build_id(here, &have, &have_len);
+	if (err == -ESTALE)
+		return "the file was replaced since the recording";
+	if (!err && (have_len != want_len || memcmp(have, want, want_len)))
+		return "its build id differs from the recorded one";
+	return NULL;
+}
+
+/*
+ * Which file names map?  Where the recording knows the build id, its own
+ * symbols of that id first, then any file with that id (locate.h); a file
+ * without a recorded id is trusted by identity.
  */
 static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_frame *f)
 {
-	const unsigned char *want = map->id, *have;
-	size_t want_len = map->id_len, have_len;
+	const unsigned char *want, *have;
+	size_t want_len = machine__wanted(m, map, &want), have_len;
+	struct pm_dso *dso, *here = map->dso;
 	const char *why;
-	int err;
 
-	if (!want_len) {
-		const struct pm_expect *e = machine__expected(m, pm_dso__path(map->dso));
-
-		if (e) {
-			want = e->id;
-			want_len = e->len;
-		}
-	}
 	map->state = MAP_OK;
 	if (!want_len) {
 		machine__note(m, map, "named from the file (no build id recorded)", f);
 		return;
 	}
-	err = pm_dso__build_id(map->dso, &have, &have_len);
-	if (!err && have_len == want_len && !memcmp(have, want, want_len)) {
-		machine__note(m, map, "named from the file (build id matches)", f);
-		return;
-	}
-	why = err == -ESTALE ? "the file was replaced since the recording" :
-	      !err ? "its build id differs from the recorded one" : NULL;
 	map->emb = m->archive ? pm_symarchive__file(m->archive, want, want_len) : NULL;
 	if (map->emb) {
 		map->state = MAP_EMBEDDED;
-		machine__note(m, map, why ? "named from the symbols embedded in the recording "
-				       "(the file here is another one)" :
-				       "named from the symbols embedded in the recording (no file "
-				       "here has the recorded build id)", f);
-	} else if (why) {
+		machine__note(m, map, "named from the symbols embedded in the recording", f);
+		return;
+	}
+	dso = map->id_len ? map->dso :
+			    pm_dso_cache__findnew_id(m->dsos, pm_dso__path(map->dso), want, want_len);
+	if (dso)
+		map->dso = dso;
+	if (dso && !pm_dso__build_id(dso, &have, &have_len)) {
+		machine__note(m, map, "named from the file (build id matches)", f);
+		return;
+	}
+	/* An MMAP2 record's build id: the file here was never asked for by identity. */
+	if (map->id_len)
+		here = pm_dso_cache__findnew(m->dsos, pm_dso__path(map->dso), 0, 0);
+	why = here ? machine__why_not(here, want, want_len) : NULL;
+	if (why)
 		machine__refuse(m, map, why, f);
-	} else {
+	else
 		machine__note(m, map, "not named: build id not found (no file here has the "
 			      "recorded build id, and the recording carries no symbols for it)", f);
-	}
 }
 
 static const char *machine__module(struct pm_machine *m, const char *module)
@@ -674,7 +733,7 @@ int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uin
 	if (!map)
 		return -ENOENT;
 	*out = (struct pm_mapping){ .start = map->start, .end = map->end, .pgoff = map->pgoff,
-				    .path = pm_dso__path(map->dso) };
+				    .path = pm_dso__path(map->dso), .dso = map->dso };
 	e = map->id_len ? NULL : machine__expected(m, out->path);
 	if (map->id_len) {
 		memcpy(out->build_id, map->id, map->id_len);
