@@ -569,7 +569,7 @@ static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_f
 {
 	const unsigned char *want, *have;
 	size_t want_len = machine__wanted(m, map, &want), have_len;
-	struct pm_dso *dso, *here = map->dso;
+	struct pm_dso *dso, *here;
 	const char *why;
 
 	map->state = MAP_OK;
@@ -591,9 +591,8 @@ static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_f
 		machine__note(m, map, "named from the file (build id matches)", f);
 		return;
 	}
-	/* An MMAP2 record's build id: the file here was never asked for by identity. */
-	if (map->id_len)
-		here = pm_dso_cache__findnew(m->dsos, pm_dso__path(map->dso), 0, 0);
+	/* The build id decides: the file now at the path, whatever its inode. */
+	here = pm_dso_cache__findnew(m->dsos, pm_dso__path(map->dso), 0, 0);
 	why = here ? machine__why_not(here, want, want_len) : NULL;
 	if (why)
 		machine__refuse(m, map, why, f);
