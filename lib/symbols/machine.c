@@ -10,83 +10,10 @@
 #include "base/hashtab.h"
 #include "symbols/jitsym.h"
 #include "symbols/machine.h"
+#include "symbols/machine_int.h"
 #include "format/perf_data.h"
 #include "format/record_body.h"
 #include "symbols/symarchive.h"
-
-/* MAP_EMBEDDED: named by the recording's own symbols of its build id (emb). */
-enum map_state { MAP_UNCHECKED, MAP_OK, MAP_REFUSED, MAP_EMBEDDED };
-
-struct pm_map {
-	uint64_t start, end, pgoff;
-	struct pm_dso *dso;
-	const struct pm_symtab *emb;
-	uint8_t state;
-	uint8_t id_len;			/* build id of the MMAP2 record, if any */
-	unsigned char id[PM_BUILD_ID_SIZE];
-};
-
-struct pm_proc {
-	int32_t pid;
-	uint32_t nr, cap;
-	struct pm_map *maps;		/* sorted by start, never overlapping */
-};
-
-struct pm_comm {
-	int32_t tid;
-	char comm[16];
-};
-
-struct pm_expect {
-	char *path;
-	uint8_t len;
-	unsigned char id[PM_BUILD_ID_SIZE];
-};
-
-/* "[name]" for a module name of the kallsyms table, which owns key. */
-struct pm_module {
-	const char *key;
-	char *name;
-};
-
-struct pm_machine {
-	struct pm_dso_cache *dsos;
-	struct pm_kallsyms *ks;
-	struct pm_proc *procs;
-	size_t nr_procs, cap_procs;
-	struct pm_hashtab proc_idx;	/* pid -> index in procs */
-	struct pm_comm *comms;
-	size_t nr_comms, cap_comms;
-	struct pm_hashtab comm_idx;	/* tid -> index in comms */
-	struct pm_expect *expects;	/* sorted by path once complete */
-	size_t nr_expects, cap_expects;
-	bool expects_sorted;
-	struct pm_dso **reported;	/* refused files already named to the caller */
-	size_t nr_reported, cap_reported;
-	struct pm_symarchive *archive;	/* NULL: the recording carries no symbols */
-	struct pm_hashtab noted;	/* DSOs whose source was told (pointer keys) */
-	char **notes;			/* the notes told, kept for the callers */
-	size_t nr_notes, cap_notes;
-	struct pm_module *modules;
-	size_t nr_modules, cap_modules;
-	/*
-	 * Addresses named, by (pid, mode, ip): hot code is named over and over,
-	 * and a call graph names each caller again per sample.  An entry is
-	 * valid while gen is the machine's: anything that can change a name
-	 * (a mapping, a fork, kallsyms, a refused file) starts a generation.
-	 */
-	struct pm_resolved *resolved;	/* RESOLVE_SLOTS */
-	uint64_t gen;
-	/* The kernel's text, from its MMAP record; end 0: none seen. */
-	struct {
-		uint64_t start, end, pgoff;
-	} ktext;
-	/* Names of JIT code (not owned): see pm_machine__set_jitsyms. */
-	struct pm_jitsyms *jit;
-	/* Bytes moved for mappings, against what the input paid for. */
-	uint64_t work, allowance;
-	bool overloaded;
-};
 
 #define RESOLVE_BITS 12
 #define RESOLVE_SLOTS (1u << RESOLVE_BITS)
@@ -201,7 +128,7 @@ static int expect__cmp(const void *a, const void *b)
 	return strcmp(((const struct pm_expect *)a)->path, ((const struct pm_expect *)b)->path);
 }
 
-static const struct pm_expect *machine__expected(struct pm_machine *m, const char *path)
+const struct pm_expect *machine__expected(struct pm_machine *m, const char *path)
 {
 	struct pm_expect key = { .path = (char *)path };
 
@@ -478,129 +405,6 @@ uint64_t pm_machine__generation(const struct pm_machine *m)
 	return machine__gen(m);
 }
 
-static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char *why,
-			    struct pm_frame *f)
-{
-	size_t i;
-
-	map->state = MAP_REFUSED;
-	m->gen++;
-	/* Once per path: a replaced file can stand behind several DSOs. */
-	for (i = 0; i < m->nr_reported; i++)
-		if (!strcmp(pm_dso__path(m->reported[i]), pm_dso__path(map->dso)))
-			return;
-	if (!pm_array__grow((void **)&m->reported, &m->cap_reported, m->nr_reported, sizeof(*m->reported)))
-		m->reported[m->nr_reported++] = map->dso;
-	f->refused_now = true;
-	f->refusal = why;
-}
-
-/*
- * Where a file's names come from, said once per file: source, then the
- * file used when it is not at the recorded path, and the candidates passed
- * over.
- */
-static void machine__note(struct pm_machine *m, const struct pm_map *map, const char *source,
-			  struct pm_frame *f)
-{
-	uint64_t key = (uint64_t)(uintptr_t)map->dso;
-	const char *found = pm_dso__found(map->dso), *passed = pm_dso__passed(map->dso);
-	char *text;
-
-	if (pm_hashtab__find_int(&m->noted, key, NULL) ||
-	    pm_hashtab__insert_int(&m->noted, key, 0))
-		return;
-	f->source_now = true;
-	f->source = source;
-	if (map->state == MAP_EMBEDDED || (!passed && (!found || !strcmp(found, pm_dso__path(map->dso)))))
-		return;
-	if (pm_array__grow((void **)&m->notes, &m->cap_notes, m->nr_notes, sizeof(*m->notes)) ||
-	    asprintf(&text, "%s%s%s%s%s%s", source, found && strcmp(found, pm_dso__path(map->dso)) ?
-			 ": " : "", found && strcmp(found, pm_dso__path(map->dso)) ? found : "",
-		     passed ? " (passed over: " : "", passed ? passed : "", passed ? ")" : "") < 0)
-		return;
-	m->notes[m->nr_notes++] = text;
-	f->source = text;
-}
-
-/* The build id the recording saw for map's file: 0, or its length. */
-static size_t machine__wanted(struct pm_machine *m, const struct pm_map *map,
-			      const unsigned char **want)
-{
-	const struct pm_expect *e;
-
-	*want = map->id;
-	if (map->id_len)
-		return map->id_len;
-	e = machine__expected(m, pm_dso__path(map->dso));
-	if (!e)
-		return 0;
-	*want = e->id;
-	return e->len;
-}
-
-/*
- * Why the file at the recorded path is not used, when it is there but is
- * another one; NULL when it is missing (not worth a warning: said with -v).
- */
-static const char *machine__why_not(struct pm_dso *here, const unsigned char *want,
-				    size_t want_len)
-{
-	const unsigned char *have;
-	size_t have_len;
-	int err;
-
-	if (!here)
-		return NULL;
-	err = pm_dso__build_id(here, &have, &have_len);
-	if (err == -ESTALE)
-		return "the file was replaced since the recording";
-	if (!err && (have_len != want_len || memcmp(have, want, want_len)))
-		return "its build id differs from the recorded one";
-	return NULL;
-}
-
-/*
- * Which file names map?  Where the recording knows the build id, its own
- * symbols of that id first, then any file with that id (locate.h); a file
- * without a recorded id is trusted by identity.
- */
-static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_frame *f)
-{
-	const unsigned char *want, *have;
-	size_t want_len = machine__wanted(m, map, &want), have_len;
-	struct pm_dso *dso, *here;
-	const char *why;
-
-	map->state = MAP_OK;
-	if (!want_len) {
-		machine__note(m, map, "named from the file (no build id recorded)", f);
-		return;
-	}
-	map->emb = m->archive ? pm_symarchive__file(m->archive, want, want_len) : NULL;
-	if (map->emb) {
-		map->state = MAP_EMBEDDED;
-		machine__note(m, map, "named from the symbols embedded in the recording", f);
-		return;
-	}
-	dso = map->id_len ? map->dso :
-			    pm_dso_cache__findnew_id(m->dsos, pm_dso__path(map->dso), want, want_len);
-	if (dso)
-		map->dso = dso;
-	if (dso && !pm_dso__build_id(dso, &have, &have_len)) {
-		machine__note(m, map, "named from the file (build id matches)", f);
-		return;
-	}
-	/* The build id decides: the file now at the path, whatever its inode. */
-	here = pm_dso_cache__findnew(m->dsos, pm_dso__path(map->dso), 0, 0);
-	why = here ? machine__why_not(here, want, want_len) : NULL;
-	if (why)
-		machine__refuse(m, map, why, f);
-	else
-		machine__note(m, map, "not named: build id not found (no file here has the "
-			      "recorded build id, and the recording carries no symbols for it)", f);
-}
-
 static const char *machine__module(struct pm_machine *m, const char *module)
 {
 	char *s;
@@ -780,6 +584,9 @@ int pm_machine__file_at(struct pm_machine *m, int32_t pid, uint64_t addr, struct
 	if (e) {
 		*len = e->len;
 		memcpy(id, e->id, e->len);
+		/* The build id decides which file it is (locate.h). */
+		*dso = pm_dso_cache__findnew_id(m->dsos, pm_dso__path(map->dso), e->id, e->len) ?:
+		       map->dso;
 	}
 	return 0;
 }
