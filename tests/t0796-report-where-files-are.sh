@@ -83,6 +83,22 @@ test_expect_success '--symfs: the recorded path under DIR, as perf report --symf
 	test_grep "build id matches.*: $D/root$PROG" got.symfs.err
 '
 
+test_expect_success 'dump, annotate and archive look under --symfs too' '
+	cd "$D" &&
+	"$PMREC" dump --json --type sample --symfs="$D/root" rec.data >dump.json 2>/dev/null &&
+	test_grep "\"sym\":\"share_c\"" dump.json &&
+	! grep -q "\"sym\":\"share_c\"" dump.nosymfs 2>/dev/null &&
+	"$PMREC" dump --json --type sample rec.data >dump.plain 2>/dev/null &&
+	! grep -q "\"sym\":\"share_c\"" dump.plain &&
+	"$PMREC" annotate --stdio --symfs="$D/root" -i rec.data share_c >ann 2>ann.err &&
+	test_grep "share_c" ann &&
+	cp rec.data arch.data &&
+	"$PMREC" archive --symfs="$D/root" arch.data 2>/dev/null &&
+	"$PMREC" report -i arch.data --no-children --sort sym -g none >arch.pm 2>/dev/null &&
+	rows arch.pm >arch.rows &&
+	test_cmp want arch.rows
+'
+
 test_expect_success '--symfs: DIR and the base name, where the path is not under DIR' '
 	cd "$D" &&
 	mkdir -p "$D/flat" &&
