@@ -124,41 +124,6 @@ static int dso__check_file(struct pm_dso *dso, const struct stat *st)
 	return 0;
 }
 
-/*
- * Distributions strip .symtab and ship it in a debug file named after the
- * build id (Debian's *-dbgsym, libc6-dbg): perf looks there first, so does
- * pmrec.  The file must carry the same build id and some symbols.
- */
-static int dso__load_debug_symtab(struct pm_dso *dso)
-{
-	char path[PM_DEBUG_PATH_MAX];
-	unsigned char id[PM_BUILD_ID_SIZE];
-	struct elf_file ef;
-	struct stat st;
-	size_t len;
-	int err;
-
-	if (!dso->has_build_id || pm_elf__debug_path(path, dso->build_id, dso->build_id_len))
-		return -ENOENT;
-	/* The system's debug tree, whose entries are symlinks on some distributions. */
-	err = elf_file__open(&ef, path, PM_FILE_FOLLOW, &st);
-	if (err)
-		return err;
-	err = elf__build_id(ef.elf, id, &len);
-	if (!err && (len != dso->build_id_len || memcmp(id, dso->build_id, len)))
-		err = -ESTALE;
-	if (!err)
-		err = symtab__load_elf(&dso->symtab, ef.elf);
-	if (!err && !dso->symtab.nr)
-		err = -ENOENT;
-	if (err) {
-		symtab__exit(&dso->symtab);
-		memset(&dso->symtab, 0, sizeof(dso->symtab));
-	}
-	elf_file__close(&ef);
-	return err;
-}
-
 static struct pm_locator *dso_cache__locator(struct pm_dso_cache *cache)
 {
 	static const struct pm_locator_opts defaults;
@@ -170,6 +135,47 @@ static struct pm_locator *dso_cache__locator(struct pm_dso_cache *cache)
 	return cache->locator;
 }
 
+/*
+ * Distributions strip .symtab and ship it in a debug file named after the
+ * build id (Debian's *-dbgsym, libc6-dbg): perf looks there first, so does
+ * pmrec; fetch: a debuginfod server's too.  The file must carry the same
+ * build id (pm_locator__open_debug checks) and some symbols.
+ */
+static int dso__load_debug_symtab(struct pm_dso *dso, bool fetch)
+{
+	struct pm_locator *l = dso_cache__locator(dso->cache);
+	struct elf_file ef;
+	int err;
+
+	if (!dso->has_build_id || !l)
+		return -ENOENT;
+	err = pm_locator__open_debug(l, dso->build_id, dso->build_id_len, fetch, &ef);
+	if (err)
+		return err;
+	err = symtab__load_elf(&dso->symtab, ef.elf);
+	if (!err && !dso->symtab.nr)
+		err = -ENOENT;
+	if (err) {
+		symtab__exit(&dso->symtab);
+		memset(&dso->symtab, 0, sizeof(dso->symtab));
+	}
+	elf_file__close(&ef);
+	return err;
+}
+
+/*
+ * The symbols: the local debug file's, else the file's own .symtab, else a
+ * fetched debug file's (only for a stripped file: a fetch per library
+ * would cost every run), else its .dynsym.
+ */
+static int dso__load_symtab(struct pm_dso *dso, Elf *elf)
+{
+	if (!dso__load_debug_symtab(dso, false))
+		return 0;
+	if (!elf__has_symtab(elf) && !dso__load_debug_symtab(dso, true))
+		return 0;
+	return symtab__load_elf(&dso->symtab, elf);
+}
 /*
  * The file at the recorded path, used without a build id to decide: is it
  * still the one first opened?
@@ -234,8 +240,8 @@ static void dso__load(struct pm_dso *dso, bool want_syms)
 		dso->syms_done = true;
 		if (err || dso->hdr_err)
 			dso->syms_err = err ? err : dso->hdr_err;
-		else if (dso__load_debug_symtab(dso))
-			dso->syms_err = symtab__load_elf(&dso->symtab, ef.elf);
+		else
+			dso->syms_err = dso__load_symtab(dso, ef.elf);
 	}
 	if (!err)
 		elf_file__close(&ef);

@@ -94,6 +94,17 @@ static int data_build_id(Elf_Data *data, unsigned char *id, size_t *len)
 	return -ENOENT;
 }
 
+bool elf__has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+			return true;
+	return false;
+}
+
 int elf__build_id(Elf *elf, unsigned char *id, size_t *len)
 {
 	Elf_Scn *scn = NULL;

@@ -270,6 +270,36 @@ int pm_locator__open(struct pm_locator *l, const char *path, const unsigned char
 	return err == 1 ? -ENOENT : err;
 }
 
+int pm_locator__open_debug(struct pm_locator *l, const unsigned char *id, size_t len,
+			   bool fetch, struct elf_file *ef)
+{
+	struct locate_cand c = { .in_root = true, .root = SYSTEM_DEBUG_ROOT };
+	char hex[PM_BUILD_ID_HEX_MAX];
+	struct pm_located loc;
+	const char *got;
+	int err;
+
+	if (len < 2)
+		return -ENOENT;
+	pm_elf__build_id_hex(hex, id, len);
+	snprintf(c.rel, sizeof(c.rel), ".build-id/%.2s/%s.debug", hex, hex + 2);
+	err = locate__try(&c, id, len, ef, &loc, NULL);
+	if (err == 1 && l->cache) {
+		c.root = l->cache;
+		snprintf(c.rel, sizeof(c.rel), ".build-id/%.2s/%s/debug", hex, hex + 2);
+		err = locate__try(&c, id, len, ef, &loc, NULL);
+	}
+	if (err == 1 && fetch && l->o.fetch && !l->o.fetch(l->o.fetch_arg, id, len, true, &got) &&
+	    strlen(got) < sizeof(c.rel)) {
+		c = (struct locate_cand){ .in_root = false };
+		strcpy(c.rel, got);
+		err = locate__try(&c, id, len, ef, &loc, NULL);
+	}
+	if (!err)
+		pm_located__exit(&loc);
+	return err == 1 ? -ENOENT : err;
+}
+
 int pm_locator__reopen(struct pm_locator *l, const struct pm_located *loc)
 {
 	struct locate_cand c = { .in_root = loc->root_len > 0 };
