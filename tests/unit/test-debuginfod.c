@@ -3,7 +3,8 @@
  * lib/symbols/debuginfod.c with a file:// server (libdebuginfod fetches
  * those through libcurl as it fetches http://): no handle without
  * DEBUGINFOD_URLS, a file fetched into the client cache, each build id
- * asked once, and no path that is not a regular file of that cache.  The
+ * asked once, no path that is not a regular file of that cache, and that
+ * cache where libdebuginfod puts it (HOME, XDG_CACHE_HOME).  The
  * real server, stalls and lies: tests/t0797-debuginfod.sh.
  */
 #include <errno.h>
@@ -156,6 +157,45 @@ static void test_cache_symlink(void)
 	pm_debuginfod__delete(d);
 }
 
+/* Finds id_a with a new handle: 1 when it is named want (dir + rel). */
+static int found_at(const char *rel)
+{
+	struct pm_debuginfod *d = pm_debuginfod__new();
+	char want[512];
+	const char *p;
+	int ok;
+
+	if (!d)
+		return 0;
+	snprintf(want, sizeof(want), "%s/%s", dir, rel);
+	ok = !pm_debuginfod__find(d, id_a, sizeof(id_a), PM_DEBUGINFOD_EXECUTABLE, &p) &&
+	     !strcmp(p, want);
+	pm_debuginfod__delete(d);
+	return ok;
+}
+
+/* The client cache where libdebuginfod puts it without DEBUGINFOD_CACHE_PATH. */
+static void test_cache_place(void)
+{
+	char home[512], xdg[512], legacy[600];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(xdg, sizeof(xdg), "%s/xdg", dir);
+	snprintf(legacy, sizeof(legacy), "%s/.debuginfod_client_cache", home);
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", home, 1);
+	mkdir(home, 0700);
+	tap_ok(found_at("home/.cache/debuginfod_client/aa01020304050607/executable"),
+	       "no DEBUGINFOD_CACHE_PATH: in ~/.cache/debuginfod_client");
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	tap_ok(found_at("xdg/debuginfod_client/aa01020304050607/executable"),
+	       "XDG_CACHE_HOME: in $XDG_CACHE_HOME/debuginfod_client");
+	tap_ok(!mkdir(legacy, 0700) &&
+	       found_at("home/.debuginfod_client_cache/aa01020304050607/executable"),
+	       "~/.debuginfod_client_cache when it exists");
+}
+
 int main(void)
 {
 	char url[600], cache[600], cmd[600];
@@ -176,6 +216,7 @@ int main(void)
 	test_fetch();
 	test_miss_once();
 	test_cache_symlink();
+	test_cache_place();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		tap_ok(0, "removing %s", dir);
