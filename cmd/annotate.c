@@ -23,7 +23,6 @@
 #include "print/annotate_print.h"
 #include "builtin.h"
 #include "reader/pipeline.h"
-#include "symbols/locate.h"
 
 #define QUEUE_SIZE (128u << 20)
 /* Names shown when the one asked for has no samples. */
@@ -48,7 +47,6 @@ struct annotate {
 	struct pm_pipeline pipe;
 	struct pm_annotate_sink sink;
 	struct pm_dso_cache *dsos;
-	struct pm_locator *locator;
 	struct pm_sources sources;
 	struct pm_out out;
 	struct pm_annotate_print print;
@@ -179,6 +177,9 @@ static int annotate__read(struct annotate *an)
 	err = pm_pipeline__setup(p);
 	if (!err) {
 		an->sink.namer = p->namer;
+		/* The files the samples were named from, found once. */
+		if (p->namer)
+			pm_dso_cache__set_locator(an->dsos, pm_namer__locator(p->namer));
 		err = pm_pipeline__records(p);
 		pm_pipeline__end(p);
 	}
@@ -433,7 +434,6 @@ static void annotate__exit(struct annotate *an)
 	pm_annotate_sink__exit(&an->sink);
 	pm_sources__exit(&an->sources);
 	pm_dso_cache__delete(an->dsos);
-	pm_locator__delete(an->locator);
 	pm_reader__delete(an->r);
 	pm_out__exit(&an->out);
 	free(an->opts.syms);
@@ -452,11 +452,7 @@ int cmd_annotate(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	an.r = pm_reader__new();
 	an.dsos = pm_dso_cache__new();
-	an.locator = pm_locator__new(&(struct pm_locator_opts){
-		.symfs = an.opts.naming.symfs, .buildid_dir = an.opts.naming.buildid_dir });
-	if (an.dsos && an.locator)
-		pm_dso_cache__set_locator(an.dsos, an.locator);
-	if (!an.r || !an.dsos || !an.locator || pm_out__init_fd(&an.out, STDOUT_FILENO, 1 << 16)) {
+	if (!an.r || !an.dsos || pm_out__init_fd(&an.out, STDOUT_FILENO, 1 << 16)) {
 		error("out of memory");
 		annotate__exit(&an);
 		return PM_EXIT_FAILURE;

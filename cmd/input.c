@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "base/file.h"
+#include "symbols/debuginfod.h"
 
 /* The warnings that need no detail. */
 static const char *const plain_warnings[] = {
@@ -119,6 +120,24 @@ static void warn_jit(struct pm_cmd_msg *m, const struct pm_warning *w)
 	}
 }
 
+/* What debuginfod did, one line: what came, what did not, and why. */
+static void warn_debuginfod(struct pm_cmd_msg *m, const struct pm_debuginfod_stats *st)
+{
+	pm_cmd_msg__add(m, "debuginfod: %u files fetched, %u from its cache (%.*f %s)",
+			st->fetched, st->cached, st->bytes < 1000000 ? 0 : 1,
+			st->bytes < 1000000 ? (double)st->bytes / 1e3 : (double)st->bytes / 1e6,
+			st->bytes < 1000000 ? "kB" : "MB");
+	if (st->failed)
+		pm_cmd_msg__add(m, "; %u not had (%u not found, %u timed out%s%s)", st->failed,
+				st->not_found, st->timed_out,
+				st->first_error && st->first_error != -ETIMEDOUT ? "; first error: " :
+										 "",
+				st->first_error && st->first_error != -ETIMEDOUT ?
+					strerror(-st->first_error) : "");
+	if (st->unasked)
+		pm_cmd_msg__add(m, "; %u not asked after a server timed out", st->unasked);
+}
+
 static void warn_input(struct pm_cmd_msg *m, const struct pm_warning *w)
 {
 	unsigned long long size = w->size, off = w->offset;
@@ -148,6 +167,9 @@ static void warn_input(struct pm_cmd_msg *m, const struct pm_warning *w)
 		break;
 	case PM_WARN_SYMBOL_SOURCE:
 		pm_cmd_msg__add(m, "%s: %s", w->dso, w->why);
+		break;
+	case PM_WARN_DEBUGINFOD:
+		warn_debuginfod(m, w->data);
 		break;
 	case PM_WARN_UNFLUSHED:
 		pm_cmd_msg__add(m, "the compressed data ends inside a record (%llu bytes, after the "

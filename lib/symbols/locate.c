@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "symbols/elf.h"
+#include "symbols/debuginfod.h"
 #include "symbols/elf_int.h"
 #include "symbols/locate.h"
 
@@ -30,7 +31,25 @@ enum locate_step {
 struct pm_locator {
 	struct pm_locator_opts o;
 	char *cache;			/* the build-id cache's root; NULL: none */
+	/* Made when first asked: most runs find every file before. */
+	struct pm_debuginfod *debuginfod;
+	int debuginfod_err;
 };
+
+static int locate__debuginfod(void *arg, const unsigned char *id, size_t len, bool debug,
+			      const char **path)
+{
+	struct pm_locator *l = arg;
+
+	if (!l->debuginfod && !l->debuginfod_err) {
+		l->debuginfod = pm_debuginfod__new();
+		l->debuginfod_err = l->debuginfod ? 0 : -errno;
+	}
+	if (!l->debuginfod)
+		return l->debuginfod_err == -ENOMEM ? -ENOMEM : -ENOENT;
+	return pm_debuginfod__find(l->debuginfod, id, len, debug ? PM_DEBUGINFOD_DEBUGINFO :
+							  PM_DEBUGINFOD_EXECUTABLE, path);
+}
 
 struct pm_locator *pm_locator__new(const struct pm_locator_opts *o)
 {
@@ -40,12 +59,17 @@ struct pm_locator *pm_locator__new(const struct pm_locator_opts *o)
 	if (!l)
 		return NULL;
 	l->o = *o;
+	/* As elfutils and perf: no server is asked unless the user names one. */
+	if (!o->fetch && getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS")) {
+		l->o.fetch = locate__debuginfod;
+		l->o.fetch_arg = l;
+	}
 	if (o->buildid_dir)
 		l->cache = strdup(o->buildid_dir);
 	else if (home && *home && asprintf(&l->cache, "%s/.debug", home) < 0)
 		l->cache = NULL;
 	if (o->buildid_dir && !l->cache) {
-		free(l);
+		pm_locator__delete(l);
 		return NULL;
 	}
 	return l;
@@ -55,8 +79,17 @@ void pm_locator__delete(struct pm_locator *l)
 {
 	if (!l)
 		return;
+	pm_debuginfod__delete(l->debuginfod);
 	free(l->cache);
 	free(l);
+}
+
+bool pm_locator__debuginfod_stats(const struct pm_locator *l, struct pm_debuginfod_stats *st)
+{
+	if (!l->debuginfod)
+		return false;
+	pm_debuginfod__stats(l->debuginfod, st);
+	return st->fetched || st->cached || st->failed;
 }
 
 void pm_located__exit(struct pm_located *loc)

@@ -40,7 +40,11 @@ typedef int pm_locate_fetch_fn(void *arg, const unsigned char *id, size_t len, b
 struct pm_locator_opts {
 	const char *symfs;		/* NULL: none */
 	const char *buildid_dir;	/* NULL: $HOME/.debug */
-	pm_locate_fetch_fn *fetch;	/* NULL: none */
+	/*
+	 * The fetcher; NULL: debuginfod (symbols/debuginfod.h) when
+	 * DEBUGINFOD_URLS names a server, else none.
+	 */
+	pm_locate_fetch_fn *fetch;
 	void *fetch_arg;
 };
 
@@ -49,6 +53,13 @@ struct pm_locator;
 /* NULL with errno ENOMEM.  The strings in o must outlive the locator. */
 struct pm_locator *pm_locator__new(const struct pm_locator_opts *o);
 void pm_locator__delete(struct pm_locator *l);
+
+/*
+ * What its debuginfod client did, for a summary: false when it has none
+ * (DEBUGINFOD_URLS unset) or asked nothing.
+ */
+struct pm_debuginfod_stats;
+bool pm_locator__debuginfod_stats(const struct pm_locator *l, struct pm_debuginfod_stats *st);
 
 /* Where a file was found, to open it again (pm_locator__reopen). */
 struct pm_located {

@@ -79,6 +79,11 @@ int pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o)
 	return 0;
 }
 
+struct pm_locator *pm_namer__locator(struct pm_namer *n)
+{
+	return n->locator;
+}
+
 void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st)
 {
 	*st = n->ustats;

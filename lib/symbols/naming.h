@@ -88,6 +88,8 @@ struct pm_unwind_stats {
 	uint64_t unwound, partial;
 };
 void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st);
+/* Where it finds the recorded files (lib/symbols/locate.h); NULL before pm_namer__set_opts. */
+struct pm_locator *pm_namer__locator(struct pm_namer *n);
 /*
  * Unwinds s (when it has a user stack copy) for the stats alone, naming
  * nothing.  0 or -ENOMEM.
