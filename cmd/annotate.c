@@ -23,6 +23,7 @@
 #include "print/annotate_print.h"
 #include "builtin.h"
 #include "reader/pipeline.h"
+#include "symbols/locate.h"
 
 #define QUEUE_SIZE (128u << 20)
 /* Names shown when the one asked for has no samples. */
@@ -47,6 +48,7 @@ struct annotate {
 	struct pm_pipeline pipe;
 	struct pm_annotate_sink sink;
 	struct pm_dso_cache *dsos;
+	struct pm_locator *locator;
 	struct pm_sources sources;
 	struct pm_out out;
 	struct pm_annotate_print print;
@@ -431,6 +433,7 @@ static void annotate__exit(struct annotate *an)
 	pm_annotate_sink__exit(&an->sink);
 	pm_sources__exit(&an->sources);
 	pm_dso_cache__delete(an->dsos);
+	pm_locator__delete(an->locator);
 	pm_reader__delete(an->r);
 	pm_out__exit(&an->out);
 	free(an->opts.syms);
@@ -449,7 +452,11 @@ int cmd_annotate(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	an.r = pm_reader__new();
 	an.dsos = pm_dso_cache__new();
-	if (!an.r || !an.dsos || pm_out__init_fd(&an.out, STDOUT_FILENO, 1 << 16)) {
+	an.locator = pm_locator__new(&(struct pm_locator_opts){
+		.symfs = an.opts.naming.symfs, .buildid_dir = an.opts.naming.buildid_dir });
+	if (an.dsos && an.locator)
+		pm_dso_cache__set_locator(an.dsos, an.locator);
+	if (!an.r || !an.dsos || !an.locator || pm_out__init_fd(&an.out, STDOUT_FILENO, 1 << 16)) {
 		error("out of memory");
 		annotate__exit(&an);
 		return PM_EXIT_FAILURE;

@@ -258,6 +258,8 @@ enum {
 	OPT_NO_INLINE,
 	OPT_NO_UNWIND,
 	OPT_KALLSYMS,
+	OPT_SYMFS,
+	OPT_BUILDID_DIR,
 };
 
 static const struct argp_option naming_options[] = {
@@ -273,11 +275,19 @@ static const struct argp_option naming_options[] = {
 	{ 0 },
 };
 
-/* --kallsyms alone, for annotate, which reads kernel symbols but names no stacks. */
+/*
+ * Where the recorded files are found, for annotate too, which reads files
+ * and kernel symbols but names no stacks.
+ */
 static const struct argp_option kallsyms_options[] = {
 	{ .name = "kallsyms", .key = OPT_KALLSYMS, .arg = "FILE",
 	  .doc = "Read the recorded kernel's symbols from FILE (a copy of its /proc/kallsyms) "
 		 "instead of /proc/kallsyms" },
+	{ .name = "symfs", .key = OPT_SYMFS, .arg = "DIR",
+	  .doc = "Look for the recorded files under DIR first (DIR + the recorded path, else DIR + "
+		 "its base name): another machine's tree, a chroot, a container image" },
+	{ .name = "buildid-dir", .key = OPT_BUILDID_DIR, .arg = "DIR",
+	  .doc = "perf's build-id cache to look in (default: $HOME/.debug)" },
 	{ 0 },
 };
 
@@ -285,9 +295,19 @@ static error_t kallsyms_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct pm_namer_opts *o = state->input;
 
-	if (key != OPT_KALLSYMS)
+	switch (key) {
+	case OPT_KALLSYMS:
+		o->kallsyms = arg;
+		break;
+	case OPT_SYMFS:
+		o->symfs = arg;
+		break;
+	case OPT_BUILDID_DIR:
+		o->buildid_dir = arg;
+		break;
+	default:
 		return ARGP_ERR_UNKNOWN;
-	o->kallsyms = arg;
+	}
 	return 0;
 }
 

@@ -161,8 +161,9 @@ int pm_pipeline__setup(struct pm_pipeline *p)
 	p->namer = pm_namer__new(p->r, pipeline__warn_cb, p);
 	if (!p->namer)
 		return -ENOMEM;
-	pm_namer__set_opts(p->namer, &p->naming);
-	err = pm_namer__read_build_ids(p->namer);
+	err = pm_namer__set_opts(p->namer, &p->naming);
+	if (!err)
+		err = pm_namer__read_build_ids(p->namer);
 	if (!err && p->kallsyms)
 		pm_namer__prefetch_kallsyms(p->namer);
 	return err;
