@@ -392,7 +392,10 @@ const char *pm_machine__comm(const struct pm_machine *m, int32_t tid)
 {
 	uint64_t idx;
 
-	return pm_hashtab__find_int(&m->comm_idx, (uint32_t)tid, &idx) ? m->comms[idx].comm : NULL;
+	if (pm_hashtab__find_int(&m->comm_idx, (uint32_t)tid, &idx))
+		return m->comms[idx].comm;
+	/* perf names the idle task, which no COMM names, at the start of a session. */
+	return tid == 0 ? "swapper" : NULL;
 }
 
 bool pm_machine__overloaded(const struct pm_machine *m)
@@ -487,6 +490,9 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 
 		if (m->ks && !pm_kallsyms__find(m->ks, ip, &f->sym, &module, &f->off))
 			f->dso = module ? machine__module(m, module) : "[kernel.kallsyms]";
+		/* perf's kernel map is the recorded text, named or not (another kernel's). */
+		else if (ip >= m->ktext.start && ip < m->ktext.end)
+			f->dso = "[kernel.kallsyms]";
 		return;
 	}
 	map = cpumode == PERF_RECORD_MISC_USER ? machine__map_at(m, pid, ip) : NULL;

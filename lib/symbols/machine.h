@@ -143,7 +143,7 @@ int pm_machine__for_each_file(struct pm_machine *m, pm_file_fn *fn, void *arg);
 const struct pm_kallsyms *pm_machine__kallsyms(const struct pm_machine *m);
 /* The recording's own symbols set, or NULL. */
 const struct pm_symarchive *pm_machine__archive(const struct pm_machine *m);
-/* The last command name of thread tid, or NULL. */
+/* The last command name of thread tid ("swapper" for tid 0 by default, as perf), or NULL. */
 const char *pm_machine__comm(const struct pm_machine *m, int32_t tid);
 /* True once the input's mappings exceeded the work bound (symbols stopped). */
 bool pm_machine__overloaded(const struct pm_machine *m);
