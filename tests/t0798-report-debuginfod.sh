@@ -102,4 +102,22 @@ test_expect_success 'a server that sends another program under the build id: not
 	test_grep "its build id differs from the recorded one" liar.err
 '
 
+test_expect_success 'a stripped program in place: its symbols and source lines from the server'"'"'s debug file' '
+	mkdir -p "$D/srv2" "$D/bin2" &&
+	cp "$HELPERS/shares" "$D/srv2/prog.full" &&
+	objcopy --only-keep-debug "$D/srv2/prog.full" "$D/srv2/prog.debug" &&
+	strip --strip-all -o "$D/bin2/prog" "$D/srv2/prog.full" &&
+	rm "$D/srv2/prog.full" &&
+	"$PMREC" record -q -F 2000 -o "$D/stripped.data" -- "$D/bin2/prog" 1 2 3 3 &&
+	"$PMREC" report -i "$D/stripped.data" --no-children --sort sym -g none >plain.pm 2>/dev/null &&
+	rows plain.pm >plain &&
+	! test -s plain &&
+	dbgd_start "$D/srv2" "$D/real2" &&
+	DEBUGINFOD_URLS=$(cat "$D/real2/url") DEBUGINFOD_CACHE_PATH=$PWD/c4 \
+		"$PMREC" report -i "$D/stripped.data" --no-children --sort sym,srcline -g none \
+		>lines.pm 2>lines.err &&
+	test_grep "\[\.\] share_c +shares\.c:[0-9]+" lines.pm &&
+	test_grep "debuginfod: 1 files fetched" lines.err
+'
+
 test_done

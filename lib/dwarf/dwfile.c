@@ -89,6 +89,7 @@ struct pm_dwfile *pm_dwfile__open(struct pm_dso *dso)
 		/* A module made takes the fd; a refused one leaves it to us. */
 		if (!f->mod)
 			close(fd);
+		pm_debuginfo__set_dso(f->mod, dso);
 	}
 	if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
 		f->mod = NULL;

@@ -215,6 +215,7 @@ static int map__bias(const struct pm_map_info *mi, int fd, uint64_t *bias)
 static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint64_t addr)
 {
 	struct pm_map_info mi;
+	Dwfl_Module *mod;
 	uint64_t bias = 0;
 	int fd;
 
@@ -225,9 +226,11 @@ static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint
 		return;
 	dwfl_report_begin_add(dwfl);
 	/* A module made takes the fd; a refused one leaves it to us. */
-	if (map__bias(&mi, fd, &bias) || !dwfl_report_elf(dwfl, pm_path__base(mi.path), mi.path, fd,
-							 bias, true))
+	mod = map__bias(&mi, fd, &bias) ? NULL :
+	      dwfl_report_elf(dwfl, pm_path__base(mi.path), mi.path, fd, bias, true);
+	if (!mod)
 		close(fd);
+	pm_debuginfo__set_dso(mod, mi.dso);
 	dwfl_report_end(dwfl, NULL, NULL);
 }
 

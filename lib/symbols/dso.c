@@ -149,7 +149,7 @@ static int dso__load_debug_symtab(struct pm_dso *dso, bool fetch)
 
 	if (!dso->has_build_id || !l)
 		return -ENOENT;
-	err = pm_locator__open_debug(l, dso->build_id, dso->build_id_len, fetch, &ef);
+	err = pm_locator__open_debug(l, dso->build_id, dso->build_id_len, fetch, &ef, NULL);
 	if (err)
 		return err;
 	err = symtab__load_elf(&dso->symtab, ef.elf);
@@ -260,6 +260,24 @@ const char *pm_dso__found(const struct pm_dso *dso)
 const char *pm_dso__passed(const struct pm_dso *dso)
 {
 	return dso->origin;
+}
+
+int pm_dso__open_debug(struct pm_dso *dso, char **path)
+{
+	struct pm_locator *l = dso_cache__locator(dso->cache);
+	struct elf_file ef;
+	int err;
+
+	dso__load(dso, false);
+	if (dso->hdr_err || !dso->has_build_id)
+		return dso->hdr_err ? dso->hdr_err : -ENOENT;
+	if (!l)
+		return -ENOMEM;
+	err = pm_locator__open_debug(l, dso->build_id, dso->build_id_len, true, &ef, path);
+	if (err)
+		return err;
+	elf_end(ef.elf);
+	return ef.fd;
 }
 
 bool pm_dso__has_code(const struct pm_dso *dso)

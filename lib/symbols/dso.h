@@ -38,6 +38,12 @@ const char *pm_dso__passed(const struct pm_dso *dso);
  * none fits.
  */
 int pm_dso__open(struct pm_dso *dso);
+/*
+ * An fd on a separate debug file of its build id (locate.h: perf's cache,
+ * /usr/lib/debug, debuginfod), its path in *path (to free), for libdw; or
+ * -ENOENT.
+ */
+int pm_dso__open_debug(struct pm_dso *dso, char **path);
 /* Was it found with its code (not a separate debug file alone)? */
 bool pm_dso__has_code(const struct pm_dso *dso);
 /*

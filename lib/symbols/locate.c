@@ -304,7 +304,7 @@ int pm_locator__open(struct pm_locator *l, const char *path, const unsigned char
 }
 
 int pm_locator__open_debug(struct pm_locator *l, const unsigned char *id, size_t len,
-			   bool fetch, struct elf_file *ef)
+			   bool fetch, struct elf_file *ef, char **path)
 {
 	struct locate_cand c = { .in_root = true, .root = SYSTEM_DEBUG_ROOT };
 	char hex[PM_BUILD_ID_HEX_MAX];
@@ -328,7 +328,9 @@ int pm_locator__open_debug(struct pm_locator *l, const unsigned char *id, size_t
 		strcpy(c.rel, got);
 		err = locate__try(&c, id, len, ef, &loc, NULL);
 	}
-	if (!err)
+	if (!err && path)
+		*path = loc.path;
+	else if (!err)
 		pm_located__exit(&loc);
 	return err == 1 ? -ENOENT : err;
 }

@@ -87,10 +87,11 @@ int pm_locator__open(struct pm_locator *l, const char *path, const unsigned char
 /*
  * A separate debug file (symbols, DWARF; no code) of build id id: perf's
  * cache's .build-id/xx/rest/debug, /usr/lib/debug/.build-id/xx/rest.debug,
- * and, with fetch, the fetcher's.  0 (ef open), -ENOENT, -ENOMEM.
+ * and, with fetch, the fetcher's.  0 (ef open; its path in *path when
+ * path is not NULL, to free), -ENOENT, -ENOMEM.
  */
 int pm_locator__open_debug(struct pm_locator *l, const unsigned char *id, size_t len,
-			   bool fetch, struct elf_file *ef);
+			   bool fetch, struct elf_file *ef, char **path);
 
 /* The file found before, again: its fd, -ESTALE if it is another file now, or -errno. */
 int pm_locator__reopen(struct pm_locator *l, const struct pm_located *loc);
