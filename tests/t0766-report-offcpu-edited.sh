@@ -73,12 +73,13 @@ test_expect_success 'record --off-cpu: a sleeper, its switches found' '
 
 . "$R/vars" 2>/dev/null || true
 
-# The recording as made has no time that contradicts the rest.  A switch-in
-# with no switch-out may be counted at its edges (seen once under SAN,
-# where the recorder is slow to start): that count is not asserted here.
-test_expect_success 'the recording as made: within its span, no contradicting time' '
+# The recording as made has no time that contradicts the rest, and no
+# switch-in with no switch-out: one is counted only when the CPU of the
+# thread's last switch-in records a switch after it (so not at the edges
+# of a recording), and not when a LOST record may have taken it.
+test_expect_success 'the recording as made: within its span, no note' '
 	check "$R/w.data" &&
-	! grep -qE "[1-9][0-9]* at 0,|[1-9][0-9]* before their thread|[1-9][0-9]* past the end" err
+	! grep -q "contradict" err
 '
 
 test_expect_success 'a switch-out moved back 1 s: counted, not before the thread was' '
