@@ -90,7 +90,10 @@ static struct pm_offcpu_cpu *offcpu__cpu(struct pm_offcpu *o, int32_t cpu, bool 
 	return &o->cpus[o->nr_cpus++];
 }
 
-/* A switch recorded on cpu: so were the switch-outs missing there before it. */
+/*
+ * A sched_switch recorded on cpu (what gives switch-outs, a SWITCH record
+ * only shows the thread ran): so were the switch-outs missing there before it.
+ */
 static void offcpu__cpu_live(struct pm_offcpu *o, int32_t cpu)
 {
 	struct pm_offcpu_cpu *c = offcpu__cpu(o, cpu, false);
@@ -293,7 +296,6 @@ static int offcpu__out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t 
 	struct pm_offcpu_thread *t;
 	int err = offcpu__check_held(o, time, tid);
 
-	offcpu__cpu_live(o, cpu);
 	/* The idle task is one per CPU, all of tid 0. */
 	if (err || tid <= 0)
 		return offcpu__drop(o, handle) ?: err;
@@ -334,7 +336,6 @@ static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t t
 	struct pm_offcpu_thread *t;
 	int err = offcpu__check_held(o, time, tid);
 
-	offcpu__cpu_live(o, cpu);
 	if (err || tid <= 0)
 		return err;
 	t = offcpu__thread(o, tid);
@@ -378,6 +379,7 @@ int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32
 		offcpu__drop(o, handle);
 		return err;
 	}
+	offcpu__cpu_live(o, cpu);
 	return offcpu__out(o, time, cpu, pid, tid, prev_state, handle);
 }
 
@@ -564,6 +566,7 @@ static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
 		return pm_offcpu__time(o, s->time);
 	/* One record, one tick of the clock, for both switches. */
 	err = pm_offcpu__time(o, s->time);
+	offcpu__cpu_live(o, cpu);
 	/* The idle task leaving opens nothing: no stack to keep. */
 	if (!err && (int32_t)prev_pid > 0) {
 		err = o->ops && o->ops->keep ? o->ops->keep(o->ctx, rec, s, &handle) : 0;
@@ -578,7 +581,6 @@ int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_re
 {
 	struct pm_offcpu *o = arg;
 	const struct perf_event_header *h = rec->header;
-	int32_t cpu = in->has_cpu ? (int32_t)in->cpu : -1;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
@@ -589,11 +591,10 @@ int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_re
 		if (!in->has_time || !in->has_pid)
 			return 0;
 		/* The sched_switch sample is the switch-out; this shows the thread ran. */
-		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
-			offcpu__cpu_live(o, cpu);
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
 			return pm_offcpu__seen(o, in->time, in->tid, true);
-		}
-		return pm_offcpu__switch_in(o, in->time, cpu, in->tid);
+		return pm_offcpu__switch_in(o, in->time, in->has_cpu ? (int32_t)in->cpu : -1,
+					    in->tid);
 	case PERF_RECORD_LOST:
 		return pm_offcpu__lost(o, in->has_time ? in->time : o->clock.last);
 	case PERF_RECORD_LOST_SAMPLES:

@@ -156,7 +156,8 @@ bool pm_offcpu__is_switch(struct pm_offcpu *o, const struct pm_sample *s);
 
 /*
  * The steps, for records decoded elsewhere (and the unit test); each 0 or
- * a negative errno.  cpu -1: not known (the records without one are one CPU).
+ * a negative errno.  cpu -1: not known (the records without one are one
+ * CPU).  A switch-out shows its CPU's switches recorded at its time.
  */
 int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
 			  int32_t tid, uint64_t prev_state, uint64_t handle);

@@ -349,7 +349,7 @@ static void test_missed_out_edges(void)
 	pm_offcpu__seen(&o, 3060 * MS, 90, true);
 	pm_offcpu__switch_in(&o, 3070 * MS, 1, 90);
 	pm_offcpu__lost(&o, 3080 * MS);
-	pm_offcpu__switch_in(&o, 3090 * MS, 0, 92);
+	pm_offcpu__switch_out(&o, 3090 * MS, 0, 92, 92, S_SLEEP, 2);
 	tap_ok(o.stats.missed_outs == 1, "not when a LOST record comes before that CPU's next switch");
 	/* In on 1, runs, in on 0; 1 records nothing more (its switches stopped first). */
 	pm_offcpu__seen(&o, 3100 * MS, 90, true);
