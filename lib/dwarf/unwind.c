@@ -220,7 +220,7 @@ static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint
 
 	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi))
 		return;
-	fd = pm_dwfile__fd(mi.path);
+	fd = pm_dso__open(mi.dso);
 	if (fd < 0)
 		return;
 	dwfl_report_begin_add(dwfl);
@@ -649,5 +649,5 @@ int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 	mod = dwfl_addrmodule(se->dwfl, lookup);
 	if (!mod || !dwfl_module_getelf(mod, &bias))
 		return 0;
-	return pm_inlines__read(u->inlines, mi.dso, mi.path, off, lookup - bias, names, nr);
+	return pm_inlines__read(u->inlines, mi.dso, off, lookup - bias, names, nr);
 }
