@@ -34,7 +34,7 @@
  * happened on the CPU of that last switch-in, whose switches may no longer
  * have been recorded (-a stops its CPUs one after another) or were lost (a
  * LOST record comes after the records it lost).  So it is counted only
- * once a later switch on that CPU shows its switches still recorded, and
+ * once a later sched_switch on that CPU shows its switches still recorded, and
  * not if a LOST record comes first; a thread whose switch-in was never
  * seen (born on a CPU not yet recorded) has no such CPU.
  *
