@@ -28,35 +28,38 @@ static void elf_init(void)
 	elf_ready = elf_version(EV_CURRENT) != EV_NONE;
 }
 
+int elf_file__open_fd(struct elf_file *ef, int fd)
+{
+	int err = -ENOEXEC;
+
+	ef->fd = fd;
+	pthread_once(&elf_once, elf_init);
+	if (!elf_ready) {
+		err = -ELIBBAD;
+		goto out_close;
+	}
+	ef->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!ef->elf)
+		goto out_close;
+	if (elf_kind(ef->elf) == ELF_K_ELF)
+		return 0;
+	elf_end(ef->elf);
+out_close:
+	ef->elf = NULL;
+	close(fd);
+	return err;
+}
+
 int elf_file__open(struct elf_file *ef, const char *path, unsigned accept,
 		   struct stat *st)
 {
-	int err;
+	/* A mapped path may name a FIFO or a device: never block on it. */
+	int fd = pm_file__open(path, O_RDONLY, accept, 0, st);
 
 	ef->elf = NULL;
-	pthread_once(&elf_once, elf_init);
-	if (!elf_ready)
-		return -ELIBBAD;
-	/* A mapped path may name a FIFO or a device: never block on it. */
-	ef->fd = pm_file__open(path, O_RDONLY, accept, 0, st);
-	if (ef->fd < 0)
-		return ef->fd == -EINVAL || ef->fd == -EISDIR ? -ENOEXEC : ef->fd;
-	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
-	if (!ef->elf) {
-		err = -ENOEXEC;
-		goto out_close;
-	}
-	if (elf_kind(ef->elf) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto out_end;
-	}
-	return 0;
-
-out_end:
-	elf_end(ef->elf);
-out_close:
-	close(ef->fd);
-	return err;
+	if (fd < 0)
+		return fd == -EINVAL || fd == -EISDIR ? -ENOEXEC : fd;
+	return elf_file__open_fd(ef, fd);
 }
 
 void elf_file__close(struct elf_file *ef)

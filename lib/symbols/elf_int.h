@@ -24,6 +24,8 @@ struct elf_file {
  */
 int elf_file__open(struct elf_file *ef, const char *path, unsigned accept,
 		   struct stat *st);
+/* The same for fd, opened by pm_file__open: taken, closed on failure. */
+int elf_file__open_fd(struct elf_file *ef, int fd);
 void elf_file__close(struct elf_file *ef);
 
 /*
