@@ -21,7 +21,6 @@ struct fc_file {
 	uint8_t want_len, id_len;	/* the record's build id (0: none), the file's */
 	unsigned char want[PM_BUILD_ID_SIZE];
 	unsigned char id[PM_BUILD_ID_SIZE];
-	bool table;			/* its symbols are in the payload */
 };
 
 struct pm_filecap {
@@ -228,11 +227,32 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The file being read: its id is the record's, if the record has one, and new. */
+struct fc_check {
+	struct pm_filecap *c;
+	struct fc_file *f;
+};
+
+static int filecap__check(void *arg, const unsigned char *id, size_t len)
+{
+	struct fc_check *k = arg;
+	struct fc_file *f = k->f;
+
+	/* A record's id is the truth: a file with another one is not its file. */
+	if (f->want_len && (len != f->want_len || memcmp(id, f->want, len)))
+		return -ESTALE;
+	memcpy(f->id, id, len);
+	f->id_len = (uint8_t)len;
+	if (pm_hashtab__find(&k->c->tables, id__hash(&k->c->tables, id, len), f, NULL))
+		return -EEXIST;
+	return k->c->payload.len > PM_FILECAP_MAX_BYTES ? -EFBIG : 0;
+}
+
 /* Reads f once: its build id and, the first time that id is seen, its symbols. */
 static void filecap__read(struct pm_filecap *c, struct fc_file *f)
 {
-	size_t start = c->payload.len, len = 0;
-	uint64_t h, idx;
+	unsigned char id[PM_BUILD_ID_SIZE];
+	size_t len;
 	bool cut;
 	int err, fd = f->fd;
 
@@ -242,30 +262,18 @@ static void filecap__read(struct pm_filecap *c, struct fc_file *f)
 		c->st.unread++;
 		return;
 	}
-	err = pm_symarchive__add_elf(&c->payload, fd, f->path, PM_FILECAP_MAX_SYMS, f->id, &len, &cut);
-	f->id_len = (uint8_t)len;
-	/* A record's id is the truth: a file with another one is not its file. */
-	if (len && f->want_len && (len != f->want_len || memcmp(f->id, f->want, len)))
-		err = -ESTALE;
-	h = id__hash(&c->tables, f->id, len);
-	if (!err && (c->payload.len > PM_FILECAP_MAX_BYTES ||
-		     pm_hashtab__find(&c->tables, h, f, &idx) ||
-		     pm_hashtab__insert(&c->tables, h, (uint64_t)(f - c->files))))
-		err = c->payload.len > PM_FILECAP_MAX_BYTES ? -EFBIG : -EEXIST;
-	if (err) {
-		/*
-		 * The table added is dropped.  The id stays for the BUILD_ID
-		 * entry (a file kept by id already, one without symbols), but
-		 * for another file than the record's.
-		 */
-		c->payload.len = start;
-		c->st.same_id += err == -EEXIST;
-		c->st.unread += err != -EEXIST;
-		if (err == -ESTALE)
-			f->id_len = 0;
+	err = pm_symarchive__add_elf(&c->payload, fd, f->path, PM_FILECAP_MAX_SYMS, filecap__check,
+				     &(struct fc_check){ .c = c, .f = f }, id, &len, &cut);
+	if (!err)
+		err = pm_hashtab__insert(&c->tables, id__hash(&c->tables, f->id, f->id_len),
+					 (uint64_t)(f - c->files));
+	if (err == -ESTALE)
+		f->id_len = 0;
+	/* Kept by id already, or without symbols: the id still names the path in BUILD_ID. */
+	c->st.same_id += err == -EEXIST;
+	c->st.unread += err && err != -EEXIST;
+	if (err)
 		return;
-	}
-	f->table = true;
 	c->st.tables++;
 	c->st.cut += cut;
 }

@@ -105,12 +105,15 @@ size_t pm_symarchive__unique(struct pm_symarchive_sym *s, size_t nr);
  * it returns), named path: the function symbols of its .symtab, else its
  * .dynsym, at file offsets, keyed by its own build id, which id and
  * *id_len receive.  Not its separate debug file: a file kept for being
- * elsewhere than here is named from itself.  At most max_syms symbols
- * (*cut set when there were more: the lowest addresses are kept).
- * 0, -ENOENT for a file without a build id or without symbols, -ENOEXEC,
- * or pm_symarchive__add's errors.
+ * elsewhere than here is named from itself.  check, when not NULL, is
+ * shown the build id first: its negative errno is returned, and nothing
+ * added.  At most max_syms symbols (*cut set when there were more: the
+ * lowest addresses are kept).  0, -ENOENT for a file without a build id
+ * or without symbols, -ENOEXEC, or pm_symarchive__add's errors.
  */
+typedef int pm_symarchive_check_fn(void *arg, const unsigned char *id, size_t len);
 int pm_symarchive__add_elf(struct pm_buf *b, int fd, const char *path, size_t max_syms,
+			   pm_symarchive_check_fn *check, void *arg,
 			   unsigned char id[PM_BUILD_ID_SIZE], size_t *id_len, bool *cut);
 /* Completes the header.  0 or -EFBIG. */
 int pm_symarchive__end(struct pm_buf *b);

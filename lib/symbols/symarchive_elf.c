@@ -91,15 +91,18 @@ static int symarchive__table(struct pm_buf *b, Elf *elf, const char *path, size_
 }
 
 int pm_symarchive__add_elf(struct pm_buf *b, int fd, const char *path, size_t max_syms,
+			   pm_symarchive_check_fn *check, void *arg,
 			   unsigned char id[PM_BUILD_ID_SIZE], size_t *id_len, bool *cut)
 {
 	struct elf_file ef;
 	int err = elf_file__open_fd(&ef, fd);
 
 	*cut = false;
+	*id_len = 0;
 	if (err)
 		return err;
 	err = elf__build_id(ef.elf, id, id_len) ?:
+	      (check ? check(arg, id, *id_len) : 0) ?:
 	      symarchive__table(b, ef.elf, path, max_syms, id, *id_len, cut);
 	elf_file__close(&ef);
 	return err;

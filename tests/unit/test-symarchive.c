@@ -223,6 +223,13 @@ static int self_offset(const void *fn, uint64_t *off)
 	return err;
 }
 
+static int refuse(void *arg, const unsigned char *id, size_t len)
+{
+	(void)arg;
+	(void)id;
+	return len ? -EEXIST : -EINVAL;
+}
+
 static void test_from_elf(void)
 {
 	unsigned char id[PM_BUILD_ID_SIZE], want[PM_BUILD_ID_SIZE];
@@ -240,7 +247,7 @@ static void test_from_elf(void)
 		self[0] = '\0';
 
 	err = pm_symarchive__begin(&b) ?:
-	      pm_symarchive__add_elf(&b, fd, "/kept/prog", 1u << 20, id, &id_len, &cut) ?:
+	      pm_symarchive__add_elf(&b, fd, "/kept/prog", 1u << 20, NULL, NULL, id, &id_len, &cut) ?:
 	      pm_symarchive__end(&b);
 	tap_ok(!err && !cut && fcntl(fd, F_GETFD) < 0, "an open ELF file's table is written, the fd closed (%d)", err);
 	tap_ok(!pm_elf__build_id(self, want, &want_len) && want_len == id_len &&
@@ -254,11 +261,17 @@ static void test_from_elf(void)
 	pm_symarchive__delete(a);
 	b.len = 0;
 	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	err = pm_symarchive__begin(&b) ?: pm_symarchive__add_elf(&b, fd, "/p", 2, id, &id_len, &cut);
+	err = pm_symarchive__begin(&b) ?: pm_symarchive__add_elf(&b, fd, "/p", 2, NULL, NULL, id, &id_len, &cut);
 	tap_ok(!err && cut, "more symbols than allowed: the table is cut, and says so");
 	b.len = 0;
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	err = pm_symarchive__begin(&b) ?:
+	      pm_symarchive__add_elf(&b, fd, "/p", 10, refuse, NULL, id, &id_len, &cut);
+	tap_ok(err == -EEXIST && b.len == 32 && id_len == want_len && !memcmp(id, want, id_len),
+	       "the check sees the build id first; what it refuses adds nothing");
+	b.len = 0;
 	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	err = pm_symarchive__begin(&b) ?: pm_symarchive__add_elf(&b, fd, "/p", 2, id, &id_len, &cut);
+	err = pm_symarchive__begin(&b) ?: pm_symarchive__add_elf(&b, fd, "/p", 2, NULL, NULL, id, &id_len, &cut);
 	tap_ok(err == -ENOEXEC && b.len == 32 && fcntl(fd, F_GETFD) < 0,
 	       "a file that is no ELF adds nothing (%d), its fd closed", err);
 	pm_buf__exit(&b);
