@@ -246,6 +246,11 @@ static void record__note_filecap(const struct record *rec)
 		warning("%llu mapped files not found at their paths here were not kept: more "
 			"than %d; report names their frames only where it finds them",
 			(unsigned long long)st.over, PM_FILECAP_MAX_HELD);
+	if (pm_build_ids__ambiguous(rec->build_ids))
+		warning("%llu mapped files kept from other mount namespaces share their path with "
+			"a file of another build id: their frames are not named by path (with "
+			"--buildid-mmap each mapping carries its own)",
+			(unsigned long long)pm_build_ids__ambiguous(rec->build_ids));
 	if (!rec->opts->verbose || !(st.through_root + st.through_map + st.gone))
 		return;
 	note("files not found at their paths here (containers, deleted or replaced): %llu "

@@ -16,12 +16,13 @@ unshare -m true 2>/dev/null || test_skip_all "unshare -m is not allowed here"
 # box: a static program, so that a root of its own needs no libraries.
 # ACTION, once it runs, changes its own tree as a hostile container may:
 # "relink DIR TO" moves DIR to TO and leaves an absolute symlink DIR -> TO;
-# "shadow SELF TARGET" replaces its own file by a symlink to TARGET.
-# Then it burns SECONDS in WORK.
+# "shadow SELF TARGET" replaces its own file by a symlink to TARGET;
+# "name NAME -" calls itself NAME (its comm).  Then it burns SECONDS in WORK.
 cat >"$TMP_ROOT/box.c" <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "relink") && (rename(argv[2], argv[3]) || symlink(argv[3], argv[2])))
 		return 3;
 	if (!strcmp(argv[1], "shadow") && (unlink(argv[2]) || symlink(argv[3], argv[2])))
+		return 3;
+	if (!strcmp(argv[1], "name") && prctl(PR_SET_NAME, argv[2]))
 		return 3;
 	return WORK(atof(argv[4])) == 1;
 }
@@ -158,6 +161,22 @@ test_expect_success 'a program replaced (cp a b && mv b prog) while it runs: its
 	test_grep "^$want .*/prog$" ids && ! grep -q "^$new" ids &&
 	names r.data rep &&
 	test_grep "^ +[0-9.]+% +prog +\[\.\] spin$" rep
+'
+
+# Report finds a mapping's build id by its path: two files at one path, in
+# two namespaces, would name each other's frames.
+test_expect_success 'two containers with other programs at one path: neither named with the other'"'"'s symbols' '
+	mkdir box &&
+	"$PMREC" record -v -o c.data -- sh -c "
+		unshare -m sh -c \"mount -t tmpfs none $PWD/box && cp $TMP_ROOT/inside $PWD/box/prog &&
+			$PWD/box/prog name in_a - 0.5\" &
+		unshare -m sh -c \"mount -t tmpfs none $PWD/box && cp $TMP_ROOT/decoy $PWD/box/prog &&
+			$PWD/box/prog name in_b - 0.5\" &
+		wait" 2>err &&
+	test_grep "2 mapped files kept from other mount namespaces share their path" err &&
+	names c.data rep &&
+	test_grep "^ +[0-9.]+% +in_a " rep && test_grep "^ +[0-9.]+% +in_b " rep &&
+	! grep -E "in_a +\[\.\] decoy_work|in_b +\[\.\] inside_work" rep
 '
 
 test_done

@@ -42,6 +42,7 @@ struct pm_build_ids {
 	struct pm_hashtab file_tab;	/* dso -> index in files */
 	struct pm_dso_cache *cache;
 	struct pm_filecap *cap;		/* or NULL: files are read at their paths only */
+	uint64_t ambiguous;		/* kept files not listed: their path has two ids */
 };
 
 /* What an entry is looked up by. */
@@ -295,9 +296,90 @@ static bool bid_file__late(struct pm_build_ids *b, struct bid_file *f, int err)
 	return true;
 }
 
-static int build_ids__kept(void *arg, const char *path, const unsigned char *id, size_t len)
+/*
+ * A path and its id, of an entry or a file kept: a path that has two
+ * (a container's libc at the host's libc path) names no file for report,
+ * which finds a mapping's id by its path.
+ */
+struct bid_path {
+	const char *path;
+	const unsigned char *id;
+	size_t len;
+	bool two;
+};
+
+struct bid_paths {
+	struct bid_path *v;
+	size_t nr, cap, nr_kept;	/* v[0..nr_kept): the files kept */
+	struct pm_hashtab tab;		/* path -> its first bid_path */
+};
+
+static uint64_t path_hash(const struct pm_hashtab *t, uint64_t val, void *arg)
 {
-	return pm_build_ids__add(arg, PERF_RECORD_MISC_USER, path, id, len);
+	const char *path = ((struct bid_paths *)arg)->v[val].path;
+
+	return pm_hashtab__hash_bytes(t, path, strlen(path));
+}
+
+static bool path_equal(uint64_t val, const void *key, void *arg)
+{
+	return !strcmp(((struct bid_paths *)arg)->v[val].path, key);
+}
+
+static const struct pm_hashtab_ops path_ops = { .hash = path_hash, .equal = path_equal };
+
+static int bid_paths__add(void *arg, const char *path, const unsigned char *id, size_t len)
+{
+	struct bid_paths *ps = arg;
+
+	if (pm_array__grow((void **)&ps->v, &ps->cap, ps->nr, sizeof(*ps->v)))
+		return -ENOMEM;
+	ps->v[ps->nr++] = (struct bid_path){ .path = path, .id = id, .len = len };
+	return 0;
+}
+
+/* The first bid_path of p's path, inserted if p is the first. */
+static int bid_paths__first(struct bid_paths *ps, size_t i, uint64_t *first)
+{
+	const char *path = ps->v[i].path;
+	uint64_t h = pm_hashtab__hash_bytes(&ps->tab, path, strlen(path));
+
+	*first = i;
+	if (pm_hashtab__find(&ps->tab, h, path, first))
+		return 0;
+	return pm_hashtab__insert(&ps->tab, h, i);
+}
+
+/* The ids of the files kept, each where its path has no other id. */
+static int build_ids__add_kept(struct pm_build_ids *b)
+{
+	struct bid_paths ps = { 0 };
+	uint64_t j;
+	size_t i;
+	int err;
+
+	pm_hashtab__init(&ps.tab, &path_ops, &ps);
+	err = pm_filecap__finish(b->cap, bid_paths__add, &ps);
+	ps.nr_kept = ps.nr;
+	for (i = 0; i < b->nr_entries && !err && ps.nr_kept; i++)
+		err = bid_paths__add(&ps, b->entries[i].path, b->entries[i].id, b->entries[i].len);
+	/* Every path's first id, and whether another follows. */
+	for (i = 0; i < ps.nr && !err; i++) {
+		err = bid_paths__first(&ps, i, &j);
+		if (!err && (ps.v[j].len != ps.v[i].len || memcmp(ps.v[j].id, ps.v[i].id, ps.v[i].len)))
+			ps.v[j].two = true;
+	}
+	for (i = 0; i < ps.nr_kept && !err; i++) {
+		err = bid_paths__first(&ps, i, &j);
+		if (!err && ps.v[j].two)
+			b->ambiguous++;
+		else if (!err)
+			err = pm_build_ids__add(b, PERF_RECORD_MISC_USER, ps.v[i].path, ps.v[i].id,
+						ps.v[i].len);
+	}
+	pm_hashtab__exit(&ps.tab);
+	free(ps.v);
+	return err;
 }
 
 int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t type)
@@ -324,7 +406,8 @@ int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t typ
 			return err;
 	}
 	if (b->cap) {
-		err = pm_filecap__finish(b->cap, build_ids__kept, b);
+		b->ambiguous = 0;
+		err = build_ids__add_kept(b);
 		if (err)
 			return err;
 	}
@@ -336,6 +419,11 @@ int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t typ
 			return err;
 	}
 	return 0;
+}
+
+uint64_t pm_build_ids__ambiguous(const struct pm_build_ids *b)
+{
+	return b->ambiguous;
 }
 
 bool pm_build_ids__any_symbols(const struct pm_build_ids *b)

@@ -54,6 +54,13 @@ int pm_build_ids__add_events(struct pm_build_ids *b, const void *buf, size_t len
  * files kept (pm_filecap__finish).
  */
 int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t type);
+/*
+ * After a write: the files kept that got no entry, their path having
+ * another id too (a container's file at a path the host has, or another
+ * container's): report finds a mapping's id by its path, and would name
+ * one file's frames with the other's symbols.
+ */
+uint64_t pm_build_ids__ambiguous(const struct pm_build_ids *b);
 /* After a write: the symbols of the files kept, the HEADER_PMREC_SYMBOLS payload. */
 bool pm_build_ids__any_symbols(const struct pm_build_ids *b);
 int pm_build_ids__encode_symbols(struct pm_build_ids *b, struct pm_buf *out);
