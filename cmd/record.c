@@ -246,7 +246,8 @@ static void record__note_filecap(const struct record *rec)
 		warning("%llu mapped files not found at their paths here were not kept: more "
 			"than %d; report names their frames only where it finds them",
 			(unsigned long long)st.over, PM_FILECAP_MAX_HELD);
-	if (pm_build_ids__ambiguous(rec->build_ids))
+	/* With --buildid-mmap the records carry each mapping's id: no path is needed. */
+	if (pm_build_ids__ambiguous(rec->build_ids) && !rec->opts->buildid_mmap)
 		warning("%llu mapped files kept from other mount namespaces share their path with "
 			"a file of another build id: their frames are not named by path (with "
 			"--buildid-mmap each mapping carries its own)",
