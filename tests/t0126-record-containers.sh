@@ -102,6 +102,15 @@ test_expect_success 'a program that lives only in its own mount namespace is nam
 	{ perf report -i c.data --stdio --no-children --sort sym 2>/dev/null | grep -E "spin|0x0" || :; }
 '
 
+test_expect_success '--buildid-mmap: the namespace'"'"'s own program is kept, the host'"'"'s files it shares are not' '
+	cp "$HELPERS/spin" prog && mkdir box &&
+	"$PMREC" record --buildid-mmap -v -o c.data -- unshare -m sh -c \
+		"mount -t tmpfs none $PWD/box && cp $PWD/prog $PWD/box/ && $PWD/box/prog 0.5" 2>err &&
+	test_grep " 1 kept through the process.s root, 0 through its mapping" err &&
+	names c.data rep &&
+	test_grep "^ +[0-9.]+% +prog +\[\.\] spin$" rep
+'
+
 # The root: a directory for the container at the path of this test
 # directory, its /usr/lib a symlink to it, absolute: inside the root it
 # leads to the root's copy, on the host to the decoy at the same path.

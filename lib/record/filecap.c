@@ -189,6 +189,24 @@ static enum pm_filecap_verdict filecap__hold(struct pm_filecap *c, const struct 
 	return PM_FILECAP_HELD;
 }
 
+/*
+ * A record with a build id has no inode to compare: does the process's
+ * path lead to the file that the path here names (a namespace over the
+ * host's files)?
+ */
+static bool root__sees(const struct pm_filecap_map *m, const struct stat *here)
+{
+	int fd = open__in_root(m);
+	struct stat st;
+	bool same;
+
+	if (fd < 0)
+		return false;
+	same = !fstat(fd, &st) && st.st_dev == here->st_dev && st.st_ino == here->st_ino;
+	close(fd);
+	return same;
+}
+
 enum pm_filecap_verdict pm_filecap__note(struct pm_filecap *c, const struct pm_filecap_map *m)
 {
 	bool here, foreign;
@@ -208,6 +226,8 @@ enum pm_filecap_verdict pm_filecap__note(struct pm_filecap *c, const struct pm_f
 	 * inode: the id decides at report.
 	 */
 	if (here && !foreign && (!m->ino || (uint64_t)st.st_ino == m->ino))
+		return PM_FILECAP_HERE;
+	if (here && !m->ino && foreign && root__sees(m, &st))
 		return PM_FILECAP_HERE;
 	return filecap__hold(c, m, foreign);
 }
