@@ -252,13 +252,15 @@ static void record__note_filecap(const struct record *rec)
 			"a file of another build id: their frames are not named by path (with "
 			"--buildid-mmap each mapping carries its own)",
 			(unsigned long long)pm_build_ids__ambiguous(rec->build_ids));
-	if (!rec->opts->verbose || !(st.through_root + st.through_map + st.gone))
+	if (!rec->opts->verbose || !(st.through_root + st.through_map + st.gone + st.watched))
 		return;
 	note("files not found at their paths here (containers, deleted or replaced): %llu "
-	     "kept through the process's root, %llu through its mapping, %llu gone before "
-	     "they were asked for; symbols of %llu (%llu had a build id kept already, %llu "
-	     "not read), %.1f KB, %.1f ms at the end",
+	     "kept through the process's root, %llu through its mapping (%llu of the %llu "
+	     "watched at their paths, once replaced), %llu gone before they were asked for; "
+	     "symbols of %llu (%llu had a build id kept already, %llu not read), %.1f KB, "
+	     "%.1f ms at the end",
 	     (unsigned long long)st.through_root, (unsigned long long)st.through_map,
+	     (unsigned long long)st.replaced, (unsigned long long)st.watched,
 	     (unsigned long long)st.gone, (unsigned long long)st.tables,
 	     (unsigned long long)st.same_id, (unsigned long long)st.unread,
 	     (double)st.bytes / 1e3, (double)st.finish_ns / 1e6);

@@ -172,6 +172,29 @@ test_expect_success 'a program replaced (cp a b && mv b prog) while it runs: its
 	test_grep "^ +[0-9.]+% +prog +\[\.\] spin$" rep
 '
 
+# Replaced after the recorder first saw it, then exited before the end:
+# held through its mapping when its link count fell (inotify), read at the
+# end.
+test_expect_success 'a program replaced while it runs and gone before the end: its own id and names' '
+	cp "$HELPERS/spin" prog &&
+	want=$(elf_build_id prog) && new=$(elf_build_id "$HELPERS/calltree") &&
+	"$PMREC" record -v -o w.data -- sh -c "./prog 0.8 & sleep 0.4;
+		cp $HELPERS/calltree prog.new && mv prog.new prog; wait; sleep 0.3" 2>err &&
+	test_grep "through its mapping \(1 of the [0-9]+ watched at their paths, once replaced\)" err &&
+	perf buildid-list -i w.data >ids 2>/dev/null &&
+	test_grep "^$want .*/prog$" ids && ! grep -q "^$new" ids &&
+	names w.data rep &&
+	test_grep "^ +[0-9.]+% +prog +\[\.\] spin$" rep
+'
+
+test_expect_success 'a program deleted while it runs and gone before the end: named' '
+	cp "$HELPERS/spin" prog &&
+	"$PMREC" record -v -o d.data -- sh -c "./prog 0.8 & sleep 0.4; rm prog; wait" 2>err &&
+	test_grep "\(1 of the [0-9]+ watched at their paths, once replaced\)" err &&
+	names d.data rep &&
+	test_grep "^ +[0-9.]+% +prog +\[\.\] spin$" rep
+'
+
 # Report finds a mapping's build id by its path: two files at one path, in
 # two namespaces, would name each other's frames.
 test_expect_success 'two containers with other programs at one path: neither named with the other'"'"'s symbols' '

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,16 +18,28 @@
 /* A file held, then read: the path is the recorded one, the id the file's own. */
 struct fc_file {
 	char *path;
+	uint64_t dev, ino;		/* the record's (ino 0: a record with a build id) */
 	int fd;				/* held until read; -1 after */
 	uint8_t want_len, id_len;	/* the record's build id (0: none), the file's */
 	unsigned char want[PM_BUILD_ID_SIZE];
 	unsigned char id[PM_BUILD_ID_SIZE];
 };
 
+/* A file at its path, watched: replaced or deleted, it is held through this mapping. */
+struct fc_watch {
+	struct pm_filecap_map m;	/* m.path owned */
+	int wd;				/* -1 once handled */
+};
+
 struct pm_filecap {
 	struct fc_file *files;
 	size_t nr, cap;
+	struct pm_hashtab held;		/* (dev, ino) -> the file held */
 	struct pm_hashtab tables;	/* build id -> the file whose table has it */
+	int ifd;			/* inotify, non-blocking; or -1 */
+	struct fc_watch *watches;
+	size_t nr_watches, cap_watches;
+	struct pm_hashtab wds;		/* watch descriptor -> index in watches */
 	struct pm_buf payload;		/* begun with the first table */
 	struct pm_filecap_stats st;
 };
@@ -53,12 +66,39 @@ static bool table_equal(uint64_t val, const void *key, void *arg)
 
 static const struct pm_hashtab_ops table_ops = { .hash = table_hash, .equal = table_equal };
 
+static uint64_t inode__hash(const struct pm_hashtab *t, uint64_t dev, uint64_t ino)
+{
+	return pm_hashtab__hash_more(t, pm_hashtab__hash_u64(t, dev), ino);
+}
+
+static uint64_t held_hash(const struct pm_hashtab *t, uint64_t val, void *arg)
+{
+	const struct fc_file *f = &((struct pm_filecap *)arg)->files[val];
+
+	return inode__hash(t, f->dev, f->ino);
+}
+
+static bool held_equal(uint64_t val, const void *key, void *arg)
+{
+	const struct fc_file *f = &((struct pm_filecap *)arg)->files[val];
+	const struct pm_filecap_map *m = key;
+
+	return f->dev == m->dev && f->ino == m->ino;
+}
+
+static const struct pm_hashtab_ops held_ops = { .hash = held_hash, .equal = held_equal };
+
 struct pm_filecap *pm_filecap__new(void)
 {
 	struct pm_filecap *c = calloc(1, sizeof(*c));
 
-	if (c)
-		pm_hashtab__init(&c->tables, &table_ops, c);
+	if (!c)
+		return NULL;
+	pm_hashtab__init(&c->held, &held_ops, c);
+	pm_hashtab__init(&c->tables, &table_ops, c);
+	pm_hashtab__init(&c->wds, NULL, NULL);
+	/* Without inotify, a file replaced after its first pass is kept only if its process lasts. */
+	c->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	return c;
 }
 
@@ -73,7 +113,14 @@ void pm_filecap__delete(struct pm_filecap *c)
 			close(c->files[i].fd);
 		free(c->files[i].path);
 	}
+	for (i = 0; i < c->nr_watches; i++)
+		free((char *)c->watches[i].m.path);
+	if (c->ifd >= 0)
+		close(c->ifd);
+	free(c->watches);
+	pm_hashtab__exit(&c->wds);
 	free(c->files);
+	pm_hashtab__exit(&c->held);
 	pm_hashtab__exit(&c->tables);
 	pm_buf__exit(&c->payload);
 	free(c);
@@ -152,10 +199,15 @@ static int open__mapping(const struct pm_filecap_map *m)
 static enum pm_filecap_verdict filecap__hold(struct pm_filecap *c, const struct pm_filecap_map *m,
 					     bool foreign)
 {
+	uint64_t h = inode__hash(&c->held, m->dev, m->ino);
 	struct fc_file *f;
+	char *path;
 	int fd = -ENOENT;
 	bool root = false;
 
+	/* Held already: a watch and the end can both ask for one file. */
+	if (m->ino && pm_hashtab__find(&c->held, h, m, NULL))
+		return PM_FILECAP_HELD;
 	if (c->nr >= PM_FILECAP_MAX_HELD) {
 		c->st.over++;
 		return PM_FILECAP_GONE;
@@ -166,27 +218,95 @@ static enum pm_filecap_verdict filecap__hold(struct pm_filecap *c, const struct 
 	}
 	if (fd < 0)
 		fd = open__mapping(m);
-	if (fd < 0 || pm_array__grow((void **)&c->files, &c->cap, c->nr, sizeof(*f))) {
+	path = fd < 0 ? NULL : strdup(m->path);
+	if (!path || pm_array__grow((void **)&c->files, &c->cap, c->nr, sizeof(*f)) ||
+	    (m->ino && pm_hashtab__insert(&c->held, h, c->nr))) {
 		if (fd >= 0)
 			close(fd);
+		free(path);
 		c->st.gone++;
 		return PM_FILECAP_GONE;
 	}
 	f = &c->files[c->nr];
-	*f = (struct fc_file){ .path = strdup(m->path), .fd = fd,
+	*f = (struct fc_file){ .path = path, .dev = m->dev, .ino = m->ino, .fd = fd,
 			       .want_len = (uint8_t)m->build_id_len };
-	if (!f->path) {
-		close(fd);
-		c->st.gone++;
-		return PM_FILECAP_GONE;
-	}
-	memcpy(f->want, m->build_id, m->build_id_len);
+	if (m->build_id_len)
+		memcpy(f->want, m->build_id, m->build_id_len);
 	c->nr++;
 	if (root)
 		c->st.through_root++;
 	else
 		c->st.through_map++;
 	return PM_FILECAP_HELD;
+}
+
+/*
+ * A file at its path, and the mapping to hold it through if it is
+ * replaced or deleted: its link count falls (IN_ATTRIB), while the process
+ * most likely still runs.  One watch per inode.
+ */
+static void filecap__watch(struct pm_filecap *c, const struct pm_filecap_map *m)
+{
+	struct fc_watch *w;
+	char *path;
+	int wd;
+
+	if (c->ifd < 0 || c->nr_watches >= PM_FILECAP_MAX_WATCHED)
+		return;
+	wd = inotify_add_watch(c->ifd, m->path, IN_ATTRIB | IN_DONT_FOLLOW);
+	if (wd < 0 || pm_hashtab__find_int(&c->wds, (uint32_t)wd, NULL))
+		return;
+	path = strdup(m->path);
+	if (!path || pm_array__grow((void **)&c->watches, &c->cap_watches, c->nr_watches,
+				    sizeof(*w)) ||
+	    pm_hashtab__insert_int(&c->wds, (uint32_t)wd, c->nr_watches)) {
+		free(path);
+		inotify_rm_watch(c->ifd, wd);
+		return;
+	}
+	w = &c->watches[c->nr_watches++];
+	*w = (struct fc_watch){ .m = *m, .wd = wd };
+	w->m.path = path;
+	w->m.build_id = NULL;
+	w->m.build_id_len = 0;
+	c->st.watched++;
+}
+
+/* A watched file's attributes changed: held if its path holds it no more. */
+static void filecap__changed(struct pm_filecap *c, int wd)
+{
+	struct fc_watch *w;
+	struct stat st;
+	uint64_t i;
+
+	if (!pm_hashtab__find_int(&c->wds, (uint32_t)wd, &i) || c->watches[i].wd < 0)
+		return;
+	w = &c->watches[i];
+	/* chmod, touch: still the file. */
+	if (!fstatat(AT_FDCWD, w->m.path, &st, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT) &&
+	    map__is(&w->m, &st))
+		return;
+	inotify_rm_watch(c->ifd, wd);
+	w->wd = -1;
+	if (filecap__hold(c, &w->m, false) == PM_FILECAP_HELD)
+		c->st.replaced++;
+}
+
+void pm_filecap__poll(struct pm_filecap *c)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	const struct inotify_event *ev;
+	ssize_t n;
+	size_t off;
+
+	if (c->ifd < 0 || !c->nr_watches)
+		return;
+	while ((n = read(c->ifd, buf, sizeof(buf))) > 0)
+		for (off = 0; off + sizeof(*ev) <= (size_t)n; off += sizeof(*ev) + ev->len) {
+			ev = (const void *)(buf + off);
+			if (ev->mask & IN_ATTRIB)
+				filecap__changed(c, ev->wd);
+		}
 }
 
 /*
@@ -217,8 +337,10 @@ enum pm_filecap_verdict pm_filecap__note(struct pm_filecap *c, const struct pm_f
 	here = !is_deleted(m->path) &&
 	       !fstatat(AT_FDCWD, m->path, &st, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT);
 	/* Most files: the path here is the file (one fstat); the process is not asked. */
-	if (here && m->ino && map__is(m, &st))
+	if (here && m->ino && map__is(m, &st)) {
+		filecap__watch(c, m);
 		return PM_FILECAP_HERE;
+	}
 	foreign = !pm_proc__shares_mounts(m->pid);
 	/*
 	 * In pmrec's own view, the inode decides: the device of an overlayfs

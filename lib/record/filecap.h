@@ -24,7 +24,10 @@
  * record that carries a build id, that id).  A file still found at its
  * path when mapped but not at the end is asked for again then, through
  * the mapping of the last process seen with it, if that process still
- * runs.
+ * runs; and a file here is watched (inotify: its link count falls when it
+ * is replaced or deleted), so that the recorder's loop
+ * (pm_filecap__poll) holds it through its first process's mapping as
+ * soon as that happens, before that process exits.
  *
  * Bounded: PM_FILECAP_MAX_HELD files held, each read once and kept once
  * per build id, PM_FILECAP_MAX_SYMS symbols a file, PM_FILECAP_MAX_BYTES
@@ -41,6 +44,8 @@
 
 /* Files held open at most: the recorder counts them among its fds. */
 #define PM_FILECAP_MAX_HELD 256
+/* Files at their paths watched for being replaced (inotify watches) at most. */
+#define PM_FILECAP_MAX_WATCHED 4096
 #define PM_FILECAP_MAX_SYMS (256u << 10)
 #define PM_FILECAP_MAX_BYTES (32u << 20)
 #define PM_FILECAP_FINISH_NSEC (5ULL * 1000 * 1000 * 1000)
@@ -71,6 +76,13 @@ void pm_filecap__delete(struct pm_filecap *c);
 /* At a file's first MMAP2 record: is it here, or is it held? */
 enum pm_filecap_verdict pm_filecap__note(struct pm_filecap *c, const struct pm_filecap_map *m);
 /*
+ * The recorder's loop, after each drain pass: the files at their paths
+ * that were replaced or deleted since are held through their mappings
+ * now, while their processes (most likely) run.  One read when nothing
+ * happened.
+ */
+void pm_filecap__poll(struct pm_filecap *c);
+/*
  * At the end, for a file that was here when mapped and is not any more
  * (replaced): held through m's mapping if its process still runs.
  */
@@ -92,6 +104,8 @@ struct pm_filecap_stats {
 	uint64_t through_map;		/* held through its mapping (map_files) */
 	uint64_t gone;			/* not held: the process or mapping gone, another file */
 	uint64_t over;			/* not held: PM_FILECAP_MAX_HELD reached */
+	uint64_t watched;		/* files at their paths watched */
+	uint64_t replaced;		/* of them, held once replaced or deleted */
 	uint64_t tables;		/* files whose symbols were kept */
 	uint64_t same_id;		/* files read whose build id was kept already */
 	uint64_t unread;		/* held files not read: no build id, not ELF, a bound */
