@@ -45,7 +45,7 @@
 /* Files held open at most: the recorder counts them among its fds. */
 #define PM_FILECAP_MAX_HELD 256
 /* Files at their paths watched for being replaced (inotify watches) at most. */
-#define PM_FILECAP_MAX_WATCHED 4096
+#define PM_FILECAP_MAX_WATCHED 2048
 #define PM_FILECAP_MAX_SYMS (256u << 10)
 #define PM_FILECAP_MAX_BYTES (32u << 20)
 #define PM_FILECAP_FINISH_NSEC (5ULL * 1000 * 1000 * 1000)
