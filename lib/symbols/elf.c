@@ -94,6 +94,17 @@ static int data_build_id(Elf_Data *data, unsigned char *id, size_t *len)
 	return -ENOENT;
 }
 
+bool elf__has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+			return true;
+	return false;
+}
+
 int elf__build_id(Elf *elf, unsigned char *id, size_t *len)
 {
 	Elf_Scn *scn = NULL;
@@ -236,21 +247,25 @@ int pm_elf__module_build_id(const char *module,
 	return notes_file_build_id(path, id, len);
 }
 
+void pm_elf__build_id_hex(char hex[PM_BUILD_ID_HEX_MAX], const unsigned char *id, size_t len)
+{
+	static const char digit[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len && i < PM_BUILD_ID_SIZE; i++) {
+		*hex++ = digit[id[i] >> 4];
+		*hex++ = digit[id[i] & 15];
+	}
+	*hex = '\0';
+}
+
 int pm_elf__debug_path(char path[PM_DEBUG_PATH_MAX], const unsigned char *id, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	char *p;
-	size_t i;
+	char hex[PM_BUILD_ID_HEX_MAX];
 
 	if (len < 2 || len > PM_BUILD_ID_SIZE)
 		return -EINVAL;
-	p = path + sprintf(path, "%s/.build-id/", PM_DEBUG_DIR);
-	for (i = 0; i < len; i++) {
-		*p++ = hex[id[i] >> 4];
-		*p++ = hex[id[i] & 15];
-		if (!i)
-			*p++ = '/';
-	}
-	strcpy(p, ".debug");
+	pm_elf__build_id_hex(hex, id, len);
+	sprintf(path, "%s/.build-id/%.2s/%s.debug", PM_DEBUG_DIR, hex, hex + 2);
 	return 0;
 }
