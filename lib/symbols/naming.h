@@ -77,6 +77,8 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 struct pm_namer_opts {
 	bool no_unwind, no_inline, no_demangle, verbose;
 	const char *kallsyms;
+	/* Where the running kernel's symbols are cached (pm_kallsyms__load_running); NULL: not. */
+	const char *kallsyms_cache;
 };
 void pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o);
 
