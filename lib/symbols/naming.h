@@ -166,6 +166,13 @@ void pm_namer__name(struct pm_namer *n, int32_t pid, struct pm_named_frame *fr);
  */
 uint64_t pm_namer__generation(const struct pm_namer *n);
 /*
+ * The same for the names of process pid alone (its frames, its threads'
+ * command names): changes with its own mappings, command names and fork,
+ * and with whatever changes every name (a file refused, JIT names, the
+ * kernel's symbols), not with other processes' records.  Never 0.
+ */
+uint64_t pm_namer__generation_of(const struct pm_namer *n, int32_t pid);
+/*
  * The folded stack of a sample, "comm;outer;...;inner", in *stack and
  * *len (valid until the next call).  cpumode is the record's.  0 or -ENOMEM.
  */

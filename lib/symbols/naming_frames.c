@@ -210,6 +210,14 @@ uint64_t pm_namer__generation(const struct pm_namer *n)
 	return pm_machine__generation(n->machine);
 }
 
+uint64_t pm_namer__generation_of(const struct pm_namer *n, int32_t pid)
+{
+	uint64_t steps = 0;
+
+	pm_hashtab__find_int(&n->pid_steps, (uint32_t)pid, &steps);
+	return (pm_namer__generation(n) - n->record_steps) << 32 | steps;
+}
+
 int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 		     const struct pm_named_frame **frames, size_t *nr)
 {
