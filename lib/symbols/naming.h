@@ -176,7 +176,7 @@ uint64_t pm_namer__generation(const struct pm_namer *n);
  * and with whatever changes every name (a file refused, JIT names, the
  * kernel's symbols), not with other processes' records.  Never 0.
  */
-uint64_t pm_namer__generation_of(const struct pm_namer *n, int32_t pid);
+uint64_t pm_namer__generation_of(struct pm_namer *n, int32_t pid);
 /*
  * The folded stack of a sample, "comm;outer;...;inner", in *stack and
  * *len (valid until the next call).  cpumode is the record's.  0 or -ENOMEM.

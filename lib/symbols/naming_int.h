@@ -53,6 +53,11 @@ struct pm_namer {
 	 */
 	uint64_t record_steps;
 	struct pm_hashtab pid_steps;
+	/* The last answer, asked per frame: valid for its pid while the generation holds. */
+	struct {
+		int32_t pid;
+		uint64_t gen, of;	/* gen 0: none */
+	} gen_of;
 	struct pm_named_frame *chain;	/* the frames of the last sample asked for */
 	size_t nr_chain;
 	struct pm_namer_opts opts;
