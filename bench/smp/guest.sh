@@ -113,7 +113,8 @@ phases() {
 	for tool in $TOOLS; do
 		rm -rf "$d"
 		mkdir -p "$d"
-		cputime -o "$d/ct" -- strace -f -ttt -T -o "$d/st" \
+		cputime -o "$d/ct" -- strace -f --seccomp-bpf -ttt -T -o "$d/st" \
+			-e trace=perf_event_open,ioctl,mmap,munmap,read,close,poll,sched_setaffinity \
 			"$tool" record -a -F "$IDLE_F" -o "$d/f.data" -- sleep "$IDLE_S" >/dev/null 2>"$d/err"
 		say "scen=phases tool=$tool rep=0 $(ct wall "$d/ct" | sed 's/^/wall=/')"
 		awk -v tool="$tool" '
