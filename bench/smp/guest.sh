@@ -105,36 +105,20 @@ burners() {	# burners N SECONDS: N burns in the background, their pids in $BURN
 	done
 }
 
-# What each syscall of a recorder costs (strace -T), by name (and ioctl
-# request): count, seconds in all, and when the first and last ended
-# (seconds from the first traced call): the phases in order.
+# How long each phase of pmrec's idle recording took, as -vv says it
+# (pmrec-before may not say it).
 phases() {
 	local tool d=$W/phases
 	for tool in $TOOLS; do
+		case $tool in pmrec*) ;; *) continue ;; esac
 		rm -rf "$d"
 		mkdir -p "$d"
-		cputime -o "$d/ct" -- strace -f --seccomp-bpf -ttt -T -o "$d/st" \
-			-e trace=perf_event_open,ioctl,mmap,munmap,read,close,poll,sched_setaffinity \
-			"$tool" record -a -F "$IDLE_F" -o "$d/f.data" -- sleep "$IDLE_S" >/dev/null 2>"$d/err"
-		say "scen=phases tool=$tool rep=0 $(ct wall "$d/ct" | sed 's/^/wall=/')"
-		awk -v tool="$tool" '
-			/<unfinished|resumed>/ { next }
-			{
-				t = $2 + 0; if (!t0) t0 = t
-				name = $3; sub(/\(.*/, "", name)
-				if (name == "ioctl") { split($0, a, ", "); name = "ioctl:" a[2] }
-				if (!match($0, /<[0-9.]+>$/)) next
-				dt = substr($0, RSTART + 1, RLENGTH - 2) + 0
-				if (!(name in n)) { order[++k] = name; first[name] = t - t0 }
-				n[name]++; s[name] += dt; last[name] = t - t0
-			}
-			END {
-				for (i = 1; i <= k; i++) {
-					m = order[i]
-					printf "@P tool=%s call=%s n=%d total=%.3f first=%.3f last=%.3f\n",
-						tool, m, n[m], s[m], first[m], last[m]
-				}
-			}' "$d/st"
+		cputime -o "$d/ct" -- "$tool" record -vv -a -F "$IDLE_F" -o "$d/f.data" \
+			-- sleep "$IDLE_S" >/dev/null 2>"$d/err"
+		say "scen=phases tool=$tool rep=0 wall=$(ct wall "$d/ct")"
+		sed -n 's/^[^:]*: \([^:]*\): \([0-9.]*\) s$/\1|\2/p' "$d/err" | while IFS='|' read -r ph t; do
+			echo "@P tool=$tool phase=$(echo "$ph" | tr ' ' '_') s=$t"
+		done
 	done
 }
 
@@ -181,4 +165,4 @@ while [ "$REP" -le "$REPS" ]; do
 	done
 	REP=$((REP + 1))
 done
-case " $SCENARIOS " in *" phases "*) [ -x /usr/bin/strace ] && phases ;; esac
+case " $SCENARIOS " in *" phases "*) phases ;; esac
