@@ -47,6 +47,13 @@ DW_LIBS := -ldw
 endif
 IBERTY_LIBS ?= -liberty
 
+# Files by build id from debuginfod servers (libdebuginfod, from elfutils).
+DEBUGINFOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdebuginfod 2>/dev/null)
+DEBUGINFOD_LIBS := $(shell $(PKG_CONFIG) --libs libdebuginfod 2>/dev/null)
+ifeq ($(strip $(DEBUGINFOD_LIBS)),)
+DEBUGINFOD_LIBS := -ldebuginfod
+endif
+
 # Disassembly for annotate (capstone: BSD-licensed; GNU libopcodes is GPL-3).
 CAPSTONE_CFLAGS := $(shell $(PKG_CONFIG) --cflags capstone 2>/dev/null)
 CAPSTONE_LIBS := $(shell $(PKG_CONFIG) --libs capstone 2>/dev/null)
@@ -64,10 +71,10 @@ endif
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
 	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) \
-	$(CAPSTONE_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
+	$(DEBUGINFOD_CFLAGS) $(CAPSTONE_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(CAPSTONE_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
+PM_LIBS := $(CAPSTONE_LIBS) $(DEBUGINFOD_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
 
 ifneq ($(V),1)
 Q := @
@@ -120,6 +127,11 @@ $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIBPM)
 $(O)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$<)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< -lpthread $(LDLIBS)
+
+# debuginfod-find drives lib/symbols/debuginfod.c, code under test: built and
+# linked as the unit tests are.
+$(O)/tests/helpers/debuginfod-find: $(O)/tests/helpers/debuginfod-find.o $(LIBPM)
+	$(call msg,LINK,$@)$(CC) $(PM_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBPM) $(PM_LIBS) $(LDLIBS)
 
 # The same call chain built the way distributions build: optimized, without
 # frame pointers, so only DWARF unwinding (--call-graph dwarf) recovers it.

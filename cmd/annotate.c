@@ -177,6 +177,9 @@ static int annotate__read(struct annotate *an)
 	err = pm_pipeline__setup(p);
 	if (!err) {
 		an->sink.namer = p->namer;
+		/* The files the samples were named from, found once. */
+		if (p->namer)
+			pm_dso_cache__set_locator(an->dsos, pm_namer__locator(p->namer));
 		err = pm_pipeline__records(p);
 		pm_pipeline__end(p);
 	}

@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "base/file.h"
+#include "symbols/debuginfod.h"
 
 /* The warnings that need no detail. */
 static const char *const plain_warnings[] = {
@@ -119,6 +120,24 @@ static void warn_jit(struct pm_cmd_msg *m, const struct pm_warning *w)
 	}
 }
 
+/* What debuginfod did, one line: what came, what did not, and why. */
+static void warn_debuginfod(struct pm_cmd_msg *m, const struct pm_debuginfod_stats *st)
+{
+	pm_cmd_msg__add(m, "debuginfod: %u files fetched, %u from its cache (%.*f %s)",
+			st->fetched, st->cached, st->bytes < 1000000 ? 0 : 1,
+			st->bytes < 1000000 ? (double)st->bytes / 1e3 : (double)st->bytes / 1e6,
+			st->bytes < 1000000 ? "kB" : "MB");
+	if (st->failed)
+		pm_cmd_msg__add(m, "; %u not had (%u not found, %u timed out%s%s)", st->failed,
+				st->not_found, st->timed_out,
+				st->first_error && st->first_error != -ETIMEDOUT ? "; first error: " :
+										 "",
+				st->first_error && st->first_error != -ETIMEDOUT ?
+					strerror(-st->first_error) : "");
+	if (st->unasked)
+		pm_cmd_msg__add(m, "; %u not asked after a server timed out", st->unasked);
+}
+
 static void warn_input(struct pm_cmd_msg *m, const struct pm_warning *w)
 {
 	unsigned long long size = w->size, off = w->offset;
@@ -148,6 +167,9 @@ static void warn_input(struct pm_cmd_msg *m, const struct pm_warning *w)
 		break;
 	case PM_WARN_SYMBOL_SOURCE:
 		pm_cmd_msg__add(m, "%s: %s", w->dso, w->why);
+		break;
+	case PM_WARN_DEBUGINFOD:
+		warn_debuginfod(m, w->data);
 		break;
 	case PM_WARN_UNFLUSHED:
 		pm_cmd_msg__add(m, "the compressed data ends inside a record (%llu bytes, after the "
@@ -258,6 +280,8 @@ enum {
 	OPT_NO_INLINE,
 	OPT_NO_UNWIND,
 	OPT_KALLSYMS,
+	OPT_SYMFS,
+	OPT_BUILDID_DIR,
 };
 
 static const struct argp_option naming_options[] = {
@@ -273,11 +297,19 @@ static const struct argp_option naming_options[] = {
 	{ 0 },
 };
 
-/* --kallsyms alone, for annotate, which reads kernel symbols but names no stacks. */
+/*
+ * Where the recorded files are found, for annotate too, which reads files
+ * and kernel symbols but names no stacks.
+ */
 static const struct argp_option kallsyms_options[] = {
 	{ .name = "kallsyms", .key = OPT_KALLSYMS, .arg = "FILE",
 	  .doc = "Read the recorded kernel's symbols from FILE (a copy of its /proc/kallsyms) "
 		 "instead of /proc/kallsyms" },
+	{ .name = "symfs", .key = OPT_SYMFS, .arg = "DIR",
+	  .doc = "Look for the recorded files under DIR first (DIR + the recorded path, else DIR + "
+		 "its base name): another machine's tree, a chroot, a container image" },
+	{ .name = "buildid-dir", .key = OPT_BUILDID_DIR, .arg = "DIR",
+	  .doc = "perf's build-id cache to look in (default: $HOME/.debug)" },
 	{ 0 },
 };
 
@@ -285,9 +317,19 @@ static error_t kallsyms_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct pm_namer_opts *o = state->input;
 
-	if (key != OPT_KALLSYMS)
+	switch (key) {
+	case OPT_KALLSYMS:
+		o->kallsyms = arg;
+		break;
+	case OPT_SYMFS:
+		o->symfs = arg;
+		break;
+	case OPT_BUILDID_DIR:
+		o->buildid_dir = arg;
+		break;
+	default:
 		return ARGP_ERR_UNKNOWN;
-	o->kallsyms = arg;
+	}
 	return 0;
 }
 

@@ -18,6 +18,8 @@ PMREC=$BUILD/pmrec
 HELPERS=$BUILD/tests/helpers
 export PMREC HELPERS SRC_DIR BUILD
 export LC_ALL=C
+# No symbol server unless a test starts its own (tests/helpers/debuginfod-server.sh).
+unset DEBUGINFOD_URLS
 
 TMP_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/$TEST_NAME.XXXXXX")
 test_count=0

@@ -119,15 +119,24 @@ int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned ac
 			  uint64_t max_size, struct stat *stp)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(oflags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK),
-		/* No symlink at all: one planted in the other root could lead out of it. */
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		.flags = (uint64_t)(oflags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	struct stat st;
 	int fd, err;
 
-	if (accept & (PM_FILE_STREAM | PM_FILE_FOLLOW | PM_FILE_FIFO))
+	if (accept & (PM_FILE_STREAM | PM_FILE_FIFO))
 		return -EINVAL;
+	/*
+	 * Without PM_FILE_FOLLOW no symlink at all, for roots another user
+	 * owns.  With it, symlinks resolve inside the root (an absolute one
+	 * from the root, ".." stops there): a tree the user gave, or perf's
+	 * build-id cache of relative links, is read as its own filesystem.
+	 */
+	if (!(accept & PM_FILE_FOLLOW)) {
+		how.flags |= O_NOFOLLOW;
+		how.resolve |= RESOLVE_NO_SYMLINKS;
+	}
 	if (accept & PM_FILE_DIR)
 		how.flags |= O_DIRECTORY;
 	fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));

@@ -52,9 +52,11 @@ int pm_file__open_as(const char *path, int oflags, unsigned accept, uint64_t max
 
 /*
  * The same for a regular file at path under another root (root_fd: an
- * O_PATH or directory fd of /proc/PID/root, a container's): the path
- * resolves inside it, and no component may be a symlink.  accept: 0 or
- * PM_FILE_DIR.
+ * O_PATH or directory fd of /proc/PID/root, a container's, or of a tree
+ * the user named): the path resolves inside it.  No component may be a
+ * symlink, unless accept has PM_FILE_FOLLOW: then every symlink resolves
+ * inside the root too, so none leads out of it.  accept: 0, PM_FILE_DIR,
+ * PM_FILE_FOLLOW.
  * -ELOOP for a symlink, -ENOSYS before Linux 5.6 (openat2).
  */
 int pm_file__open_in_root(int root_fd, const char *path, int oflags, unsigned accept,

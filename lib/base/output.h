@@ -38,8 +38,9 @@ int pm_output__publish(struct pm_output *o, const char *final);
 int pm_output__rename_unique(const char *from, const char *to, char *used, size_t len);
 /*
  * Removes a file this run created and published (a rotation past
- * --switch-max-files): the only unlink of a published name.  0 when it is
- * gone (or was already), else -errno.
+ * --switch-max-files; the empty "not found" mark libdebuginfod leaves for
+ * a query pmrec gave up: symbols/debuginfod.c): the only unlink of a
+ * published name.  0 when it is gone (or was already), else -errno.
  */
 int pm_output__remove_own(const char *path);
 /* Removes an unpublished temporary file; frees the file publishing displaced. */

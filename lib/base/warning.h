@@ -39,6 +39,7 @@ enum pm_warning_kind {
 	PM_WARN_BAD_SYMBOLS,	/* the embedded symbols are not used: why, at offset */
 	PM_WARN_SYMBOL_SOURCE,	/* verbose: where dso's names come from (why), once per file */
 	PM_WARN_NOT_ARCHIVED,	/* pmrec archive leaves dso out, because of why */
+	PM_WARN_DEBUGINFOD,	/* what debuginfod fetched: data, a struct pm_debuginfod_stats */
 };
 
 struct pm_warning {
@@ -46,6 +47,7 @@ struct pm_warning {
 	int err;
 	const char *dso, *why;
 	uint64_t size, offset;
+	const void *data;	/* of the kinds that say so */
 };
 
 typedef void pm_warn_fn(void *arg, const struct pm_warning *w);

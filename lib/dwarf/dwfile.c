@@ -14,6 +14,7 @@
 #include "base/hashtab.h"
 #include "dwarf/dwfile.h"
 #include "symbols/debuginfo.h"
+#include "symbols/dso.h"
 
 /* Source file names kept per file: a line table names few. */
 #define NAMES_MAX 4096
@@ -69,13 +70,9 @@ static bool name_equal(uint64_t id, const void *key, void *arg)
 
 static const struct pm_hashtab_ops name_ops = { .hash = name_hash, .equal = name_equal };
 
-int pm_dwfile__fd(const char *path)
+struct pm_dwfile *pm_dwfile__open(struct pm_dso *dso)
 {
-	return path[0] == '/' ? pm_file__open(path, O_RDONLY, 0, 0, NULL) : -ENOENT;
-}
-
-struct pm_dwfile *pm_dwfile__open(const char *path)
-{
+	const char *path = pm_dso__path(dso);
 	struct pm_dwfile *f = calloc(1, sizeof(*f));
 	int fd;
 
@@ -84,7 +81,7 @@ struct pm_dwfile *pm_dwfile__open(const char *path)
 	pm_hashtab__init(&f->name_ids, &name_ops, f);
 	pm_hashtab__init(&f->cu_ids, NULL, NULL);
 	f->dwfl = dwfl_begin(&callbacks);
-	fd = f->dwfl ? pm_dwfile__fd(path) : -1;
+	fd = f->dwfl ? pm_dso__open(dso) : -1;
 	if (fd >= 0) {
 		dwfl_report_begin(f->dwfl);
 		f->mod = dwfl_report_offline(f->dwfl, pm_path__base(path), path, fd);
@@ -92,6 +89,7 @@ struct pm_dwfile *pm_dwfile__open(const char *path)
 		/* A module made takes the fd; a refused one leaves it to us. */
 		if (!f->mod)
 			close(fd);
+		pm_debuginfo__set_dso(f->mod, dso);
 	}
 	if (f->mod && !dwfl_module_getelf(f->mod, &f->bias))
 		f->mod = NULL;

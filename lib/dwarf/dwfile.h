@@ -12,23 +12,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pm_dso;
+
 /* The deepest chain of scopes searched at one address, so the most inlined functions. */
 #define PM_DWFILE_MAX_INLINED 64
 
 struct pm_dwfile;
 
 /*
- * The file at path opened for libdw: libdw would open the path itself,
- * blocking on a FIFO.  A path that is not absolute ("[vdso]", "//anon")
- * names no file.  The fd, or -errno.
+ * The file found for dso (pm_dso__open: libdw would open the path itself,
+ * blocking on a FIFO, and never look beyond it); one without debug info,
+ * or no file at all, finds nothing.  NULL with errno ENOMEM.
  */
-int pm_dwfile__fd(const char *path);
-
-/*
- * The file at path (opened by pm_dwfile__fd); one without debug info, or
- * no file at all, finds nothing.  NULL with errno ENOMEM.
- */
-struct pm_dwfile *pm_dwfile__open(const char *path);
+struct pm_dwfile *pm_dwfile__open(struct pm_dso *dso);
 void pm_dwfile__close(struct pm_dwfile *f);
 
 /*

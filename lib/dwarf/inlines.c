@@ -132,9 +132,8 @@ bool pm_inlines__kept(const struct pm_inlines *in, const struct pm_dso *dso, uin
 	return true;
 }
 
-/* The DWARF of the file dso, mapped from path, opened on first use; NULL on ENOMEM. */
-static struct pm_dwfile *inlines__file(struct pm_inlines *in, const struct pm_dso *dso,
-				       const char *path)
+/* The DWARF of the file dso, opened on first use; NULL on ENOMEM. */
+static struct pm_dwfile *inlines__file(struct pm_inlines *in, struct pm_dso *dso)
 {
 	struct pm_dwfile *dw;
 	uint64_t id;
@@ -143,7 +142,7 @@ static struct pm_dwfile *inlines__file(struct pm_inlines *in, const struct pm_ds
 		return in->files[id].dw;
 	if (pm_array__grow((void **)&in->files, &in->cap_files, in->nr_files, sizeof(*in->files)))
 		return NULL;
-	dw = pm_dwfile__open(path);
+	dw = pm_dwfile__open(dso);
 	if (!dw || pm_hashtab__insert_int(&in->file_ids, (uintptr_t)dso, in->nr_files)) {
 		pm_dwfile__close(dw);
 		return NULL;
@@ -178,8 +177,8 @@ static int entry__fill(struct inline_entry *e, struct pm_dwfile *dw, uint64_t va
 	return 0;
 }
 
-int pm_inlines__read(struct pm_inlines *in, const struct pm_dso *dso, const char *path,
-		     uint64_t off, uint64_t vaddr, const char *const **names, size_t *nr)
+int pm_inlines__read(struct pm_inlines *in, struct pm_dso *dso, uint64_t off, uint64_t vaddr,
+		     const char *const **names, size_t *nr)
 {
 	struct inline_entry *e;
 	struct pm_dwfile *dw;
@@ -187,7 +186,7 @@ int pm_inlines__read(struct pm_inlines *in, const struct pm_dso *dso, const char
 
 	if (in->nr >= MAX_ENTRIES)
 		inlines__drop(in);
-	dw = inlines__file(in, dso, path);
+	dw = inlines__file(in, dso);
 	if (!dw || pm_array__grow((void **)&in->entries, &in->cap, in->nr, sizeof(*in->entries)))
 		return -ENOMEM;
 	e = &in->entries[in->nr];

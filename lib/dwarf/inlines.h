@@ -33,12 +33,11 @@ bool pm_inlines__kept(const struct pm_inlines *in, const struct pm_dso *dso, uin
 		      const char *const **names, size_t *nr);
 
 /*
- * Reads and keeps the names at file offset off of the file dso, mapped
- * from path, where off is vaddr in the file's address space: as
- * pm_inlines__kept then.  *nr is 0 without inlining or DWARF.  0 or
- * -ENOMEM.
+ * Reads and keeps the names at file offset off of the file dso, where off
+ * is vaddr in the file's address space: as pm_inlines__kept then.  *nr is
+ * 0 without inlining or DWARF.  0 or -ENOMEM.
  */
-int pm_inlines__read(struct pm_inlines *in, const struct pm_dso *dso, const char *path,
-		     uint64_t off, uint64_t vaddr, const char *const **names, size_t *nr);
+int pm_inlines__read(struct pm_inlines *in, struct pm_dso *dso, uint64_t off, uint64_t vaddr,
+		     const char *const **names, size_t *nr);
 
 #endif

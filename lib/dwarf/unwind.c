@@ -215,19 +215,22 @@ static int map__bias(const struct pm_map_info *mi, int fd, uint64_t *bias)
 static void session__report(struct pm_unwinder *u, Dwfl *dwfl, int32_t pid, uint64_t addr)
 {
 	struct pm_map_info mi;
+	Dwfl_Module *mod;
 	uint64_t bias = 0;
 	int fd;
 
 	if (dwfl_addrmodule(dwfl, addr) || pm_machine__map(u->m, pid, addr, &mi))
 		return;
-	fd = pm_dwfile__fd(mi.path);
+	fd = pm_dso__open(mi.dso);
 	if (fd < 0)
 		return;
 	dwfl_report_begin_add(dwfl);
 	/* A module made takes the fd; a refused one leaves it to us. */
-	if (map__bias(&mi, fd, &bias) || !dwfl_report_elf(dwfl, pm_path__base(mi.path), mi.path, fd,
-							 bias, true))
+	mod = map__bias(&mi, fd, &bias) ? NULL :
+	      dwfl_report_elf(dwfl, pm_path__base(mi.path), mi.path, fd, bias, true);
+	if (!mod)
 		close(fd);
+	pm_debuginfo__set_dso(mod, mi.dso);
 	dwfl_report_end(dwfl, NULL, NULL);
 }
 
@@ -649,5 +652,5 @@ int pm_unwinder__inlined(struct pm_unwinder *u, int32_t pid, uint64_t lookup,
 	mod = dwfl_addrmodule(se->dwfl, lookup);
 	if (!mod || !dwfl_module_getelf(mod, &bias))
 		return 0;
-	return pm_inlines__read(u->inlines, mi.dso, mi.path, off, lookup - bias, names, nr);
+	return pm_inlines__read(u->inlines, mi.dso, off, lookup - bias, names, nr);
 }

@@ -107,11 +107,11 @@ static void ss__runs(struct ss_writer *w, const struct ss_thread *t,
 
 /*
  * "comm tid", the idle task's CPU, and the event when several are
- * exported.  The idle task has no COMM record: perf calls it swapper.
+ * exported.  The idle task is swapper, as the machine names it.
  */
 static int ss__name(struct pm_speedscope *s, const struct ss_thread *t, bool events)
 {
-	const char *comm = t->comm ? t->comm : t->tid == SS_IDLE_TID ? "swapper" : NULL;
+	const char *comm = t->comm;
 	char num[64];
 	int n;
 

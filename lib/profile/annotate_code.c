@@ -58,10 +58,10 @@ static void annotation__lines(struct pm_annotation *a)
 }
 
 /* The function's bytes, from the executable section that holds them. */
-static int code__read(const char *path, uint64_t start, uint64_t size, unsigned char **code,
+static int code__read(struct pm_dso *dso, uint64_t start, uint64_t size, unsigned char **code,
 		      int *machine)
 {
-	int fd = pm_file__open(path, O_RDONLY, 0, 0, NULL);
+	int fd = pm_dso__open(dso);
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
@@ -256,6 +256,24 @@ static int annotation__sum_lines(struct pm_annotation *a)
 	return 0;
 }
 
+/*
+ * The file of f: any with the recorded build id (lib/symbols/locate.h),
+ * else the one at its path, checked below.  NULL on ENOMEM.
+ */
+static struct pm_dso *annotation__dso(struct pm_dso_cache *cache, const struct pm_annotate_func *f)
+{
+	struct pm_dso *dso;
+	const unsigned char *id;
+	size_t len;
+
+	if (!f->build_id_len)
+		return pm_dso_cache__findnew(cache, f->dso, 0, 0);
+	dso = pm_dso_cache__findnew_id(cache, f->dso, f->build_id, f->build_id_len);
+	if (dso && !pm_dso__build_id(dso, &id, &len) && pm_dso__has_code(dso))
+		return dso;
+	return pm_dso_cache__findnew(cache, f->dso, 0, 0);
+}
+
 /* The file's build id must be the recording's: else the code shown is not the code run. */
 static int annotation__check_file(struct pm_dso *dso, const struct pm_annotate_func *f,
 				  struct pm_annotate_error *e)
@@ -397,7 +415,7 @@ static int file__code(struct pm_annotation *a, const struct pm_annotate_func *f,
 
 	if (err)
 		return err;
-	err = code__read(f->dso, a->start, a->size, code, machine);
+	err = code__read(dso, a->start, a->size, code, machine);
 	if (err)
 		*e = (struct pm_annotate_error){ .why = err == -ENOMEM ? PM_ANNOTATE_OK :
 						 PM_ANNOTATE_NO_CODE, .err = err };
@@ -416,11 +434,15 @@ void pm_annotate_kernel__exit(struct pm_annotate_kernel *k)
  * file that cannot be looked at now gets nobody's, which shows no source
  * root alone can read.
  */
-static struct pm_source_owner annotation__owner(const char *path)
+static struct pm_source_owner annotation__owner(struct pm_dso *dso)
 {
 	struct stat st;
-	int fd = pm_file__open(path, O_RDONLY, 0, 0, &st);
+	int fd = pm_dso__open(dso);
 
+	if (fd >= 0 && fstat(fd, &st)) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0)
 		return (struct pm_source_owner){ .uid = 65534, .gid = 65534 };
 	close(fd);
@@ -444,7 +466,7 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 		}
 		err = kernel__code(a, f, k, &code, &machine, e);
 	} else {
-		dso = pm_dso_cache__findnew(cache, f->dso, 0, 0);
+		dso = annotation__dso(cache, f);
 		if (!dso)
 			return -ENOMEM;
 		err = file__code(a, f, dso, &code, &machine, e);
@@ -461,8 +483,8 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 	annotation__place(a, dso);
 	/* No vmlinux with debug info is looked for: the kernel's code has no lines. */
 	if (dso) {
-		a->owner = annotation__owner(f->dso);
-		a->src = pm_dwfile__open(f->dso);
+		a->owner = annotation__owner(dso);
+		a->src = pm_dwfile__open(dso);
 		if (!a->src)
 			return -ENOMEM;
 		annotation__lines(a);

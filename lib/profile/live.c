@@ -159,9 +159,10 @@ int pm_live__start(struct pm_live *l)
 		l->namer = pm_namer__new(l->r, l->cfg.warn, l->cfg.warn_arg);
 		err = l->namer ? 0 : -ENOMEM;
 	}
+	if (!err)
+		err = pm_namer__set_opts(l->namer, &l->cfg.naming);
 	if (err)
 		return err;
-	pm_namer__set_opts(l->namer, &l->cfg.naming);
 	pm_namer__prefetch_kallsyms(l->namer);
 	return live__start(l, NULL);
 }
@@ -401,11 +402,12 @@ static void live__renew_namer(struct pm_live *l)
 	struct pm_namer *n = pm_namer__new(l->r, l->cfg.warn, l->cfg.warn_arg);
 
 	/* No memory for a new one: the old one goes on, larger. */
-	if (!n)
+	if (!n || pm_namer__set_opts(n, &l->cfg.naming)) {
+		pm_namer__delete(n);
 		return;
+	}
 	pm_namer__delete(l->namer);
 	l->namer = n;
-	pm_namer__set_opts(n, &l->cfg.naming);
 	pm_namer__prefetch_kallsyms(n);
 	l->exits = 0;
 	l->counts.renewals++;

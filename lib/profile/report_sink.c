@@ -175,8 +175,8 @@ static const char *sink__srcline(struct pm_report_sink *k, int32_t pid,
 		return buf;
 	}
 	if (!fr->f.dso || pm_namer__mapping(k->namer, pid, fr->cpumode, fr->lookup, &fr->f, &m) ||
-	    !m.path || pm_srclines__find(k->srclines, m.path, fr->lookup - m.start + m.pgoff,
-					 &file, &line))
+	    !m.dso || pm_srclines__find(k->srclines, m.dso, fr->lookup - m.start + m.pgoff,
+					&file, &line))
 		return NULL;
 	/* pprof's files are paths; perf's srcline key shows base names. */
 	snprintf(buf, size, "%s:%" PRIu32, k->addrs ? file : pm_path__base(file), line);

@@ -7,6 +7,8 @@
 
 #include "reader/pipeline.h"
 #include "reader/queue.h"
+#include "symbols/debuginfod.h"
+#include "symbols/locate.h"
 
 /*
  * The consumers' thread: the reading thread copies each record it has
@@ -161,8 +163,9 @@ int pm_pipeline__setup(struct pm_pipeline *p)
 	p->namer = pm_namer__new(p->r, pipeline__warn_cb, p);
 	if (!p->namer)
 		return -ENOMEM;
-	pm_namer__set_opts(p->namer, &p->naming);
-	err = pm_namer__read_build_ids(p->namer);
+	err = pm_namer__set_opts(p->namer, &p->naming);
+	if (!err)
+		err = pm_namer__read_build_ids(p->namer);
 	if (!err && p->kallsyms)
 		pm_namer__prefetch_kallsyms(p->namer);
 	return err;
@@ -527,6 +530,11 @@ int pm_pipeline__records(struct pm_pipeline *p)
 
 void pm_pipeline__end(struct pm_pipeline *p)
 {
+	struct pm_locator *l = p->namer ? pm_namer__locator(p->namer) : NULL;
+	struct pm_debuginfod_stats st;
+
 	if (p->namer && pm_namer__overloaded(p->namer))
 		pipeline__warn(p, (struct pm_warning){ .kind = PM_WARN_OVERLOADED });
+	if (l && pm_locator__debuginfod_stats(l, &st))
+		pipeline__warn(p, (struct pm_warning){ .kind = PM_WARN_DEBUGINFOD, .data = &st });
 }

@@ -70,7 +70,10 @@ int reader__process(struct pm_reader *r, const struct pm_record *rec)
 	}
 }
 
-/* HEADER_TRACING_DATA: the blob follows the record, outside its size. */
+/*
+ * HEADER_TRACING_DATA: the blob follows the record, outside its size,
+ * where the record ends (12 bytes from perfs before its padding, 16 after).
+ */
 static int reader__read_tracing_blob(struct pm_reader *r, struct pm_record *rec)
 {
 	uint32_t size;

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "symbols/debuginfo.h"
+#include "symbols/dso.h"
 #include "symbols/elf.h"
 #include "base/file.h"
 
@@ -158,6 +159,14 @@ static int debug__find_alt(const char *file_name, const char *link, const struct
 	return n < 0 || (size_t)n >= sizeof(path) ? -1 : debug__try(path, 0, w, name);
 }
 
+void pm_debuginfo__set_dso(Dwfl_Module *mod, struct pm_dso *dso)
+{
+	void **userdata;
+
+	if (mod && dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = dso;
+}
+
 int pm_debuginfo__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 			   Dwarf_Addr base, char **file_name, Elf **elfp)
 {
@@ -191,7 +200,9 @@ int pm_debuginfo__find(Dwfl_Module *mod, void **userdata, const char *modname,
 		w.id = id;
 		w.id_len = (size_t)len;
 	}
-	fd = debug__by_build_id(&w, debuginfo_file_name);
+	/* A module of a mapped file: the one lookup order of its debug file. */
+	fd = *userdata ? pm_dso__open_debug(*userdata, debuginfo_file_name) :
+			 debug__by_build_id(&w, debuginfo_file_name);
 	if (fd >= 0)
 		return fd;
 	if (!debuglink_file) {

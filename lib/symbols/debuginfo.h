@@ -20,9 +20,18 @@
 int pm_debuginfo__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 			   Dwarf_Addr base, char **file_name, Elf **elfp);
 
-/* A Dwfl_Callbacks.find_debuginfo. */
+/*
+ * A Dwfl_Callbacks.find_debuginfo.  A module whose userdata is its
+ * struct pm_dso (pm_debuginfo__set_dso) finds its debug file by build id
+ * as every file is found (lib/symbols/locate.h); others under
+ * /usr/lib/debug/.build-id.  Then .gnu_debuglink's places.
+ */
 int pm_debuginfo__find(Dwfl_Module *mod, void **userdata, const char *modname,
 		       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 		       GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/* mod is the file of dso (NULL: none), for pm_debuginfo__find. */
+struct pm_dso;
+void pm_debuginfo__set_dso(Dwfl_Module *mod, struct pm_dso *dso);
 
 #endif

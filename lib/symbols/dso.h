@@ -9,9 +9,11 @@
  * Functions return 0 or a negative errno; constructors return NULL and set
  * errno.  A cache and its DSOs must not be used by two threads at once.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+struct pm_locator;
 struct pm_symtab;
 
 /*
@@ -21,7 +23,29 @@ struct pm_symtab;
  */
 struct pm_dso;
 
+/* The path the recording names it by. */
 const char *pm_dso__path(const struct pm_dso *dso);
+/*
+ * Where it was found (lib/symbols/locate.h), once read: NULL before, or
+ * when no file fits.  And the candidates passed over before it, with why,
+ * "; "-separated (NULL: none).
+ */
+const char *pm_dso__found(const struct pm_dso *dso);
+const char *pm_dso__passed(const struct pm_dso *dso);
+/*
+ * A new fd on the file found, for libdw (the unwinder, source lines): the
+ * same file each time, or -ESTALE.  Found first if not yet; its error if
+ * none fits.
+ */
+int pm_dso__open(struct pm_dso *dso);
+/*
+ * An fd on a separate debug file of its build id (locate.h: perf's cache,
+ * /usr/lib/debug, debuginfod), its path in *path (to free), for libdw; or
+ * -ENOENT.
+ */
+int pm_dso__open_debug(struct pm_dso *dso, char **path);
+/* Was it found with its code (not a separate debug file alone)? */
+bool pm_dso__has_code(const struct pm_dso *dso);
 /*
  * Points *id at the build id, valid as long as the cache.  Returns -ENOENT
  * if the file has none, -ESTALE if the file at the path is no longer the one
@@ -67,6 +91,11 @@ struct pm_dso_cache;
 struct pm_dso_cache *pm_dso_cache__new(void);
 void pm_dso_cache__delete(struct pm_dso_cache *cache);
 /*
+ * Where its files are looked for (not owned; it must outlive the cache).
+ * Without one, a locator of no --symfs and the default build-id cache.
+ */
+void pm_dso_cache__set_locator(struct pm_dso_cache *cache, struct pm_locator *l);
+/*
  * The DSO for the file with device dev and inode ino, named path.  dev is a
  * dev_t, makedev(maj, min) of an MMAP2 record.  With ino 0 the file is
  * identified by stat(path): (device, inode, mtime), so a file rewritten in
@@ -77,5 +106,12 @@ void pm_dso_cache__delete(struct pm_dso_cache *cache);
 struct pm_dso *pm_dso_cache__findnew(struct pm_dso_cache *cache,
 				     const char *path, uint64_t dev,
 				     uint64_t ino);
+/*
+ * The DSO of the file recorded as path with build id id (len bytes, not
+ * 0): whatever file has that build id, wherever it is found (locate.h),
+ * whatever its inode or age.  NULL with errno ENOMEM.
+ */
+struct pm_dso *pm_dso_cache__findnew_id(struct pm_dso_cache *cache, const char *path,
+					const unsigned char *id, size_t len);
 
 #endif

@@ -28,35 +28,38 @@ static void elf_init(void)
 	elf_ready = elf_version(EV_CURRENT) != EV_NONE;
 }
 
+int elf_file__open_fd(struct elf_file *ef, int fd)
+{
+	int err = -ENOEXEC;
+
+	ef->fd = fd;
+	pthread_once(&elf_once, elf_init);
+	if (!elf_ready) {
+		err = -ELIBBAD;
+		goto out_close;
+	}
+	ef->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!ef->elf)
+		goto out_close;
+	if (elf_kind(ef->elf) == ELF_K_ELF)
+		return 0;
+	elf_end(ef->elf);
+out_close:
+	ef->elf = NULL;
+	close(fd);
+	return err;
+}
+
 int elf_file__open(struct elf_file *ef, const char *path, unsigned accept,
 		   struct stat *st)
 {
-	int err;
+	/* A mapped path may name a FIFO or a device: never block on it. */
+	int fd = pm_file__open(path, O_RDONLY, accept, 0, st);
 
 	ef->elf = NULL;
-	pthread_once(&elf_once, elf_init);
-	if (!elf_ready)
-		return -ELIBBAD;
-	/* A mapped path may name a FIFO or a device: never block on it. */
-	ef->fd = pm_file__open(path, O_RDONLY, accept, 0, st);
-	if (ef->fd < 0)
-		return ef->fd == -EINVAL || ef->fd == -EISDIR ? -ENOEXEC : ef->fd;
-	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
-	if (!ef->elf) {
-		err = -ENOEXEC;
-		goto out_close;
-	}
-	if (elf_kind(ef->elf) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto out_end;
-	}
-	return 0;
-
-out_end:
-	elf_end(ef->elf);
-out_close:
-	close(ef->fd);
-	return err;
+	if (fd < 0)
+		return fd == -EINVAL || fd == -EISDIR ? -ENOEXEC : fd;
+	return elf_file__open_fd(ef, fd);
 }
 
 void elf_file__close(struct elf_file *ef)
@@ -89,6 +92,17 @@ static int data_build_id(Elf_Data *data, unsigned char *id, size_t *len)
 		off = next;
 	}
 	return -ENOENT;
+}
+
+bool elf__has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+			return true;
+	return false;
 }
 
 int elf__build_id(Elf *elf, unsigned char *id, size_t *len)
@@ -233,21 +247,25 @@ int pm_elf__module_build_id(const char *module,
 	return notes_file_build_id(path, id, len);
 }
 
+void pm_elf__build_id_hex(char hex[PM_BUILD_ID_HEX_MAX], const unsigned char *id, size_t len)
+{
+	static const char digit[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len && i < PM_BUILD_ID_SIZE; i++) {
+		*hex++ = digit[id[i] >> 4];
+		*hex++ = digit[id[i] & 15];
+	}
+	*hex = '\0';
+}
+
 int pm_elf__debug_path(char path[PM_DEBUG_PATH_MAX], const unsigned char *id, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	char *p;
-	size_t i;
+	char hex[PM_BUILD_ID_HEX_MAX];
 
 	if (len < 2 || len > PM_BUILD_ID_SIZE)
 		return -EINVAL;
-	p = path + sprintf(path, "%s/.build-id/", PM_DEBUG_DIR);
-	for (i = 0; i < len; i++) {
-		*p++ = hex[id[i] >> 4];
-		*p++ = hex[id[i] & 15];
-		if (!i)
-			*p++ = '/';
-	}
-	strcpy(p, ".debug");
+	pm_elf__build_id_hex(hex, id, len);
+	sprintf(path, "%s/.build-id/%.2s/%s.debug", PM_DEBUG_DIR, hex, hex + 2);
 	return 0;
 }

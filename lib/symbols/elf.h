@@ -18,6 +18,10 @@
 
 #include "format/perf_data.h"
 
+/* A build id in lowercase hex, two digits a byte, and its NUL. */
+#define PM_BUILD_ID_HEX_MAX (2 * PM_BUILD_ID_SIZE + 1)
+void pm_elf__build_id_hex(char hex[PM_BUILD_ID_HEX_MAX], const unsigned char *id, size_t len);
+
 /* "/usr/lib/debug/.build-id/xx/yyyy.debug": two hex digits a byte, one slash. */
 #define PM_DEBUG_PATH_MAX (sizeof("/usr/lib/debug/.build-id/.debug") + 2 * PM_BUILD_ID_SIZE + 1)
 /*

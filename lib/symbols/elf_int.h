@@ -6,6 +6,7 @@
  * Internals of elf.c shared with the DSO cache (dso.c), which reads build
  * ids, program headers and symbols of one open file; not for cmd/.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -24,6 +25,8 @@ struct elf_file {
  */
 int elf_file__open(struct elf_file *ef, const char *path, unsigned accept,
 		   struct stat *st);
+/* The same for fd, opened by pm_file__open: taken, closed on failure. */
+int elf_file__open_fd(struct elf_file *ef, int fd);
 void elf_file__close(struct elf_file *ef);
 
 /*
@@ -31,5 +34,7 @@ void elf_file__close(struct elf_file *ef);
  * bytes stored in id.  Returns 0, -ENOENT or -ENOEXEC.
  */
 int elf__build_id(Elf *elf, unsigned char *id, size_t *len);
+/* Does elf have a .symtab (not only .dynsym: a stripped file has that alone)? */
+bool elf__has_symtab(Elf *elf);
 
 #endif

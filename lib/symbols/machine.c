@@ -10,81 +10,10 @@
 #include "base/hashtab.h"
 #include "symbols/jitsym.h"
 #include "symbols/machine.h"
+#include "symbols/machine_int.h"
 #include "format/perf_data.h"
 #include "format/record_body.h"
 #include "symbols/symarchive.h"
-
-/* MAP_EMBEDDED: named by the recording's own symbols of its build id (emb). */
-enum map_state { MAP_UNCHECKED, MAP_OK, MAP_REFUSED, MAP_EMBEDDED };
-
-struct pm_map {
-	uint64_t start, end, pgoff;
-	struct pm_dso *dso;
-	const struct pm_symtab *emb;
-	uint8_t state;
-	uint8_t id_len;			/* build id of the MMAP2 record, if any */
-	unsigned char id[PM_BUILD_ID_SIZE];
-};
-
-struct pm_proc {
-	int32_t pid;
-	uint32_t nr, cap;
-	struct pm_map *maps;		/* sorted by start, never overlapping */
-};
-
-struct pm_comm {
-	int32_t tid;
-	char comm[16];
-};
-
-struct pm_expect {
-	char *path;
-	uint8_t len;
-	unsigned char id[PM_BUILD_ID_SIZE];
-};
-
-/* "[name]" for a module name of the kallsyms table, which owns key. */
-struct pm_module {
-	const char *key;
-	char *name;
-};
-
-struct pm_machine {
-	struct pm_dso_cache *dsos;
-	struct pm_kallsyms *ks;
-	struct pm_proc *procs;
-	size_t nr_procs, cap_procs;
-	struct pm_hashtab proc_idx;	/* pid -> index in procs */
-	struct pm_comm *comms;
-	size_t nr_comms, cap_comms;
-	struct pm_hashtab comm_idx;	/* tid -> index in comms */
-	struct pm_expect *expects;	/* sorted by path once complete */
-	size_t nr_expects, cap_expects;
-	bool expects_sorted;
-	struct pm_dso **reported;	/* refused files already named to the caller */
-	size_t nr_reported, cap_reported;
-	struct pm_symarchive *archive;	/* NULL: the recording carries no symbols */
-	struct pm_hashtab noted;	/* DSOs whose source was told (pointer keys) */
-	struct pm_module *modules;
-	size_t nr_modules, cap_modules;
-	/*
-	 * Addresses named, by (pid, mode, ip): hot code is named over and over,
-	 * and a call graph names each caller again per sample.  An entry is
-	 * valid while gen is the machine's: anything that can change a name
-	 * (a mapping, a fork, kallsyms, a refused file) starts a generation.
-	 */
-	struct pm_resolved *resolved;	/* RESOLVE_SLOTS */
-	uint64_t gen;
-	/* The kernel's text, from its MMAP record; end 0: none seen. */
-	struct {
-		uint64_t start, end, pgoff;
-	} ktext;
-	/* Names of JIT code (not owned): see pm_machine__set_jitsyms. */
-	struct pm_jitsyms *jit;
-	/* Bytes moved for mappings, against what the input paid for. */
-	uint64_t work, allowance;
-	bool overloaded;
-};
 
 #define RESOLVE_BITS 12
 #define RESOLVE_SLOTS (1u << RESOLVE_BITS)
@@ -141,6 +70,9 @@ void pm_machine__delete(struct pm_machine *m)
 	free(m->expects);
 	free(m->reported);
 	pm_hashtab__exit(&m->noted);
+	for (i = 0; i < m->nr_notes; i++)
+		free(m->notes[i]);
+	free(m->notes);
 	pm_symarchive__delete(m->archive);
 	for (i = 0; i < m->nr_modules; i++)
 		free(m->modules[i].name);
@@ -156,6 +88,12 @@ void pm_machine__set_kallsyms(struct pm_machine *m, struct pm_kallsyms *ks)
 	m->gen++;
 	pm_kallsyms__delete(m->ks);
 	m->ks = ks;
+}
+
+void pm_machine__set_locator(struct pm_machine *m, struct pm_locator *l)
+{
+	m->gen++;
+	pm_dso_cache__set_locator(m->dsos, l);
 }
 
 void pm_machine__set_archive(struct pm_machine *m, struct pm_symarchive *a)
@@ -190,7 +128,7 @@ static int expect__cmp(const void *a, const void *b)
 	return strcmp(((const struct pm_expect *)a)->path, ((const struct pm_expect *)b)->path);
 }
 
-static const struct pm_expect *machine__expected(struct pm_machine *m, const char *path)
+const struct pm_expect *machine__expected(struct pm_machine *m, const char *path)
 {
 	struct pm_expect key = { .path = (char *)path };
 
@@ -335,7 +273,8 @@ static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h
 	p = machine__proc(m, mb.pid, true);
 	if (!p)
 		return -ENOMEM;
-	nm.dso = pm_dso_cache__findnew(m->dsos, name, dev, mb.ino);
+	nm.dso = nm.id_len ? pm_dso_cache__findnew_id(m->dsos, name, nm.id, nm.id_len) :
+			     pm_dso_cache__findnew(m->dsos, name, dev, mb.ino);
 	if (!nm.dso)
 		return -ENOMEM;
 	return proc__insert(m, p, &nm);
@@ -453,7 +392,10 @@ const char *pm_machine__comm(const struct pm_machine *m, int32_t tid)
 {
 	uint64_t idx;
 
-	return pm_hashtab__find_int(&m->comm_idx, (uint32_t)tid, &idx) ? m->comms[idx].comm : NULL;
+	if (pm_hashtab__find_int(&m->comm_idx, (uint32_t)tid, &idx))
+		return m->comms[idx].comm;
+	/* perf names the idle task, which no COMM names, at the start of a session. */
+	return tid == 0 ? "swapper" : NULL;
 }
 
 bool pm_machine__overloaded(const struct pm_machine *m)
@@ -464,83 +406,6 @@ bool pm_machine__overloaded(const struct pm_machine *m)
 uint64_t pm_machine__generation(const struct pm_machine *m)
 {
 	return machine__gen(m);
-}
-
-static void machine__refuse(struct pm_machine *m, struct pm_map *map, const char *why,
-			    struct pm_frame *f)
-{
-	size_t i;
-
-	map->state = MAP_REFUSED;
-	m->gen++;
-	/* Once per path: a replaced file can stand behind several DSOs. */
-	for (i = 0; i < m->nr_reported; i++)
-		if (!strcmp(pm_dso__path(m->reported[i]), pm_dso__path(map->dso)))
-			return;
-	if (!pm_array__grow((void **)&m->reported, &m->cap_reported, m->nr_reported, sizeof(*m->reported)))
-		m->reported[m->nr_reported++] = map->dso;
-	f->refused_now = true;
-	f->refusal = why;
-}
-
-/* Where a file's names come from, said once per file. */
-static void machine__note(struct pm_machine *m, const struct pm_map *map, const char *source,
-			  struct pm_frame *f)
-{
-	uint64_t key = (uint64_t)(uintptr_t)map->dso;
-
-	if (pm_hashtab__find_int(&m->noted, key, NULL) ||
-	    pm_hashtab__insert_int(&m->noted, key, 0))
-		return;
-	f->source_now = true;
-	f->source = source;
-}
-
-/*
- * Is the file on disk the one recorded?  Files without any id are trusted
- * by identity.  One that is not (missing, replaced, another build id)
- * gives way to the recording's own symbols of the recorded id.
- */
-static void machine__check(struct pm_machine *m, struct pm_map *map, struct pm_frame *f)
-{
-	const unsigned char *want = map->id, *have;
-	size_t want_len = map->id_len, have_len;
-	const char *why;
-	int err;
-
-	if (!want_len) {
-		const struct pm_expect *e = machine__expected(m, pm_dso__path(map->dso));
-
-		if (e) {
-			want = e->id;
-			want_len = e->len;
-		}
-	}
-	map->state = MAP_OK;
-	if (!want_len) {
-		machine__note(m, map, "named from the file (no build id recorded)", f);
-		return;
-	}
-	err = pm_dso__build_id(map->dso, &have, &have_len);
-	if (!err && have_len == want_len && !memcmp(have, want, want_len)) {
-		machine__note(m, map, "named from the file (build id matches)", f);
-		return;
-	}
-	why = err == -ESTALE ? "the file was replaced since the recording" :
-	      !err ? "its build id differs from the recorded one" : NULL;
-	map->emb = m->archive ? pm_symarchive__file(m->archive, want, want_len) : NULL;
-	if (map->emb) {
-		map->state = MAP_EMBEDDED;
-		machine__note(m, map, why ? "named from the symbols embedded in the recording "
-				       "(the file here is another one)" :
-				       "named from the symbols embedded in the recording (no file "
-				       "here has the recorded build id)", f);
-	} else if (why) {
-		machine__refuse(m, map, why, f);
-	} else {
-		machine__note(m, map, "not named: build id not found (no file here has the "
-			      "recorded build id, and the recording carries no symbols for it)", f);
-	}
 }
 
 static const char *machine__module(struct pm_machine *m, const char *module)
@@ -625,6 +490,9 @@ static void machine__resolve(struct pm_machine *m, int32_t pid, uint16_t cpumode
 
 		if (m->ks && !pm_kallsyms__find(m->ks, ip, &f->sym, &module, &f->off))
 			f->dso = module ? machine__module(m, module) : "[kernel.kallsyms]";
+		/* perf's kernel map is the recorded text, named or not (another kernel's). */
+		else if (ip >= m->ktext.start && ip < m->ktext.end)
+			f->dso = "[kernel.kallsyms]";
 		return;
 	}
 	map = cpumode == PERF_RECORD_MISC_USER ? machine__map_at(m, pid, ip) : NULL;
@@ -674,7 +542,7 @@ int pm_machine__mapping(struct pm_machine *m, int32_t pid, uint16_t cpumode, uin
 	if (!map)
 		return -ENOENT;
 	*out = (struct pm_mapping){ .start = map->start, .end = map->end, .pgoff = map->pgoff,
-				    .path = pm_dso__path(map->dso) };
+				    .path = pm_dso__path(map->dso), .dso = map->dso };
 	e = map->id_len ? NULL : machine__expected(m, out->path);
 	if (map->id_len) {
 		memcpy(out->build_id, map->id, map->id_len);
@@ -722,6 +590,9 @@ int pm_machine__file_at(struct pm_machine *m, int32_t pid, uint64_t addr, struct
 	if (e) {
 		*len = e->len;
 		memcpy(id, e->id, e->len);
+		/* The build id decides which file it is (locate.h). */
+		*dso = pm_dso_cache__findnew_id(m->dsos, pm_dso__path(map->dso), e->id, e->len) ?:
+		       map->dso;
 	}
 	return 0;
 }

@@ -44,6 +44,9 @@ void pm_machine__set_jitsyms(struct pm_machine *m, struct pm_jitsyms *jit);
  */
 struct pm_symarchive;
 void pm_machine__set_archive(struct pm_machine *m, struct pm_symarchive *a);
+/* Where the recorded files are found (not owned: it must outlive m). */
+struct pm_locator;
+void pm_machine__set_locator(struct pm_machine *m, struct pm_locator *l);
 /* The build id the recording saw for the file at path (a BUILD_ID entry). */
 int pm_machine__expect_build_id(struct pm_machine *m, const char *path,
 				const unsigned char *id, size_t len);
@@ -116,6 +119,7 @@ int pm_machine__map(struct pm_machine *m, int32_t pid, uint64_t addr, struct pm_
 struct pm_mapping {
 	uint64_t start, end, pgoff;
 	const char *path;		/* NULL for the kernel */
+	struct pm_dso *dso;		/* the file's; NULL for the kernel */
 	unsigned char build_id[PM_BUILD_ID_SIZE];
 	size_t build_id_len;		/* 0: unknown */
 };
@@ -139,7 +143,7 @@ int pm_machine__for_each_file(struct pm_machine *m, pm_file_fn *fn, void *arg);
 const struct pm_kallsyms *pm_machine__kallsyms(const struct pm_machine *m);
 /* The recording's own symbols set, or NULL. */
 const struct pm_symarchive *pm_machine__archive(const struct pm_machine *m);
-/* The last command name of thread tid, or NULL. */
+/* The last command name of thread tid ("swapper" for tid 0 by default, as perf), or NULL. */
 const char *pm_machine__comm(const struct pm_machine *m, int32_t tid);
 /* True once the input's mappings exceeded the work bound (symbols stopped). */
 bool pm_machine__overloaded(const struct pm_machine *m);

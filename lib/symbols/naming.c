@@ -14,6 +14,7 @@
 #include "symbols/jitcode.h"
 #include "symbols/jitsym.h"
 #include "symbols/kallsyms.h"
+#include "symbols/locate.h"
 #include "symbols/naming.h"
 #include "symbols/naming_int.h"
 #include "symbols/symarchive.h"
@@ -58,8 +59,16 @@ struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn
 	return n;
 }
 
-void pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o)
+int pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o)
 {
+	struct pm_locator_opts lo = { .symfs = o->symfs, .buildid_dir = o->buildid_dir };
+	struct pm_locator *l = pm_locator__new(&lo);
+
+	if (!l)
+		return -ENOMEM;
+	pm_machine__set_locator(n->machine, l);
+	pm_locator__delete(n->locator);
+	n->locator = l;
 	n->opts = *o;
 	if (o->no_demangle) {
 		pm_demangler__delete(n->dm);
@@ -67,6 +76,12 @@ void pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o)
 	}
 	if (n->uw)
 		pm_unwinder__set_demangle(n->uw, n->dm);
+	return 0;
+}
+
+struct pm_locator *pm_namer__locator(struct pm_namer *n)
+{
+	return n->locator;
 }
 
 void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st)
@@ -85,6 +100,7 @@ void pm_namer__delete(struct pm_namer *n)
 	pm_unwinder__delete(n->uw);
 	pm_demangler__delete(n->dm);
 	pm_machine__delete(n->machine);
+	pm_locator__delete(n->locator);
 	pm_hashtab__exit(&n->jitdump_pids);
 	pm_hashtab__exit(&n->map_pids);
 	pm_jitcode__delete(n->jitcode);

@@ -77,14 +77,19 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 struct pm_namer_opts {
 	bool no_unwind, no_inline, no_demangle, verbose;
 	const char *kallsyms;
+	/* Where the recorded files are looked for: lib/symbols/locate.h. */
+	const char *symfs, *buildid_dir;
 };
-void pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o);
+/* 0 or -ENOMEM. */
+int pm_namer__set_opts(struct pm_namer *n, const struct pm_namer_opts *o);
 
 /* DWARF unwinding so far: samples unwound, and of those stopped early. */
 struct pm_unwind_stats {
 	uint64_t unwound, partial;
 };
 void pm_namer__unwind_stats(const struct pm_namer *n, struct pm_unwind_stats *st);
+/* Where it finds the recorded files (lib/symbols/locate.h); NULL before pm_namer__set_opts. */
+struct pm_locator *pm_namer__locator(struct pm_namer *n);
 /*
  * Unwinds s (when it has a user stack copy) for the stats alone, naming
  * nothing.  0 or -ENOMEM.

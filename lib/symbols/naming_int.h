@@ -49,6 +49,7 @@ struct pm_namer {
 	struct pm_named_frame *chain;	/* the frames of the last sample asked for */
 	size_t nr_chain;
 	struct pm_namer_opts opts;
+	struct pm_locator *locator;	/* where the recorded files are found */
 	struct pm_demangler *dm;	/* NULL: names as recorded */
 	struct pm_unwinder *uw;		/* made on the first dwarf sample */
 	struct pm_unwind_frame uf[PM_UNWIND_MAX_FRAMES];

@@ -25,6 +25,8 @@
 #
 # Inputs are copied to a scratch directory and named by a relative path, so
 # the file names that messages print are the same in both runs.
+# Names must not depend on a symbol server the user may have set.
+unset DEBUGINFOD_URLS
 set -eu
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then

@@ -13,6 +13,8 @@
 # the same bytes.  Names depend on the binaries on disk and on
 # /proc/kallsyms: run the old and the new binary one right after the other,
 # then diff the two outputs (as dump-hashes.sh).
+# Names must not depend on a symbol server the user may have set.
+unset DEBUGINFOD_URLS
 set -eu
 
 if [ $# -ne 2 ]; then

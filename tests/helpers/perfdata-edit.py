@@ -10,6 +10,7 @@ perfdata-edit.py IN OUT OP...
     shift=OFF:NS    the record at OFF moves by NS (may be negative)
     swap=OFF:OFF2   the two records exchange their times
     drop=OFF        the record at OFF is cut out of the data section
+    pid=OFF:PID     the SAMPLE at OFF gets PID as its pid and tid
 
 A SAMPLE's time is where its attr's sample_type puts it (after the
 IDENTIFIER, IP and TID fields it has); another record's time is in its
@@ -87,6 +88,15 @@ class PerfData:
     def set_time(self, off, t):
         struct.pack_into("<Q", self.buf, self.time_pos(off), t % (1 << 64))
 
+    def set_pid(self, off, pid):
+        if self.records.get(off, (None,))[0] != PERF_RECORD_SAMPLE:
+            sys.exit("perfdata-edit: no SAMPLE at 0x%x" % off)
+        st, _ = self.attr_of(off)
+        if not st & S_TID:
+            sys.exit("perfdata-edit: the SAMPLE at 0x%x has no pid" % off)
+        pos = off + 8 + 8 * sum(bool(st & f) for f in (S_IDENTIFIER, S_IP))
+        struct.pack_into("<II", self.buf, pos, pid, pid)
+
     def drop(self, offs):
         cut = sorted(set(offs))
         for off in cut:
@@ -127,6 +137,8 @@ def main(argv):
             t, t2 = pd.time(off), pd.time(other)
             pd.set_time(off, t2)
             pd.set_time(other, t)
+        elif name == "pid":
+            pd.set_pid(off, int(b, 0))
         elif name == "drop":
             drops.append(off)
         else:

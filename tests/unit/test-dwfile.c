@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "dwarf/dwfile.h"
+#include "symbols/dso.h"
 #include "dwarf/inlines.h"
 #include "tap.h"
 
@@ -74,7 +75,7 @@ static bool has_section(const char *path, const char *name)
 	return found;
 }
 
-static void test_self(const char *exe, uint64_t vaddr)
+static void test_self(struct pm_dso *exe, uint64_t vaddr)
 {
 	struct pm_dwfile *f = pm_dwfile__open(exe);
 	const char *names[PM_DWFILE_MAX_INLINED], *file = NULL;
@@ -99,35 +100,34 @@ static void test_self(const char *exe, uint64_t vaddr)
 	pm_dwfile__close(f);
 }
 
-static void test_inlines(const char *exe, uint64_t vaddr)
+static void test_inlines(struct pm_dso *dso, uint64_t vaddr)
 {
 	struct pm_inlines *in = pm_inlines__new();
 	const char *const *names = NULL, *const *again = NULL;
-	const struct pm_dso *dso = (const struct pm_dso *)&in;
 	size_t nr = 0, nr2 = 0;
 
 	tap_ok(in != NULL, "an inline cache");
 	if (!in)
 		return;
 	tap_ok(!pm_inlines__kept(in, dso, 0x1234, &names, &nr), "nothing kept at first");
-	tap_ok(!pm_inlines__read(in, dso, exe, 0x1234, vaddr, &names, &nr) && nr >= 1 &&
+	tap_ok(!pm_inlines__read(in, dso, 0x1234, vaddr, &names, &nr) && nr >= 1 &&
 	       !strcmp(names[0], "inner_fn"), "read: inner_fn inlined");
 	tap_ok(pm_inlines__kept(in, dso, 0x1234, &again, &nr2) && again == names && nr2 == nr,
 	       "kept: the same names, by (file, offset)");
 	tap_ok(!pm_inlines__kept(in, dso, 0x1235, &again, &nr2), "another offset is not kept");
-	tap_ok(!pm_inlines__read(in, dso, exe, 0x1235, vaddr + (1ULL << 40), &again, &nr2) &&
+	tap_ok(!pm_inlines__read(in, dso, 0x1235, vaddr + (1ULL << 40), &again, &nr2) &&
 	       !nr2, "no code there: no names");
 	pm_inlines__delete(in);
 }
 
-static void test_not_a_file(void)
+static void test_not_a_file(struct pm_dso *vdso)
 {
-	struct pm_dwfile *f = pm_dwfile__open("[vdso]");
+	struct pm_dwfile *f = pm_dwfile__open(vdso);
 	const char *names[PM_DWFILE_MAX_INLINED], *file;
 	uint32_t line;
 	size_t nr = 1;
 
-	tap_ok(pm_dwfile__fd("[vdso]") == -ENOENT, "a path that is not absolute opens nothing");
+	tap_ok(pm_dso__open(vdso) == -ENOENT, "a path that is not absolute opens nothing");
 	tap_ok(f && pm_dwfile__line(f, 0x1000, &file, &line) == -ENOENT &&
 	       !pm_dwfile__inlined(f, 0x1000, PM_DWFILE_NAME, names, &nr) && !nr,
 	       "and finds neither lines nor inlines");
@@ -136,18 +136,22 @@ static void test_not_a_file(void)
 
 int main(void)
 {
+	struct pm_dso_cache *cache = pm_dso_cache__new();
 	char exe[PATH_MAX];
 	uintptr_t bias = 0, pc = outer_fn();
 
 	dl_iterate_phdr(first_bias, &bias);
 	if (!realpath("/proc/self/exe", exe))
 		exe[0] = '\0';
+	if (!cache)
+		return 1;
 	if (has_section(exe, ".debug_aranges")) {
-		test_self(exe, pc - bias);
-		test_inlines(exe, pc - bias);
+		test_self(pm_dso_cache__findnew(cache, exe, 0, 0), pc - bias);
+		test_inlines(pm_dso_cache__findnew(cache, exe, 0, 0), pc - bias);
 	} else {
 		tap_ok(1, "# SKIP no .debug_aranges (clang): libdw 0.188 finds no unit");
 	}
-	test_not_a_file();
+	test_not_a_file(pm_dso_cache__findnew(cache, "[vdso]", 0, 0));
+	pm_dso_cache__delete(cache);
 	return tap_done();
 }

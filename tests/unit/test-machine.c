@@ -184,6 +184,9 @@ static void test_fork_comm(void)
 	tap_ok(comm_is(m, 202, "worker"), "a thread of the renamed child takes the new name");
 	fork_rec(m, 300, 299);
 	tap_ok(comm_is(m, 300, NULL), "the child of an unnamed task stays unnamed");
+	tap_ok(comm_is(m, 0, "swapper"), "the idle task, tid 0, is swapper (perf's name)");
+	comm_rec(m, 0, "idle", false);
+	tap_ok(comm_is(m, 0, "idle"), "unless a COMM names it");
 	pm_machine__delete(m);
 }
 
@@ -273,7 +276,9 @@ static void test_kernel(void)
 {
 	char path[] = "/tmp/pmrec-test-kallsyms.XXXXXX";
 	struct pm_machine *m = pm_machine__new();
+	struct perf_event_header *h;
 	struct pm_frame f;
+	struct rec r;
 	FILE *fp;
 	int fd = mkstemp(path);
 
@@ -286,6 +291,15 @@ static void test_kernel(void)
 	fclose(fp);
 	pm_machine__resolve(m, -1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000110, &f);
 	tap_ok(!f.sym && !f.dso, "without kallsyms kernel addresses stay unnamed");
+	h = mmap2(&r, -1, 0xffffffff81000000, 0x1000, 0xffffffff81000000, 0, 0, NULL,
+		  "[kernel.kallsyms]_text");
+	h->misc = PERF_RECORD_MISC_KERNEL;
+	pm_machine__event(m, h, h->size - 8u);
+	pm_machine__resolve(m, -1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000110, &f);
+	tap_ok(!f.sym && f.dso && !strcmp(f.dso, "[kernel.kallsyms]"),
+	       "without kallsyms: the recorded kernel text is [kernel.kallsyms], as perf's map");
+	pm_machine__resolve(m, -1, PERF_RECORD_MISC_KERNEL, 0xffffffffc0000004, &f);
+	tap_ok(!f.sym && !f.dso, "without kallsyms: outside the recorded text, no file");
 	pm_machine__set_kallsyms(m, pm_kallsyms__load(path));
 	pm_machine__resolve(m, -1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000110, &f);
 	tap_ok(f.sym && !strcmp(f.sym, "do_work") && f.off == 0x10 && f.dso &&
