@@ -213,6 +213,12 @@ check: deps-test
 bench: deps-test $(PMREC) $(HELPER_BIN) $(BENCH_BIN)
 	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/run
 
+# pmrec against perf in qemu guests of 16 and 64 CPUs under TCG with
+# Debian's cloud kernel (bench/smp/run; SMP="8 16 64" chooses): bench only,
+# it installs qemu-system-x86 and busybox-static itself.
+bench-smp: $(PMREC)
+	$(Q)PMREC_BUILD=$(CURDIR)/$(O) bench/smp/run
+
 # Fuzzes the perf.data reader, the symbol loader, the DWARF unwinder,
 # report's pipeline with its consumers' thread, the jitdump parser and the
 # symbols a recording carries (tests/fuzz/run): FUZZ_TIME seconds for each
@@ -236,7 +242,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-clang
 
-.PHONY: all build-all deps-build deps-test demo lint-man check bench fuzz install uninstall clean
+.PHONY: all build-all deps-build deps-test demo lint-man check bench bench-smp fuzz install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

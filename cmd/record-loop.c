@@ -53,6 +53,18 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void record__phase(struct record *rec, const char *what)
+{
+	int64_t now;
+
+	if (rec->opts->verbose < 2)
+		return;
+	now = now_ns();
+	if (rec->phase_at)
+		note("%s: %.3f s", what, (double)(now - rec->phase_at) / 1e9);
+	rec->phase_at = now;
+}
+
 /*
  * Overwrite mode: one complete, standalone perf.data file holding the rings'
  * newest records, with the processes alive now synthesized first.

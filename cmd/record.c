@@ -378,10 +378,14 @@ static int record__prepare_events(struct record *rec)
 	if (record__init_filecap(rec) || record__init_jitcap(rec))
 		return PM_EXIT_FAILURE;
 	record__raise_nofile(rec);
+	record__phase(rec, "set-up");
 	if (record__open_events(rec, &cfg) || record__init_clock(rec))
 		return PM_EXIT_FAILURE;
-	if (!cfg.enable_on_exec && !o->delay_ms)
+	record__phase(rec, "events opened and mapped");
+	if (!cfg.enable_on_exec && !o->delay_ms) {
 		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
+		record__phase(rec, "events enabled");
+	}
 	return 0;
 }
 
@@ -429,6 +433,7 @@ static int record__prepare(struct record *rec, int *err)
 	bool created;
 	int status;
 
+	record__phase(rec, "start");
 	status = record__setup_targets(rec);
 	if (status)
 		return status;
@@ -457,6 +462,7 @@ static int record__prepare(struct record *rec, int *err)
 		*err = pm_recfile__start(&rec->rf, &created);
 		if (*err && !created)
 			return PM_EXIT_FAILURE;
+		record__phase(rec, "file's prologue");
 	}
 	if (o->workload && (status = record__start_workload(rec)))
 		return status;
@@ -482,7 +488,9 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 	/* The flight recorder's last words: a final snapshot. */
 	if (o->overwrite)
 		return record__snapshot(rec);
+	record__phase(rec, "recording");
 	err = record__drain_stop(rec);
+	record__phase(rec, "events disabled, rings drained and unmapped");
 	if (o->verbose && pm_drain__stage_stats(rec->drain, &staged, &cap))
 		note("staging buffer: %.1f of %.1f MB used at most, %llu passes waited for room",
 		     (double)staged.peak / 1e6, (double)cap / 1e6,
@@ -495,6 +503,7 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 		err = pm_recfile__finalize(&rec->rf, &lost);
 	if (!err)
 		record__note_filecap(rec);
+	record__phase(rec, "lost counts, JIT maps, file finished");
 	if (!err && (o->switch_kind || o->timestamp_filename))
 		err = pm_recfile__stamp(&rec->rf, o->output);
 	pm_buf__exit(&lost);
@@ -604,6 +613,7 @@ int cmd_record(int argc, char **argv)
 	record__init_file(&rec, argc, argv);
 	status = record__run(&rec);
 	record__teardown(&rec);
+	record__phase(&rec, "teardown");
 	pm_evlist__exit(&opts.evlist);
 	return status;
 }

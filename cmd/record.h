@@ -102,6 +102,7 @@ struct record {
 	int loop_err;			/* a snapshot asked on the control channel failed */
 	int cgroup_fd;			/* -G's cgroup directory, or -1 */
 	bool size_stopped;		/* --max-size ended the recording */
+	int64_t phase_at;		/* -vv: CLOCK_MONOTONIC ns the last phase ended */
 };
 
 extern const struct argp record_argp;
@@ -132,6 +133,8 @@ int sigwatch__epoll(const int *fds, size_t nr);
  */
 int record__watch(struct record *rec);
 int record__record(struct record *rec);
+/* -vv: how long the phase just ended took, since the last one (or the start). */
+void record__phase(struct record *rec, const char *what);
 int record__drain_stop(struct record *rec);
 bool record__handle_signals(struct record *rec);
 /* --overwrite: a snapshot file of the rings' newest records.  0 or a negative errno. */

@@ -29,6 +29,7 @@ struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg)
 		.jitcap = cfg->jitcap,
 		.stage_size = cfg->stage_size,
 		.stage_writer = cfg->stage_writer,
+		.pin = { .cpu = -1 },
 	};
 	d->rings = calloc(cfg->nr_cpus ? cfg->nr_cpus : 1, sizeof(*d->rings));
 	if (!d->rings) {
@@ -139,13 +140,17 @@ int pm_drain__start(struct pm_drain *d, const struct pm_drain_events *ev)
 	return err;
 }
 
+/* Each fd from its ring's CPU: one move per CPU, the fds of a ring being together. */
 void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req)
 {
 	size_t i;
 
 	for (i = 0; i < d->nr_fds; i++)
-		if (d->fds[i].fd >= 0)
+		if (d->fds[i].fd >= 0) {
+			drain__pin(d, d->rings[d->fds[i].ring].cpu);
 			d->ops->ioctl(d->ops->arg, d->fds[i].fd, req, 0);
+		}
+	drain__unpin(d);
 }
 
 /* The fd stops writing into its ring: one reference less. */
@@ -184,6 +189,8 @@ void drain__retire(struct pm_drain *d, size_t idx)
 	bool mapped = r->ring.ctl != NULL;
 	size_t i;
 
+	/* The caller moves the thread back once its rings are retired. */
+	drain__pin(d, r->cpu);
 	for (i = 0; i < d->nr_fds; i++)
 		if (d->fds[i].ring == idx)
 			drain__read_lost(d, &d->fds[i]);
@@ -274,6 +281,7 @@ void pm_drain__close(struct pm_drain *d)
 	for (i = 0; i < d->nr_rings; i++)
 		if (d->rings[i].state != PM_DRAIN_RETIRED)
 			drain__retire(d, i);
+	drain__unpin(d);
 	/* Fds of no ring's: none, unless a ring index was bad. */
 	for (i = 0; i < d->nr_fds; i++)
 		if (d->fds[i].fd >= 0) {
@@ -312,6 +320,7 @@ void pm_drain__delete(struct pm_drain *d)
 	free(d->pfds);
 	free(d->pfd_fd);
 	free(d->iov);
+	drain__pin_exit(d);
 	free(d);
 }
 

@@ -8,6 +8,7 @@
  * the unit tests that look at its rings; cmd/ sees drain.h only.
  */
 #include <poll.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,15 @@ struct pm_drain_fd {
 	uint64_t lost;			/* PERF_FORMAT_LOST, read before close */
 };
 
+/* Where the engine's thread is held while it works on one CPU's events (drain_pin.c). */
+struct pm_drain_pin {
+	cpu_set_t *home;		/* the thread's own affinity, saved at the first move */
+	cpu_set_t *one;			/* the mask of the CPU it moves to */
+	size_t size;			/* of both masks, in bytes */
+	int cpu;			/* the CPU it is held on, or -1 */
+	bool off;			/* the affinity cannot be read: it never moves */
+};
+
 struct pm_drain {
 	/* From pm_drain_config and pm_drain_events, set once. */
 	const struct pm_perf_ops *ops;
@@ -76,6 +86,7 @@ struct pm_drain {
 	struct pm_stage *stage;		/* NULL: passes write to the sink themselves */
 	bool blocked;			/* the last pass found no room in the stage */
 	struct pm_drain_stats staged;	/* the stage's counts already in stats */
+	struct pm_drain_pin pin;
 };
 
 /* drain.c */
@@ -89,5 +100,12 @@ void drain__retire(struct pm_drain *d, size_t idx);
 void mmap2__repair(struct perf_event_header *h, bool build_ids_asked);
 void drain__note_times(struct pm_drain_stats *st, uint64_t first, uint64_t last);
 void drain__sync_stage(struct pm_drain *d);
+
+/* drain_pin.c */
+/* The thread onto cpu: the calls on that CPU's events that follow are local. */
+void drain__pin(struct pm_drain *d, int cpu);
+/* The thread back to its own affinity. */
+void drain__unpin(struct pm_drain *d);
+void drain__pin_exit(struct pm_drain *d);
 
 #endif

@@ -286,6 +286,7 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 			if (r->state == PM_DRAIN_DRAINING && r->span.start == r->span.end)
 				drain__retire(d, i);
 		}
+	drain__unpin(d);
 	return 0;
 }
 

@@ -11,16 +11,23 @@
 #include "record/ring.h"
 #include "record/snapshot.h"
 
-/* Sum of PERF_FORMAT_LOST over the open fds, read now. */
+/*
+ * Sum of PERF_FORMAT_LOST over the open fds, read now: each from its
+ * ring's CPU, where reading an enabled event needs no cross-CPU call.
+ */
 static uint64_t drain__lost_now(struct pm_drain *d)
 {
 	uint64_t v[3], sum = 0;
 	size_t i;
 
-	for (i = 0; d->lost_format && i < d->nr_fds; i++)
-		if (d->fds[i].fd >= 0 &&
-		    d->ops->read(d->ops->arg, d->fds[i].fd, v, sizeof(v)) == sizeof(v))
+	for (i = 0; d->lost_format && i < d->nr_fds; i++) {
+		if (d->fds[i].fd < 0)
+			continue;
+		drain__pin(d, d->rings[d->fds[i].ring].cpu);
+		if (d->ops->read(d->ops->arg, d->fds[i].fd, v, sizeof(v)) == sizeof(v))
 			sum += v[2];
+	}
+	drain__unpin(d);
 	return sum;
 }
 

@@ -113,12 +113,14 @@ static int evset__open_one(struct pm_evset *s, size_t ev_idx, pid_t tid, size_t 
 	return err ? evset__fail(e, PM_EVSET_REDIRECT, err) : 0;
 }
 
-static int evset__open_all(struct pm_evset *s, struct pm_evset_error *e)
+/* Ring by ring, from the ring's CPU (drain_pin.c). */
+static int evset__open_rings(struct pm_evset *s, struct pm_evset_error *e)
 {
 	size_t c, t, ev;
 	int err;
 
 	for (c = 0; c < s->drain->nr_rings; c++) {
+		drain__pin(s->drain, s->drain->rings[c].cpu);
 		for (t = 0; t < s->nr_tids; t++)
 			for (ev = 0; ev < s->evlist->nr; ev++) {
 				err = evset__open_one(s, ev, s->tids[t], c, e);
@@ -136,6 +138,14 @@ static int evset__open_all(struct pm_evset *s, struct pm_evset_error *e)
 		}
 	}
 	return 0;
+}
+
+static int evset__open_all(struct pm_evset *s, struct pm_evset_error *e)
+{
+	int err = evset__open_rings(s, e);
+
+	drain__unpin(s->drain);
+	return err;
 }
 
 /*

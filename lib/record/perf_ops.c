@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,6 +50,16 @@ static int kernel_poll(void *arg, struct pollfd *fds, nfds_t nr, int timeout_ms)
 	return n < 0 ? -errno : n;
 }
 
+static int kernel_get_affinity(void *arg, cpu_set_t *set, size_t size)
+{
+	return sched_getaffinity(0, size, set) ? -errno : 0;
+}
+
+static int kernel_set_affinity(void *arg, const cpu_set_t *set, size_t size)
+{
+	return sched_setaffinity(0, size, set) ? -errno : 0;
+}
+
 const struct pm_perf_ops pm_perf_ops__kernel = {
 	.open = kernel_open,
 	.ioctl = kernel_ioctl,
@@ -57,4 +68,6 @@ const struct pm_perf_ops pm_perf_ops__kernel = {
 	.read = kernel_read,
 	.close = kernel_close,
 	.poll = kernel_poll,
+	.get_affinity = kernel_get_affinity,
+	.set_affinity = kernel_set_affinity,
 };

@@ -9,6 +9,7 @@
  * call.  pm_perf_ops__kernel is the real one.
  */
 #include <poll.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -36,6 +37,12 @@ struct pm_perf_ops {
 	int (*close)(void *arg, int fd);
 	/* poll(2): ready fds, or -errno. */
 	int (*poll)(void *arg, struct pollfd *fds, nfds_t nr, int timeout_ms);
+	/*
+	 * sched_getaffinity(2) and sched_setaffinity(2) of the calling
+	 * thread: 0 or -errno.  NULL (fakes): the engine never moves.
+	 */
+	int (*get_affinity)(void *arg, cpu_set_t *set, size_t size);
+	int (*set_affinity)(void *arg, const cpu_set_t *set, size_t size);
 	void *arg;
 };
 

@@ -160,6 +160,50 @@ static const struct pm_perf_ops fake_ops = {
 	.poll = f_poll,
 };
 
+/* The thread's affinity: CPUs 0-3 at home; each move is logged. */
+static bool affinity_fails;
+
+static int f_get_affinity(void *arg, cpu_set_t *set, size_t size)
+{
+	int cpu;
+
+	if (affinity_fails)
+		return -EPERM;
+	CPU_ZERO_S(size, set);
+	for (cpu = 0; cpu < 4; cpu++)
+		CPU_SET_S((size_t)cpu, size, set);
+	return 0;
+}
+
+static int f_set_affinity(void *arg, const cpu_set_t *set, size_t size)
+{
+	int cpu, only = -1;
+
+	if (CPU_COUNT_S(size, set) > 1) {
+		klog("home%.0d%.0d", 0, 0);
+		return 0;
+	}
+	for (cpu = 0; cpu < 4; cpu++)
+		if (CPU_ISSET_S((size_t)cpu, size, set))
+			only = cpu;
+	klog("pin %d%.0d", only, 0);
+	return 0;
+}
+
+static const struct pm_perf_ops pin_ops = {
+	.ioctl = f_ioctl,
+	.mmap = f_mmap,
+	.unmap = f_unmap,
+	.read = f_read,
+	.close = f_close,
+	.poll = f_poll,
+	.get_affinity = f_get_affinity,
+	.set_affinity = f_set_affinity,
+};
+
+/* The kernel the next setup() gives the engine. */
+static const struct pm_perf_ops *use_ops = &fake_ops;
+
 static int s_writev(void *arg, const struct iovec *iov, int iovcnt)
 {
 	struct sink *s = arg;
@@ -198,7 +242,7 @@ static struct pm_drain *setup_with(struct sink *s, size_t nr_rings, int fds_per_
 	memset(&K, 0, sizeof(K));
 	memset(s, 0, sizeof(*s));
 	d = pm_drain__new(&(struct pm_drain_config){
-		.ops = &fake_ops,
+		.ops = use_ops,
 		.cpus = cpus,
 		.nr_cpus = nr_rings,
 		.overwrite = overwrite,
@@ -627,6 +671,62 @@ static void test_loop(void)
 	teardown(d, &s);
 }
 
+/* Position of the last log entry equal to s, or -1. */
+static int last_logged(const char *s)
+{
+	int i;
+
+	for (i = K.nr_log - 1; i >= 0; i--)
+		if (!strcmp(K.log[i], s))
+			return i;
+	return -1;
+}
+
+static int count_logged(const char *prefix)
+{
+	int i, n = 0;
+
+	for (i = 0; i < K.nr_log; i++)
+		n += !strncmp(K.log[i], prefix, strlen(prefix));
+	return n;
+}
+
+/*
+ * The kernel makes a cross-CPU call for every enable, disable and close
+ * of a CPU's event done elsewhere: the engine does them from the CPU.
+ */
+static void test_pin(void)
+{
+	struct pm_drain *d;
+	struct sink s;
+
+	use_ops = &pin_ops;
+	d = setup(&s, 2, 2, false);
+	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
+	tap_ok(logged("pin 0") < logged("disable 1") && logged("disable 2") < logged("pin 1") &&
+	       logged("pin 1") < logged("disable 5") && logged("disable 6") < logged("home") &&
+	       count_logged("pin") == 2 && count_logged("home") == 1,
+	       "ioctl_all moves once to each ring's CPU, then back home");
+	K.nr_log = 0;
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 1);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(last_logged("pin 1") > last_logged("disable 6") &&
+	       last_logged("pin 1") < logged("close 6") && logged("close 6") < logged("unmap 5") &&
+	       logged("unmap 5") < last_logged("home") && last_logged("home") == K.nr_log - 1 &&
+	       K.violations == 0 && s.got.len == 48 + 8,
+	       "a ring is retired from its CPU, and the thread goes home after");
+	teardown(d, &s);
+
+	affinity_fails = true;
+	d = setup(&s, 2, 1, false);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(count_logged("pin") == 0 && logged("disable 5") >= 0 && logged("unmap 5") >= 0,
+	       "an affinity that cannot be read: the calls are made from where the thread is");
+	teardown(d, &s);
+	affinity_fails = false;
+	use_ops = &fake_ops;
+}
+
 int main(void)
 {
 	test_hangup_order("owner first", true, false);
@@ -641,5 +741,6 @@ int main(void)
 	test_snapshot();
 	test_poll_and_close();
 	test_loop();
+	test_pin();
 	return tap_done();
 }

@@ -30,6 +30,8 @@ struct kernel {
 	int open_fds;
 	int opens;			/* calls, refused ones included */
 	int owner[MAX_FDS];		/* SET_OUTPUT target of each fd */
+	int pinned;			/* the CPU the thread was moved to; -1: home */
+	int remote_opens;		/* opens of a CPU's event from elsewhere */
 	void *mem[MAX_FDS];
 };
 
@@ -39,6 +41,7 @@ static int f_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu,
 		  unsigned long flags)
 {
 	K.opens++;
+	K.remote_opens += cpu != K.pinned;
 	K.last_pid = pid;
 	K.last_flags = flags;
 	if (pid > 0 && (pid == K.gone[0] || pid == K.gone[1]))
@@ -95,6 +98,20 @@ static ssize_t f_read(void *arg, int fd, void *buf, size_t len)
 	return (ssize_t)len;
 }
 
+static int f_get_affinity(void *arg, cpu_set_t *set, size_t size)
+{
+	CPU_ZERO_S(size, set);
+	CPU_SET_S(0, size, set);
+	CPU_SET_S(1, size, set);
+	return 0;
+}
+
+static int f_set_affinity(void *arg, const cpu_set_t *set, size_t size)
+{
+	K.pinned = CPU_COUNT_S(size, set) > 1 ? -1 : CPU_ISSET_S(1, size, set);
+	return 0;
+}
+
 static const struct pm_perf_ops fake_ops = {
 	.open = f_open,
 	.ioctl = f_ioctl,
@@ -102,6 +119,8 @@ static const struct pm_perf_ops fake_ops = {
 	.unmap = f_unmap,
 	.read = f_read,
 	.close = f_close,
+	.get_affinity = f_get_affinity,
+	.set_affinity = f_set_affinity,
 };
 
 struct fixture {
@@ -155,6 +174,7 @@ static void kernel(void)
 	memset(&S, 0, sizeof(S));
 	K.next_fd = 3;
 	K.fail_cpu = -1;
+	K.pinned = -1;
 }
 
 static void test_plain(void)
@@ -181,6 +201,8 @@ static void test_plain(void)
 	tap_ok(f.set.opened.lost_format && f.set.opened.build_id_mmap && f.set.opened.time_off == 32,
 	       "PERF_FORMAT_LOST and build ids kept; samples' time at 32");
 	tap_ok(f.drain->rings[0].ring.refcnt == 4, "each ring counts its 4 writers");
+	tap_ok(K.remote_opens == 0 && K.pinned == -1,
+	       "each CPU's events opened from that CPU, the thread home after");
 	done(&f);
 	tap_ok(K.open_fds == 0, "every fd closed at exit");
 }

@@ -1,0 +1,168 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/smp/guest.sh: the scenarios, run inside the guest that bench/smp/run
+# boots (busybox sh, every tool in /usr/bin).  Each result is one line on
+# the console,
+#
+#   @R scen=S tool=T rep=R key=value ...
+#
+# which the host collects from the serial log; nothing else is kept.  The
+# tools alternate inside every repetition, so both see the same guest.
+#
+# /bench/conf sets: NCPU, TOOLS, SCENARIOS, REPS and the scenarios' sizes.
+set -u
+. /bench/conf
+
+W=/tmp/w
+mkdir -p "$W"
+
+say() { echo "@R $*"; }
+ct() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" "$2" 2>/dev/null | head -1; }
+
+# samples and lost, the way each tool counts them (as bench/run)
+counts() {	# counts TOOL DIR -> "samples lost"
+	local sl=""
+	case $1 in
+	pmrec*) sl=$(sed -n 's/.*wrote \([0-9]*\) samples.*, lost \([0-9]*\).*/\1 \2/p' "$2/err" | tail -1) ;;
+	esac
+	[ -n "$sl" ] || sl=$(perf report --stats -i "$2/f.data" 2>/dev/null | awk '
+		/^Aggregated stats:$/ { next }
+		/ stats:$/ { ev = 1; next }
+		ev && /SAMPLE events:/ { s += $3 }
+		ev && /LOST/ { if ($3 > l) l = $3 }
+		!ev && /SAMPLE events:/ { as = $3 }
+		!ev && /LOST_SAMPLES events:/ { al = $3 }
+		END { if (!ev) { s = as; l = al }; print s + 0, l + 0 }')
+	echo "${sl:-NA NA}"
+}
+
+# seconds between the first and the last sample (one reader for both tools)
+span() {
+	perf script -F time -i "$1" 2>/dev/null | awk '
+		{ t = $1; sub(/:$/, "", t); t += 0 }
+		NR == 1 || t < lo { lo = t }
+		t > hi { hi = t }
+		END { if (NR) printf "%.3f", hi - lo; else print "NA" }'
+}
+
+# The common fields of a recording in DIR.
+fields() {	# fields TOOL DIR
+	local s l
+	read -r s l <<EOF
+$(counts "$1" "$2")
+EOF
+	# a failed recording's first words, for the log
+	[ "$(ct status "$2/ct")" = 0 ] || head -3 "$2/err" | sed "s|^|@E $1: |" >&2
+	echo "wall=$(ct wall "$2/ct") user=$(ct user "$2/ct") sys=$(ct sys "$2/ct")" \
+		"cpu=$(ct cpu "$2/ct") status=$(ct status "$2/ct") samples=$s lost=$l"
+}
+
+# rec TOOL DIR LOAD -- ARGS: ARGS recorded over `gate GO DONE`; LOAD runs
+# once GO exists (the recorder is set up) and touches DONE at its end.
+rec() {
+	local tool=$1 d=$2 load=$3 w
+	shift 4
+	rm -rf "$d"
+	mkdir -p "$d"
+	(
+		while [ ! -e "$d/go" ]; do sleep 0.01; done
+		eval "$load" >"$d/load.out" 2>&1
+		touch "$d/done"
+	) &
+	w=$!
+	cputime -o "$d/ct" -- "$tool" record -o "$d/f.data" "$@" \
+		-- gate "$d/go" "$d/done" 900 >/dev/null 2>"$d/err"
+	[ -e "$d/go" ] || { touch "$d/go"; echo "$tool failed: $(head -3 "$d/err")"; }
+	wait "$w"
+}
+
+# rec_cmd TOOL DIR ARGS: ARGS recorded, their own workload included.
+rec_cmd() {
+	local tool=$1 d=$2
+	shift 2
+	rm -rf "$d"
+	mkdir -p "$d"
+	cputime -o "$d/ct" -- "$tool" record -o "$d/f.data" "$@" >/dev/null 2>"$d/err" ||
+		echo "$tool failed: $(head -3 "$d/err")"
+}
+
+seqfields() {	# seqfields DIR N: "dups= missing=" of a seqcall recording
+	local c
+	c=$(perf script -F trace -i "$1/f.data" 2>/dev/null | seqcheck "$2")
+	echo "dups=$(echo "$c" | sed -n 's/.*dups=\([0-9]*\).*/\1/p')" \
+		"missing=$(echo "$c" | sed -n 's/.*missing=\([0-9]*\).*/\1/p')"
+}
+
+burners() {	# burners N SECONDS: N burns in the background, their pids in $BURN
+	local i
+	BURN=
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		burn "$2" >/dev/null 2>&1 &
+		BURN="$BURN $!"
+		i=$((i + 1))
+	done
+}
+
+# How long each phase of pmrec's idle recording took, as -vv says it
+# (pmrec-before may not say it).
+phases() {
+	local tool d=$W/phases
+	for tool in $TOOLS; do
+		case $tool in pmrec*) ;; *) continue ;; esac
+		rm -rf "$d"
+		mkdir -p "$d"
+		cputime -o "$d/ct" -- "$tool" record -vv -a -F "$IDLE_F" -o "$d/f.data" \
+			-- sleep "$IDLE_S" >/dev/null 2>"$d/err"
+		say "scen=phases tool=$tool rep=0 wall=$(ct wall "$d/ct")"
+		sed -n 's/^[^:]*: \([^:]*\): \([0-9.]*\) s$/\1|\2/p' "$d/err" | while IFS='|' read -r ph t; do
+			echo "@P tool=$tool phase=$(echo "$ph" | tr ' ' '_') s=$t"
+		done
+	done
+}
+
+REP=1
+while [ "$REP" -le "$REPS" ]; do
+	for scen in $SCENARIOS; do
+		for tool in $TOOLS; do
+			d=$W/$scen
+			case $scen in
+			idle)
+				rec_cmd "$tool" "$d" -a -F "$IDLE_F" -- sleep "$IDLE_S"
+				say "scen=idle tool=$tool rep=$REP $(fields "$tool" "$d") span=$(span "$d/f.data")"
+				;;
+			busy)
+				burners "$NCPU" $((BUSY_S + 30))
+				rec_cmd "$tool" "$d" -a -F "$BUSY_F" -- sleep "$BUSY_S"
+				# shellcheck disable=SC2086
+				kill $BURN 2>/dev/null
+				wait
+				say "scen=busy tool=$tool rep=$REP $(fields "$tool" "$d") span=$(span "$d/f.data")"
+				;;
+			paced)
+				n=$((NCPU * PACED_RATE * PACED_S))
+				rec "$tool" "$d" "seqcall -t $NCPU -r $((NCPU * PACED_RATE)) $n" -- \
+					-a -e raw_syscalls:sys_enter -c 1
+				say "scen=paced tool=$tool rep=$REP $(fields "$tool" "$d") $(seqfields "$d" "$n")"
+				;;
+			unpaced)
+				n=$((NCPU * UNPACED_PER))
+				rec "$tool" "$d" "seqcall -t $NCPU $n" -- -a -e raw_syscalls:sys_enter -c 1
+				say "scen=unpaced tool=$tool rep=$REP $(fields "$tool" "$d") $(seqfields "$d" "$n")"
+				;;
+			startstop)
+				rec_cmd "$tool" "$d" -a -- true
+				say "scen=startstop tool=$tool rep=$REP $(fields "$tool" "$d")"
+				;;
+			long)
+				rec_cmd "$tool" "$d" -a -F 97 -g -- burn "$LONG_S"
+				say "scen=long tool=$tool rep=$REP $(fields "$tool" "$d") span=$(span "$d/f.data")"
+				;;
+			esac
+			rm -rf "$d"
+		done
+	done
+	REP=$((REP + 1))
+done
+case " $SCENARIOS " in *" phases "*) phases ;; esac
