@@ -30,6 +30,7 @@ enum {
 	OPT_JSON,
 	OPT_INTERVAL,
 	OPT_CONFIDENCE,
+	OPT_CHILDREN,
 };
 
 /* A --fail-above: the growth allowed to rows of sym (NULL: every row), in points. */
@@ -44,6 +45,7 @@ struct diff_opts {
 	size_t nr_keys;
 	enum pm_diff_compute compute;
 	bool json, interval;
+	bool children, graph;
 	double confidence;	/* percent */
 	struct diff_gate gates[MAX_GATES];
 	size_t nr_gates;
@@ -68,6 +70,13 @@ static const struct argp_option diff_options[] = {
 	{ .name = "interval", .key = OPT_INTERVAL,
 	  .doc = "A column of each delta's confidence interval, '~' after those within noise "
 		 "(containing 0)" },
+	{ .name = "children", .key = OPT_CHILDREN,
+	  .doc = "Inclusive shares: a row's period with its callees' (needs call chains, record "
+		 "-g)" },
+	{ .name = "call-graph", .key = 'g',
+	  .doc = "Under each row, its call graph diffed: each path's share in OLD and NEW and "
+		 "the change (callers of the row's function; with --children, from the outermost "
+		 "caller)" },
 	{ .name = "json", .key = OPT_JSON,
 	  .doc = "One JSON object per event: a row per key, both shares, periods and sample "
 		 "counts, the delta and its interval" },
@@ -162,15 +171,21 @@ static error_t diff_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_INTERVAL:
 		o->interval = true;
 		break;
+	case OPT_CHILDREN:
+		o->children = true;
+		break;
+	case 'g':
+		o->graph = true;
+		break;
 	case OPT_JSON:
 		o->json = true;
 		break;
 	case ARGP_KEY_END:
 		if (!o->new)
 			argp_error(state, "two recordings to compare: OLD NEW");
-		if (o->json && o->interval)
-			argp_error(state, "--interval is a column of the table: --json has the "
-				   "intervals already");
+		if (o->json && (o->interval || o->graph))
+			argp_error(state, "--%s is part of the table: give it or --json",
+				   o->interval ? "interval" : "call-graph");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -205,7 +220,7 @@ static void diff_input__warn(void *arg, const struct pm_warning *w)
 	pm_cmd__warn(in->name, w);
 }
 
-static int diff_input__read(struct diff_input *in, const struct pm_namer_opts *naming)
+static int diff_input__read(struct diff_input *in, const struct diff_opts *o)
 {
 	struct pm_pipeline *p = &in->pipe;
 	int err, ferr;
@@ -215,7 +230,7 @@ static int diff_input__read(struct diff_input *in, const struct pm_namer_opts *n
 		return err;
 	in->consumer = (struct pm_consumer){ .record = pm_report_sink__record, .ctx = &in->sink };
 	*p = (struct pm_pipeline){
-		.r = in->r, .names = true, .kallsyms = true, .naming = *naming,
+		.r = in->r, .names = true, .kallsyms = true, .naming = o->naming,
 		.queue_size = QUEUE_SIZE, .threaded = true, .consumers = &in->consumer,
 		.nr_consumers = 1, .warn = diff_input__warn, .warn_arg = in,
 	};
@@ -223,15 +238,15 @@ static int diff_input__read(struct diff_input *in, const struct pm_namer_opts *n
 	if (err)
 		return err;
 	in->sink.namer = p->namer;
-	in->sink.ip_only = true;
+	/* A sample's innermost frame is all a flat table needs. */
+	in->sink.ip_only = !o->children && !o->graph;
 	err = pm_pipeline__records(p);
 	ferr = pm_report_sink__finish(&in->sink);
 	pm_pipeline__end(p);
 	return err ? err : ferr;
 }
 
-static int diff_input__load(struct diff_input *in, const char *path,
-			    const struct pm_namer_opts *naming)
+static int diff_input__load(struct diff_input *in, const char *path, const struct diff_opts *o)
 {
 	int err = -ENOMEM;
 
@@ -241,7 +256,7 @@ static int diff_input__load(struct diff_input *in, const char *path,
 	if (in->r && in->profile) {
 		err = pm_cmd__open_input(in->r, path, &in->name, &in->fd);
 		if (in->fd >= 0 || !err)
-			err = err ? err : diff_input__read(in, naming);
+			err = err ? err : diff_input__read(in, o);
 	}
 	if (err)
 		pm_cmd__input_error(in->name ? in->name : path, in->r, err);
@@ -328,6 +343,10 @@ static int diff__query(const struct diff_opts *o, struct pm_profile *p, uint32_t
 {
 	struct pm_profile_query q = {
 		.event = event, .keys = o->keys, .nr_keys = o->nr_keys,
+		.children = o->children, .callchain = o->children || o->graph,
+		.order = o->children ? PM_PROFILE_ORDER_CALLER : PM_PROFILE_ORDER_CALLEE,
+		/* perf's cut of call graphs: paths under 0.5 % of the total are left out. */
+		.graph = o->graph, .graph_limit = 0.5,
 	};
 
 	return pm_profile__query(p, &q, res);
@@ -380,8 +399,10 @@ static int diff__event(const struct diff_opts *o, struct pm_out *out, struct dif
 		/* perf diff: a blank line between events. */
 		if (!*first)
 			pm_out__ch(out, '\n');
-		pm_diff__print_text(out, ev.name, ev.new, &ev.d, &(struct pm_diff_print_opts){
-			.compute = o->compute, .significance = o->interval });
+		pm_diff__print_text(out, ev.name, ev.old, ev.new, &ev.d,
+				    &(struct pm_diff_print_opts){ .compute = o->compute,
+								  .significance = o->interval,
+								  .graph = o->graph });
 	}
 	*first = false;
 	pm_out__flush(out);
@@ -401,8 +422,7 @@ static int diff__run(const struct diff_opts *o, struct diff_input *in)
 	uint32_t i;
 	int err = 0;
 
-	if (diff_input__load(&in[0], o->old, &o->naming) ||
-	    diff_input__load(&in[1], o->new, &o->naming))
+	if (diff_input__load(&in[0], o->old, o) || diff_input__load(&in[1], o->new, o))
 		return PM_EXIT_FAILURE;
 	if (pm_out__init_fd(&out, STDOUT_FILENO, 1 << 16)) {
 		error("out of memory");

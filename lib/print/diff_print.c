@@ -134,8 +134,102 @@ static void header(struct pm_out *o, const struct pm_profile_result *keys, const
 	pm_out__ch(o, '\n');
 }
 
-void pm_diff__print_text(struct pm_out *o, const char *event, const struct pm_profile_result *keys,
-			 const struct pm_diff *d, const struct pm_diff_print_opts *po)
+/* The two graphs of a row and what a path's share is of. */
+struct graph_pair {
+	const struct pm_profile_graph *g[2];	/* old, new; nodes NULL: no graph */
+	uint64_t base[2];
+};
+
+static bool frame_same(const struct pm_profile_frame *a, const struct pm_profile_frame *b)
+{
+	if ((a->sym == NULL) != (b->sym == NULL) || (a->dso == NULL) != (b->dso == NULL))
+		return false;
+	if (a->dso && strcmp(a->dso, b->dso))
+		return false;
+	return a->sym ? !strcmp(a->sym, b->sym) : a->addr == b->addr;
+}
+
+/* The child of node n of graph g (n 0: the root) that is frame f; 0: none. */
+static uint32_t graph_child(const struct pm_profile_graph *g, uint32_t n,
+			    const struct pm_profile_frame *f)
+{
+	uint32_t c;
+
+	if (!g->nodes || n == UINT32_MAX)
+		return 0;
+	for (c = g->nodes[n].first_child; c; c = g->nodes[c].next_sibling)
+		if (frame_same(g->nodes[c].frame, f))
+			return c;
+	return 0;
+}
+
+static double graph_pct(const struct graph_pair *gp, int side, uint32_t n)
+{
+	if (!n || !gp->base[side])
+		return 0;
+	return gp->g[side]->nodes[n].period * 100.0 / gp->base[side];
+}
+
+static void graph_line(struct pm_out *o, const struct graph_pair *gp, size_t depth,
+		       const uint32_t at[2])
+{
+	const struct pm_profile_graph *g = at[1] ? gp->g[1] : gp->g[0];
+	const struct pm_profile_frame *f = g->nodes[at[1] ? at[1] : at[0]].frame;
+	double p0 = graph_pct(gp, 0, at[0]), p1 = graph_pct(gp, 1, at[1]);
+	char b[48];
+
+	spaces(o, 12 + 4 * depth);
+	pm_out__printf(o, "--%+.2f%%-- ", p1 - p0);
+	if (f->sym) {
+		put_name(o, f->sym);
+	} else {
+		snprintf(b, sizeof(b), "%#" PRIx64, f->addr);
+		pm_out__str(o, b);
+	}
+	pm_out__printf(o, " (%.2f%% -> %.2f%%)\n", p0, p1);
+}
+
+/* The children of new's node at[1] and old's at[0]: new's, then those only in old. */
+static void graph_children(struct pm_out *o, const struct graph_pair *gp, size_t depth,
+			   const uint32_t at[2])
+{
+	uint32_t c, next[2];
+	int side;
+
+	for (side = 1; side >= 0; side--) {
+		const struct pm_profile_graph *g = gp->g[side];
+
+		if (!g->nodes || (!at[side] && depth))
+			continue;
+		for (c = g->nodes[at[side]].first_child; c; c = g->nodes[c].next_sibling) {
+			next[side] = c;
+			next[!side] = depth && !at[!side] ? 0 :
+				      graph_child(gp->g[!side], at[!side], g->nodes[c].frame);
+			/* A path of both was shown with new's. */
+			if (side == 0 && next[1])
+				continue;
+			graph_line(o, gp, depth, next);
+			graph_children(o, gp, depth + 1, next);
+		}
+	}
+}
+
+static void row_graph(struct pm_out *o, const struct pm_profile_result *old,
+		      const struct pm_profile_result *new, const struct pm_diff_row *r)
+{
+	static const struct pm_profile_graph none;
+	struct graph_pair gp = {
+		.g = { r->old ? &r->old->graph : &none, r->new ? &r->new->graph : &none },
+		.base = { pm_profile_result__base(old), pm_profile_result__base(new) },
+	};
+	static const uint32_t root[2];
+
+	graph_children(o, &gp, 0, root);
+}
+
+void pm_diff__print_text(struct pm_out *o, const char *event, const struct pm_profile_result *old,
+			 const struct pm_profile_result *keys, const struct pm_diff *d,
+			 const struct pm_diff_print_opts *po)
 {
 	size_t w[PM_PROFILE_KEY__NR], i, k, len;
 
@@ -170,6 +264,8 @@ void pm_diff__print_text(struct pm_out *o, const char *event, const struct pm_pr
 				spaces(o, w[k] - len);
 		}
 		pm_out__ch(o, '\n');
+		if (po->graph)
+			row_graph(o, old, keys, r);
 	}
 }
 

@@ -16,11 +16,18 @@
 struct pm_diff_print_opts {
 	enum pm_diff_compute compute;
 	bool significance;	/* a column of the delta's interval, '~' on rows within noise */
+	/*
+	 * Under each row, its call graph (the results' graphs) with each
+	 * path's share in both and the change: the paths of NEW, then those
+	 * only in OLD.
+	 */
+	bool graph;
 };
 
-/* One event's table: its "# Event" header, column headers and rows. */
-void pm_diff__print_text(struct pm_out *out, const char *event, const struct pm_profile_result *keys,
-			 const struct pm_diff *d, const struct pm_diff_print_opts *o);
+/* One event's table: its "# Event" header, column headers and rows; keys are old's and new's. */
+void pm_diff__print_text(struct pm_out *out, const char *event, const struct pm_profile_result *old,
+			 const struct pm_profile_result *new, const struct pm_diff *d,
+			 const struct pm_diff_print_opts *o);
 
 /* One event's rows as a JSON object: {"event":...,"rows":[{keys, both sides, delta}]}. */
 void pm_diff__print_json(struct pm_out *out, const char *event, const struct pm_profile_result *keys,

@@ -117,7 +117,7 @@ static void test_text(struct pm_profile_result *o, struct pm_profile_result *n)
 		tap_ok(0, "perf diff's table");
 		return;
 	}
-	pm_diff__print_text(&out, "cycles", n, &d,
+	pm_diff__print_text(&out, "cycles", o, n, &d,
 			    &(struct pm_diff_print_opts){ .compute = PM_DIFF_DELTA });
 	tap_ok(out.len == strlen(want) && !memcmp(out.buf, want, out.len), "perf diff's table");
 	if (out.len != strlen(want) || memcmp(out.buf, want, out.len))
