@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "report-flame.h"
 #include "base/emit.h"
 #include "print/diff_print.h"
 #include "profile/diff.h"
@@ -31,6 +32,7 @@ enum {
 	OPT_INTERVAL,
 	OPT_CONFIDENCE,
 	OPT_CHILDREN,
+	OPT_FLAMEGRAPH,
 };
 
 /* A --fail-above: the growth allowed to rows of sym (NULL: every row), in points. */
@@ -46,6 +48,7 @@ struct diff_opts {
 	enum pm_diff_compute compute;
 	bool json, interval;
 	bool children, graph;
+	const char *flame;	/* --flamegraph's file */
 	double confidence;	/* percent */
 	struct diff_gate gates[MAX_GATES];
 	size_t nr_gates;
@@ -77,6 +80,10 @@ static const struct argp_option diff_options[] = {
 	  .doc = "Under each row, its call graph diffed: each path's share in OLD and NEW and "
 		 "the change (callers of the row's function; with --children, from the outermost "
 		 "caller)" },
+	{ .name = "flamegraph", .key = OPT_FLAMEGRAPH, .arg = "FILE", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "Instead of the table, NEW's flame graph coloured by how each frame's share "
+		 "changed from OLD (red grew, blue shrank), to FILE (default flamegraph.svg; - for "
+		 "stdout): report --flamegraph --diff=OLD NEW's" },
 	{ .name = "json", .key = OPT_JSON,
 	  .doc = "One JSON object per event: a row per key, both shares, periods and sample "
 		 "counts, the delta and its interval" },
@@ -177,12 +184,20 @@ static error_t diff_parse_opt(int key, char *arg, struct argp_state *state)
 	case 'g':
 		o->graph = true;
 		break;
+	case OPT_FLAMEGRAPH:
+		o->flame = arg ? arg : "flamegraph.svg";
+		if (!*o->flame)
+			argp_error(state, "empty --flamegraph file name");
+		break;
 	case OPT_JSON:
 		o->json = true;
 		break;
 	case ARGP_KEY_END:
 		if (!o->new)
 			argp_error(state, "two recordings to compare: OLD NEW");
+		if (o->flame && (o->json || o->interval || o->graph || o->children || o->nr_gates))
+			argp_error(state, "--flamegraph draws the graph instead of the table: no "
+				   "--json, --interval, -g, --children or --fail-above with it");
 		if (o->json && (o->interval || o->graph))
 			argp_error(state, "--%s is part of the table: give it or --json",
 				   o->interval ? "interval" : "call-graph");
@@ -239,7 +254,7 @@ static int diff_input__read(struct diff_input *in, const struct diff_opts *o)
 		return err;
 	in->sink.namer = p->namer;
 	/* A sample's innermost frame is all a flat table needs. */
-	in->sink.ip_only = !o->children && !o->graph;
+	in->sink.ip_only = !o->children && !o->graph && !o->flame;
 	err = pm_pipeline__records(p);
 	ferr = pm_report_sink__finish(&in->sink);
 	pm_pipeline__end(p);
@@ -414,6 +429,34 @@ static int diff__event(const struct diff_opts *o, struct pm_out *out, struct dif
 	return err;
 }
 
+/* OLD's profile, read already, handed to the flame graph as its base (which it deletes). */
+static int diff__base(void *arg, const char *path, struct pm_profile **out)
+{
+	struct diff_input *old = arg;
+
+	(void)path;
+	*out = old->profile;
+	old->profile = NULL;
+	return 0;
+}
+
+/* NEW's first event with samples, coloured against OLD: report --flamegraph --diff=OLD's graph. */
+static int diff__flame(const struct diff_opts *o, struct diff_input *in)
+{
+	struct report_flame_opts fo = { .file = o->flame, .diff = o->old, .min_width = -1 };
+	uint32_t ev, n = pm_profile__nr_events(in[1].profile);
+
+	for (ev = 0; ev < n && !pm_profile__samples(in[1].profile, ev); ev++)
+		;
+	if (!n) {
+		error("%s: no events to draw", in[1].name);
+		return PM_EXIT_FAILURE;
+	}
+	return report_flame__run(&fo, &(struct report_flame_input){
+		.profile = in[1].profile, .name = in[1].name, .event = ev < n ? ev : 0, .width = -1,
+		.r = in[1].r, .load = diff__base, .load_arg = &in[0] });
+}
+
 static int diff__run(const struct diff_opts *o, struct diff_input *in)
 {
 	struct pm_out out;
@@ -424,6 +467,8 @@ static int diff__run(const struct diff_opts *o, struct diff_input *in)
 
 	if (diff_input__load(&in[0], o->old, o) || diff_input__load(&in[1], o->new, o))
 		return PM_EXIT_FAILURE;
+	if (o->flame)
+		return diff__flame(o, in);
 	if (pm_out__init_fd(&out, STDOUT_FILENO, 1 << 16)) {
 		error("out of memory");
 		return PM_EXIT_FAILURE;

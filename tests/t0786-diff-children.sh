@@ -2,7 +2,7 @@
 # pmrec diff --children and -g on twocallers, whose slow function has two
 # callers: made 2x slower, slow's share grows; the callers' own shares do
 # not, their inclusive ones (--children) do, significantly; -g shows under
-# slow both callers' paths grown, and under each caller its path to slow.
+# slow both callers' paths grown; --flamegraph is report --diff's graph.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_perf_event
@@ -53,6 +53,18 @@ test_expect_success '-g: under slow, both callers'"'"' paths grew' '
 test_expect_success '-g and --interval are the table'"'"'s: not with --json' '
 	test_expect_code 64 "$PMREC" diff -g --json "$T/old.data" "$T/new.data" 2>err &&
 	test_grep "call-graph" err
+'
+
+test_expect_success '--flamegraph: report --flamegraph --diff=OLD'"'"'s graph, byte for byte' '
+	"$PMREC" diff --flamegraph=d.svg "$T/old.data" "$T/new.data" 2>err &&
+	test_grep "wrote .d.svg." err &&
+	"$PMREC" report --flamegraph=r.svg --diff="$T/old.data" "$T/new.data" 2>/dev/null &&
+	test_cmp r.svg d.svg &&
+	grep -q "red grew, blue shrank" d.svg &&
+	"$PMREC" diff --flamegraph=- "$T/old.data" "$T/new.data" 2>/dev/null | cmp - r.svg &&
+	test_expect_code 64 "$PMREC" diff --flamegraph --json "$T/old.data" "$T/new.data" \
+		2>err &&
+	test_grep "instead of the table" err
 '
 
 test_done
