@@ -33,6 +33,16 @@ enum {
 	OPT_CONFIDENCE,
 	OPT_CHILDREN,
 	OPT_FLAMEGRAPH,
+	OPT_PERCENTAGE,
+};
+
+#define MAX_NAMES 256
+
+/* A comma-separated list of names (--comms, --dsos, --symbols), pointing into its copy. */
+struct name_list {
+	char *copy;
+	const char *names[MAX_NAMES];
+	size_t nr;
 };
 
 /* A --fail-above: the growth allowed to rows of sym (NULL: every row), in points. */
@@ -49,6 +59,8 @@ struct diff_opts {
 	bool json, interval;
 	bool children, graph;
 	const char *flame;	/* --flamegraph's file */
+	struct name_list comms, dsos, syms;
+	bool relative;
 	double confidence;	/* percent */
 	struct diff_gate gates[MAX_GATES];
 	size_t nr_gates;
@@ -68,6 +80,15 @@ static const struct argp_option diff_options[] = {
 	  .doc = "Exit 3 when a row's share grew by more than PCT points, significantly (its "
 		 "interval above 0); with SYM, the limit of the rows of that symbol.  Repeatable; "
 		 "the rows that tripped are said last" },
+	{ .name = "comms", .key = 'C', .arg = "COMM[,COMM...]",
+	  .doc = "Only the samples of these commands (the others still count in the totals)" },
+	{ .name = "dsos", .key = 'd', .arg = "DSO[,DSO...]",
+	  .doc = "Only the rows of these shared objects (the others still count in the totals)" },
+	{ .name = "symbols", .key = 'S', .arg = "SYM[,SYM...]",
+	  .doc = "Only the rows of these symbols (the others still count in the totals)" },
+	{ .name = "percentage", .key = OPT_PERCENTAGE, .arg = "HOW",
+	  .doc = "Shares of the whole recording (absolute, the default) or of what the filters "
+		 "keep (relative)" },
 	{ .name = "confidence", .key = OPT_CONFIDENCE, .arg = "PCT",
 	  .doc = "The confidence of the deltas' intervals (default 99)" },
 	{ .name = "interval", .key = OPT_INTERVAL,
@@ -126,6 +147,25 @@ static void parse_gate(struct diff_opts *o, char *arg, struct argp_state *state)
 	g->limit = parse_pct(state, arg, "--fail-above", 100);
 }
 
+static void parse_names(struct name_list *l, const char *arg, const char *what,
+			struct argp_state *state)
+{
+	char *tok, *save = NULL;
+
+	free(l->copy);
+	l->copy = strdup(arg);
+	l->nr = 0;
+	if (!l->copy)
+		argp_failure(state, PM_EXIT_FAILURE, ENOMEM, "--%s", what);
+	for (tok = strtok_r(l->copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (l->nr == MAX_NAMES)
+			argp_error(state, "more than %d names in --%s", MAX_NAMES, what);
+		l->names[l->nr++] = tok;
+	}
+	if (!l->nr)
+		argp_error(state, "empty --%s", what);
+}
+
 static void parse_compute(struct diff_opts *o, const char *arg, struct argp_state *state)
 {
 	if (!strcmp(arg, "delta"))
@@ -181,6 +221,20 @@ static error_t diff_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CHILDREN:
 		o->children = true;
 		break;
+	case 'C':
+		parse_names(&o->comms, arg, "comms", state);
+		break;
+	case 'd':
+		parse_names(&o->dsos, arg, "dsos", state);
+		break;
+	case 'S':
+		parse_names(&o->syms, arg, "symbols", state);
+		break;
+	case OPT_PERCENTAGE:
+		if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
+			argp_error(state, "bad --percentage '%s' (relative or absolute)", arg);
+		o->relative = !strcmp(arg, "relative");
+		break;
 	case 'g':
 		o->graph = true;
 		break;
@@ -195,9 +249,11 @@ static error_t diff_parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!o->new)
 			argp_error(state, "two recordings to compare: OLD NEW");
-		if (o->flame && (o->json || o->interval || o->graph || o->children || o->nr_gates))
+		if (o->flame && (o->json || o->interval || o->graph || o->children || o->nr_gates ||
+				 o->comms.nr || o->dsos.nr || o->syms.nr || o->relative))
 			argp_error(state, "--flamegraph draws the graph instead of the table: no "
-				   "--json, --interval, -g, --children or --fail-above with it");
+				   "--json, --interval, -g, --children, --fail-above, filters or "
+				   "--percentage with it");
 		if (o->json && (o->interval || o->graph))
 			argp_error(state, "--%s is part of the table: give it or --json",
 				   o->interval ? "interval" : "call-graph");
@@ -356,8 +412,11 @@ static size_t diff__gate(const struct diff_opts *o, const struct diff_event *ev)
 static int diff__query(const struct diff_opts *o, struct pm_profile *p, uint32_t event,
 		       struct pm_profile_result **res)
 {
+	const struct pm_profile_filter f = {
+		.comms = o->comms.names, .nr_comms = o->comms.nr, .relative = o->relative,
+	};
 	struct pm_profile_query q = {
-		.event = event, .keys = o->keys, .nr_keys = o->nr_keys,
+		.event = event, .keys = o->keys, .nr_keys = o->nr_keys, .filter = &f,
 		.children = o->children, .callchain = o->children || o->graph,
 		.order = o->children ? PM_PROFILE_ORDER_CALLER : PM_PROFILE_ORDER_CALLEE,
 		/* perf's cut of call graphs: paths under 0.5 % of the total are left out. */
@@ -396,6 +455,27 @@ static int64_t new_event(const struct pm_profile *old, const struct pm_profile *
 	return -1;
 }
 
+/*
+ * The key columns a one-name filter fixes, left out as perf leaves them
+ * (sort__setup_elide), unless that would leave none.
+ */
+static unsigned int diff__elide(const struct diff_opts *o)
+{
+	unsigned int elide = 0, all = 0;
+	size_t i;
+
+	for (i = 0; i < o->nr_keys; i++) {
+		enum pm_profile_key k = o->keys[i];
+		const struct name_list *l = k == PM_PROFILE_KEY_COMM ? &o->comms :
+					    k == PM_PROFILE_KEY_DSO ? &o->dsos : &o->syms;
+
+		all |= 1u << k;
+		if (l->nr == 1)
+			elide |= 1u << k;
+	}
+	return elide == all ? 0 : elide;
+}
+
 static int diff__event(const struct diff_opts *o, struct pm_out *out, struct diff_input *in,
 		       uint32_t i, size_t *tripped, bool *first)
 {
@@ -407,7 +487,10 @@ static int diff__event(const struct diff_opts *o, struct pm_out *out, struct dif
 		return 0;
 	err = diff__query(o, in[0].profile, i, &ev.old) ?:
 	      diff__query(o, in[1].profile, (uint32_t)j, &ev.new) ?:
-	      pm_diff__compute(ev.old, ev.new, o->compute, z_of(o->confidence), &ev.d);
+	      pm_diff__compute(ev.old, ev.new, &(struct pm_diff_opts){
+			.compute = o->compute, .z = z_of(o->confidence), .dsos = o->dsos.names,
+			.nr_dsos = o->dsos.nr, .syms = o->syms.names, .nr_syms = o->syms.nr,
+			.relative = o->relative }, &ev.d);
 	if (!err && o->json) {
 		pm_diff__print_json(out, ev.name, ev.new, &ev.d);
 	} else if (!err) {
@@ -417,7 +500,8 @@ static int diff__event(const struct diff_opts *o, struct pm_out *out, struct dif
 		pm_diff__print_text(out, ev.name, ev.old, ev.new, &ev.d,
 				    &(struct pm_diff_print_opts){ .compute = o->compute,
 								  .significance = o->interval,
-								  .graph = o->graph });
+								  .graph = o->graph,
+								  .elide = diff__elide(o) });
 	}
 	*first = false;
 	pm_out__flush(out);
@@ -509,5 +593,8 @@ int cmd_diff(int argc, char **argv)
 	ret = diff__run(&o, in);
 	diff_input__exit(&in[0]);
 	diff_input__exit(&in[1]);
+	free(o.comms.copy);
+	free(o.dsos.copy);
+	free(o.syms.copy);
 	return ret;
 }

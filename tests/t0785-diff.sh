@@ -2,7 +2,8 @@
 # pmrec diff OLD NEW: perf diff's table, byte for byte, on two recordings of
 # shares whose share_b was made 2x slower (10 10 10 against 10 20 10), with
 # -c delta, delta-abs and ratio, --sort dso,sym and sym, on perf's files,
-# pmrec's and the mixes; -i pairs; the usage errors; the gate
+# pmrec's and the mixes; --dsos, --symbols, --comms and --percentage as
+# perf diff's; -i pairs; the usage errors; the gate
 # (--fail-above, exit 3, the row named last) on the slowed pair, never on
 # five pairs of the unchanged program; --interval and --json.
 . "$(dirname "$0")/test-lib.sh"
@@ -56,6 +57,20 @@ test_expect_success 'the default is perf'"'"'s: delta-abs by dso,sym; share_b gr
 	awk -v d="$delta" "BEGIN { d += 0; exit !(d > 10 && d < 25) }"
 '
 
+test_expect_success 'filters and --percentage are perf diff'"'"'s' '
+	for args in "-d shares" "-S share_a,share_b" "-C shares" "-d shares,libc.so.6 -c delta" \
+		    "--percentage relative -d shares" "--percentage relative -C shares -c ratio" \
+		    "--percentage absolute -S share_b"; do
+		perf diff $args "$T/old.perf" "$T/new.perf" >want 2>/dev/null &&
+		"$PMREC" diff $args "$T/old.perf" "$T/new.perf" >got &&
+		test_at_least 6 "$(wc -l <got)" "lines of $args" &&
+		no_plt want && no_plt got &&
+		test_cmp want.cmp got.cmp || { echo "with $args"; exit 1; }
+	done &&
+	"$PMREC" diff -S share_b "$T/old.pm" "$T/new.pm" >got &&
+	test_equal 1 "$(grep -c "^ " got)" "rows of -S share_b"
+'
+
 test_expect_success '-i pairs are OLD then NEW' '
 	"$PMREC" diff -c delta "$T/old.pm" "$T/new.pm" >want &&
 	"$PMREC" diff -c delta -i "$T/old.pm" -i "$T/new.pm" >got &&
@@ -73,6 +88,8 @@ test_expect_success 'usage errors exit 64' '
 	test_expect_code 64 "$PMREC" diff --fail-above=x "$T/old.pm" "$T/new.pm" 2>err &&
 	test_expect_code 64 "$PMREC" diff --fail-above=:3 "$T/old.pm" "$T/new.pm" 2>err &&
 	test_expect_code 64 "$PMREC" diff --confidence=20 "$T/old.pm" "$T/new.pm" 2>err &&
+	test_expect_code 64 "$PMREC" diff --percentage=some "$T/old.pm" "$T/new.pm" 2>err &&
+	test_expect_code 64 "$PMREC" diff -d "" "$T/old.pm" "$T/new.pm" 2>err &&
 	test_expect_code 64 "$PMREC" diff --json --interval "$T/old.pm" "$T/new.pm" 2>err &&
 	"$PMREC" diff --help >out && grep -q -e "--fail-above=\[SYM:\]PCT" out
 '

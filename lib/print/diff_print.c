@@ -123,6 +123,8 @@ static void header(struct pm_out *o, const struct pm_profile_result *keys, const
 			pm_out__printf(o, "  %*s", INTERVAL_WIDTH, "Interval");
 	}
 	for (i = 0; i < keys->nr_keys; i++) {
+		if (po->elide & 1u << keys->keys[i])
+			continue;
 		pm_out__str(o, "  ");
 		if (!dots) {
 			pm_out__printf(o, "%-*s", (int)w[i], key_header(keys->keys[i]));
@@ -231,8 +233,11 @@ void pm_diff__print_text(struct pm_out *o, const char *event, const struct pm_pr
 			 const struct pm_profile_result *keys, const struct pm_diff *d,
 			 const struct pm_diff_print_opts *po)
 {
-	size_t w[PM_PROFILE_KEY__NR], i, k, len;
+	size_t w[PM_PROFILE_KEY__NR], i, k, len, last = 0;
 
+	for (k = 0; k < keys->nr_keys; k++)
+		if (!(po->elide & 1u << keys->keys[k]))
+			last = k;
 	/* perf sizes the key columns over every row (hists__calc_col_len). */
 	for (k = 0; k < keys->nr_keys; k++) {
 		w[k] = strlen(key_header(keys->keys[k]));
@@ -257,10 +262,12 @@ void pm_diff__print_text(struct pm_out *o, const char *event, const struct pm_pr
 		if (po->significance)
 			interval_cell(o, r);
 		for (k = 0; k < keys->nr_keys; k++) {
+			if (po->elide & 1u << keys->keys[k])
+				continue;
 			pm_out__str(o, "  ");
 			len = key_cell(o, pm_diff_row__key(r), keys->keys[k]);
-			/* The last column unpadded, as perf's symbol. */
-			if (k + 1 < keys->nr_keys && len < w[k])
+			/* perf pads every column but a last symbol (comm and dso pad themselves). */
+			if ((k < last || keys->keys[k] != PM_PROFILE_KEY_SYM) && len < w[k])
 				spaces(o, w[k] - len);
 		}
 		pm_out__ch(o, '\n');

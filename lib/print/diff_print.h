@@ -22,6 +22,8 @@ struct pm_diff_print_opts {
 	 * only in OLD.
 	 */
 	bool graph;
+	/* Key columns left out (bits 1 << key): one a filter fixes, as perf's sort__setup_elide. */
+	unsigned int elide;
 };
 
 /* One event's table: its "# Event" header, column headers and rows; keys are old's and new's. */

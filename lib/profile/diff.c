@@ -123,11 +123,47 @@ const struct pm_profile_row *pm_diff_row__key(const struct pm_diff_row *r)
 	return r->new ? r->new : r->old;
 }
 
-static void side(const struct pm_profile_result *res, const struct pm_profile_row *row,
-		 uint64_t *period, uint64_t *samples, double *pct)
+static bool in_list(const char *s, const char *const *list, size_t n)
 {
-	uint64_t base = pm_profile_result__base(res);
+	size_t i;
 
+	if (!n)
+		return true;
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+static bool row__kept(const struct pm_profile_row *row, const struct pm_diff_opts *o)
+{
+	return in_list(row->frame->dso, o->dsos, o->nr_dsos) &&
+	       in_list(row->frame->sym, o->syms, o->nr_syms);
+}
+
+/* The denominator of a result's shares: with relative and a filter, the rows kept. */
+static uint64_t base_of(const struct pm_profile_result *res, const struct pm_diff_opts *o,
+			uint64_t *samples)
+{
+	uint64_t period = 0;
+	size_t i;
+
+	*samples = res->relative ? res->shown_samples : res->total_samples;
+	if (!o->relative || (!o->nr_dsos && !o->nr_syms))
+		return pm_profile_result__base(res);
+	*samples = 0;
+	for (i = 0; i < res->nr_rows; i++) {
+		if (!row__kept(&res->rows[i], o))
+			continue;
+		period += res->rows[i].self_period;
+		*samples += res->rows[i].self_samples;
+	}
+	return period;
+}
+
+static void side(const struct pm_profile_result *res, const struct pm_profile_row *row,
+		 uint64_t base, uint64_t *period, uint64_t *samples, double *pct)
+{
 	if (!row)
 		return;
 	*period = res->children ? row->children_period : row->self_period;
@@ -136,34 +172,41 @@ static void side(const struct pm_profile_result *res, const struct pm_profile_ro
 }
 
 static void row__compute(struct pm_diff_row *d, const struct pm_profile_result *old,
-			 const struct pm_profile_result *new, double z)
+			 const struct pm_profile_result *new, const struct pm_diff_opts *o)
 {
-	side(old, d->old, &d->old_period, &d->old_samples, &d->old_pct);
-	side(new, d->new, &d->new_period, &d->new_samples, &d->new_pct);
+	uint64_t n[2], base[2] = { base_of(old, o, &n[0]), base_of(new, o, &n[1]) };
+
+	side(old, d->old, base[0], &d->old_period, &d->old_samples, &d->old_pct);
+	side(new, d->new, base[1], &d->new_period, &d->new_samples, &d->new_pct);
 	if (d->new) {
 		d->delta = d->new_pct - d->old_pct;
 		d->ratio = (double)d->new_period / (double)(d->old_period ? d->old_period : 1);
 	}
-	pm_diff__interval(d->old_samples, old->shown_samples, d->new_samples, new->shown_samples,
-			  z, &d->lo, &d->hi);
+	pm_diff__interval(d->old_samples, n[0], d->new_samples, n[1], o->z, &d->lo, &d->hi);
 	d->significant = d->lo > 0 || d->hi < 0;
 }
 
 static int pair(struct pm_diff *d, const struct pm_profile_result *old,
-		const struct pm_profile_result *new, struct pm_hashtab *t, bool *used)
+		const struct pm_profile_result *new, struct pm_hashtab *t, bool *used,
+		const struct pm_diff_opts *o)
 {
 	size_t i;
 	uint64_t v;
 	int err;
 
 	for (i = 0; i < old->nr_rows; i++) {
-		err = pm_hashtab__insert(t, row__hash(t, old, &old->rows[i]), i);
+		/* A row left out is as used: it pairs with nothing and is not shown. */
+		used[i] = !row__kept(&old->rows[i], o);
+		err = used[i] ? 0 : pm_hashtab__insert(t, row__hash(t, old, &old->rows[i]), i);
 		if (err)
 			return err;
 	}
 	for (i = 0; i < new->nr_rows; i++) {
-		struct pm_diff_row *r = &d->rows[d->nr++];
+		struct pm_diff_row *r;
 
+		if (!row__kept(&new->rows[i], o))
+			continue;
+		r = &d->rows[d->nr++];
 		*r = (struct pm_diff_row){ .new = &new->rows[i] };
 		if (pm_hashtab__find(t, row__hash(t, new, r->new), r->new, &v) && !used[v]) {
 			r->old = &old->rows[v];
@@ -245,7 +288,7 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 }
 
 int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profile_result *new,
-		     enum pm_diff_compute compute, double z, struct pm_diff *out)
+		     const struct pm_diff_opts *o, struct pm_diff *out)
 {
 	struct pairing p = { .old = old };
 	struct pm_hashtab t;
@@ -262,7 +305,7 @@ int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profil
 	err = out->rows && used ? 0 : -ENOMEM;
 	pm_hashtab__init(&t, &pairing_ops, &p);
 	if (!err)
-		err = pair(out, old, new, &t, used);
+		err = pair(out, old, new, &t, used, o);
 	pm_hashtab__exit(&t);
 	free(used);
 	if (err) {
@@ -270,9 +313,9 @@ int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profil
 		return err;
 	}
 	for (i = 0; i < out->nr; i++)
-		row__compute(&out->rows[i], old, new, z);
+		row__compute(&out->rows[i], old, new, o);
 	qsort_r(out->rows, out->nr, sizeof(*out->rows), row_cmp,
-		&(struct sort_ctx){ .compute = compute, .res = new });
+		&(struct sort_ctx){ .compute = o->compute, .res = new });
 	return 0;
 }
 

@@ -41,14 +41,28 @@ struct pm_diff {
 	size_t nr;
 };
 
+struct pm_diff_opts {
+	enum pm_diff_compute compute;
+	double z;		/* the normal quantile of the confidence wanted (2.576: 99 %) */
+	/*
+	 * perf diff's --dsos and --symbols: rows of other names are left out
+	 * (they still count in the totals, unless relative).  Empty: all.
+	 */
+	const char *const *dsos;
+	size_t nr_dsos;
+	const char *const *syms;
+	size_t nr_syms;
+	/* Shares of the rows kept (perf's --percentage relative), not of the totals. */
+	bool relative;
+};
+
 /*
  * Pairs the rows of old and new (results of one query's keys), computes
- * them and sorts them as perf diff -c compute does.  z is the normal
- * quantile of the confidence wanted (2.576: 99 %).  0, -EINVAL (other
+ * them and sorts them as perf diff -c compute does.  0, -EINVAL (other
  * keys) or -ENOMEM.  The rows point into old and new.
  */
 int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profile_result *new,
-		     enum pm_diff_compute compute, double z, struct pm_diff *out);
+		     const struct pm_diff_opts *o, struct pm_diff *out);
 void pm_diff__exit(struct pm_diff *d);
 
 /*

@@ -71,6 +71,30 @@ static bool order_is(const struct pm_diff *d, const char *const *want, size_t n)
 	return true;
 }
 
+static int run(const struct pm_profile_result *o, const struct pm_profile_result *n,
+	       enum pm_diff_compute c, struct pm_diff *d)
+{
+	return pm_diff__compute(o, n, &(struct pm_diff_opts){ .compute = c, .z = 2.576 }, d);
+}
+
+/* perf diff's --symbols: other rows left out; relative: shares of the rows kept. */
+static void test_filter(struct pm_profile_result *o, struct pm_profile_result *n)
+{
+	static const char *const syms[] = { "a", "born" };
+	struct pm_diff_opts opts = { .compute = PM_DIFF_DELTA, .z = 2.576, .syms = syms,
+				     .nr_syms = 2 };
+	struct pm_diff d;
+
+	tap_ok(!pm_diff__compute(o, n, &opts, &d) && d.nr == 2 && d.rows[0].old_pct == 0 &&
+	       fabs(d.rows[1].old_pct - 40.0) < 1e-9, "--symbols: two rows, shares of the totals");
+	pm_diff__exit(&d);
+	opts.relative = true;
+	tap_ok(!pm_diff__compute(o, n, &opts, &d) && d.nr == 2 &&
+	       fabs(d.rows[1].old_pct - 100.0) < 1e-9 && fabs(d.rows[1].new_pct - 600.0 / 7) < 1e-9,
+	       "relative: shares of the rows kept");
+	pm_diff__exit(&d);
+}
+
 static void test_compute(struct pm_profile_result *o, struct pm_profile_result *n)
 {
 	static const char *const by_delta[] = { "b", "born", "c", "a", "gone" };
@@ -78,7 +102,7 @@ static void test_compute(struct pm_profile_result *o, struct pm_profile_result *
 	static const char *const by_ratio[] = { "b", "a", "c", "born", "gone" };
 	struct pm_diff d;
 
-	tap_ok(!pm_diff__compute(o, n, PM_DIFF_DELTA, 2.576, &d) && order_is(&d, by_delta, 5),
+	tap_ok(!run(o, n, PM_DIFF_DELTA, &d) && order_is(&d, by_delta, 5),
 	       "delta: largest first, rows only in OLD last");
 	tap_ok(fabs(d.rows[0].delta - 20.0) < 1e-9 && d.rows[0].old && d.rows[0].new &&
 	       d.rows[0].old_samples == 30 && d.rows[0].new_samples == 100,
@@ -88,10 +112,10 @@ static void test_compute(struct pm_profile_result *o, struct pm_profile_result *
 	tap_ok(!d.rows[4].new && d.rows[4].delta == 0 && d.rows[4].old_pct == 10.0,
 	       "gone: only in OLD, no delta");
 	pm_diff__exit(&d);
-	tap_ok(!pm_diff__compute(o, n, PM_DIFF_DELTA_ABS, 2.576, &d) && order_is(&d, by_abs, 5),
+	tap_ok(!run(o, n, PM_DIFF_DELTA_ABS, &d) && order_is(&d, by_abs, 5),
 	       "delta-abs: by size; c and born tie at 5, the baseline first");
 	pm_diff__exit(&d);
-	tap_ok(!pm_diff__compute(o, n, PM_DIFF_RATIO, 2.576, &d) && order_is(&d, by_ratio, 5) &&
+	tap_ok(!run(o, n, PM_DIFF_RATIO, &d) && order_is(&d, by_ratio, 5) &&
 	       fabs(d.rows[0].ratio - 1000.0 / 300) < 1e-9,
 	       "ratio: of periods; rows without a baseline after those with one");
 	pm_diff__exit(&d);
@@ -113,7 +137,7 @@ static void test_text(struct pm_profile_result *o, struct pm_profile_result *n)
 	struct pm_out out;
 	struct pm_diff d;
 
-	if (pm_out__init(&out, NULL, NULL, 4096) || pm_diff__compute(o, n, PM_DIFF_DELTA, 2.576, &d)) {
+	if (pm_out__init(&out, NULL, NULL, 4096) || run(o, n, PM_DIFF_DELTA, &d)) {
 		tap_ok(0, "perf diff's table");
 		return;
 	}
@@ -162,8 +186,9 @@ int main(void)
 	}
 	test_compute(o, n);
 	test_text(o, n);
+	test_filter(o, n);
 	q = (struct pm_profile_query){ .keys = comm, .nr_keys = 1 };
-	tap_ok(!pm_profile__query(pn, &q, &c) && pm_diff__compute(o, c, PM_DIFF_DELTA, 2.576, &d) ==
+	tap_ok(!pm_profile__query(pn, &q, &c) && run(o, c, PM_DIFF_DELTA, &d) ==
 	       -EINVAL, "results of other keys are refused");
 	test_interval();
 	pm_profile_result__delete(o);
