@@ -61,6 +61,7 @@ struct diff_opts {
 	const char *flame;	/* --flamegraph's file */
 	struct name_list comms, dsos, syms;
 	bool relative;
+	int64_t w_old, w_new;	/* -c wdiff's weights */
 	double confidence;	/* percent */
 	struct diff_gate gates[MAX_GATES];
 	size_t nr_gates;
@@ -75,7 +76,8 @@ static const struct argp_option diff_options[] = {
 	{ .name = "compute", .key = 'c', .arg = "HOW",
 	  .doc = "The column and order: delta (NEW's share minus OLD's, in points), delta-abs "
 		 "(the same, by its size: the default, as perf diff), ratio (NEW's period over "
-		 "OLD's)" },
+		 "OLD's), wdiff:W1,W2 (NEW's period times W2 minus OLD's times W1: absolute "
+		 "periods, for recordings of one length and rate)" },
 	{ .name = "fail-above", .key = OPT_FAIL_ABOVE, .arg = "[SYM:]PCT",
 	  .doc = "Exit 3 when a row's share grew by more than PCT points, significantly (its "
 		 "interval above 0); with SYM, the limit of the rows of that symbol.  Repeatable; "
@@ -166,6 +168,22 @@ static void parse_names(struct name_list *l, const char *arg, const char *what,
 		argp_error(state, "empty --%s", what);
 }
 
+/* "wdiff:W1,W2": the weights of OLD's and NEW's periods.  0 or -EINVAL. */
+static int parse_wdiff(struct diff_opts *o, const char *arg)
+{
+	char *end;
+
+	if (strncmp(arg, "wdiff:", 6))
+		return -EINVAL;
+	errno = 0;
+	o->w_old = strtoll(arg + 6, &end, 10);
+	if (errno || end == arg + 6 || *end != ',' || !o->w_old)
+		return -EINVAL;
+	arg = end + 1;
+	o->w_new = strtoll(arg, &end, 10);
+	return errno || end == arg || *end || !o->w_new ? -EINVAL : 0;
+}
+
 static void parse_compute(struct diff_opts *o, const char *arg, struct argp_state *state)
 {
 	if (!strcmp(arg, "delta"))
@@ -174,8 +192,11 @@ static void parse_compute(struct diff_opts *o, const char *arg, struct argp_stat
 		o->compute = PM_DIFF_DELTA_ABS;
 	else if (!strcmp(arg, "ratio"))
 		o->compute = PM_DIFF_RATIO;
+	else if (!parse_wdiff(o, arg))
+		o->compute = PM_DIFF_WDIFF;
 	else
-		argp_error(state, "bad --compute '%s' (delta, delta-abs or ratio)", arg);
+		argp_error(state, "bad --compute '%s' (delta, delta-abs, ratio or wdiff:W1,W2 with "
+			   "weights other than 0)", arg);
 }
 
 static void add_input(struct diff_opts *o, const char *arg, struct argp_state *state)
@@ -488,7 +509,8 @@ static int diff__event(const struct diff_opts *o, struct pm_out *out, struct dif
 	err = diff__query(o, in[0].profile, i, &ev.old) ?:
 	      diff__query(o, in[1].profile, (uint32_t)j, &ev.new) ?:
 	      pm_diff__compute(ev.old, ev.new, &(struct pm_diff_opts){
-			.compute = o->compute, .z = z_of(o->confidence), .dsos = o->dsos.names,
+			.compute = o->compute, .z = z_of(o->confidence), .w_old = o->w_old,
+			.w_new = o->w_new, .dsos = o->dsos.names,
 			.nr_dsos = o->dsos.nr, .syms = o->syms.names, .nr_syms = o->syms.nr,
 			.relative = o->relative }, &ev.d);
 	if (!err && o->json) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # pmrec diff OLD NEW: perf diff's table, byte for byte, on two recordings of
 # shares whose share_b was made 2x slower (10 10 10 against 10 20 10), with
-# -c delta, delta-abs and ratio, --sort dso,sym and sym, on perf's files,
+# -c delta, delta-abs, ratio and wdiff, --sort dso,sym and sym, on perf's files,
 # pmrec's and the mixes; --dsos, --symbols, --comms and --percentage as
 # perf diff's; -i pairs; the usage errors; the gate
 # (--fail-above, exit 3, the row named last) on the slowed pair, never on
@@ -31,7 +31,7 @@ test_expect_success 'record the pairs: perf and pmrec, share_b 10 then 20 units'
 '
 
 test_expect_success 'the table is perf diff'"'"'s: every compute, both sorts, every mix' '
-	for c in delta delta-abs ratio; do
+	for c in delta delta-abs ratio wdiff:1,2 wdiff:3,1; do
 		for s in dso,sym sym; do
 			for pair in "old.perf new.perf" "old.pm new.pm" "old.perf new.pm" \
 				    "old.pm new.perf"; do
@@ -82,6 +82,7 @@ test_expect_success 'usage errors exit 64' '
 	test_grep "two recordings" err &&
 	test_expect_code 64 "$PMREC" diff "$T/old.pm" "$T/new.pm" "$T/new.pm" 2>err &&
 	test_expect_code 64 "$PMREC" diff -c wdiff "$T/old.pm" "$T/new.pm" 2>err &&
+	test_expect_code 64 "$PMREC" diff -c wdiff:0,1 "$T/old.pm" "$T/new.pm" 2>err &&
 	test_grep "bad --compute" err &&
 	test_expect_code 64 "$PMREC" diff -s pid "$T/old.pm" "$T/new.pm" 2>err &&
 	test_grep "unknown sort key" err &&

@@ -15,12 +15,13 @@ static const char *const compute_headers[] = {
 	[PM_DIFF_DELTA] = "Delta",
 	[PM_DIFF_DELTA_ABS] = "Delta Abs",
 	[PM_DIFF_RATIO] = "Ratio",
+	[PM_DIFF_WDIFF] = "Weighted diff",
 };
 
 /* perf's widths of the compute columns (columns[] of builtin-diff.c), or the header's. */
 static size_t compute_width(enum pm_diff_compute c)
 {
-	size_t w = c == PM_DIFF_RATIO ? 14 : 7, h = strlen(compute_headers[c]);
+	size_t w = c >= PM_DIFF_RATIO ? 14 : 7, h = strlen(compute_headers[c]);
 
 	return h > w ? h : w;
 }
@@ -87,12 +88,14 @@ static void compute_cell(struct pm_out *o, const struct pm_diff_row *r, enum pm_
 {
 	char b[64] = "";
 
-	if (r->new && c != PM_DIFF_RATIO)
+	if (r->new && c < PM_DIFF_RATIO)
 		snprintf(b, sizeof(b), "%+4.2F%%", r->delta);
 	else if (r->new && !r->old)
-		snprintf(b, sizeof(b), "N/A");	/* perf: no ratio without a baseline */
-	else if (r->new && r->ratio > 0.0)
+		snprintf(b, sizeof(b), "N/A");	/* perf: no ratio or wdiff without a baseline */
+	else if (r->new && c == PM_DIFF_RATIO && r->ratio > 0.0)
 		snprintf(b, sizeof(b), "%14.6F", r->ratio);
+	else if (r->new && c == PM_DIFF_WDIFF)
+		snprintf(b, sizeof(b), "%14" PRId64, r->wdiff);
 	pm_out__printf(o, "%*s", (int)w, b);
 }
 

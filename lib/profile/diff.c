@@ -181,6 +181,8 @@ static void row__compute(struct pm_diff_row *d, const struct pm_profile_result *
 	if (d->new) {
 		d->delta = d->new_pct - d->old_pct;
 		d->ratio = (double)d->new_period / (double)(d->old_period ? d->old_period : 1);
+		d->wdiff = (int64_t)(d->new_period * (uint64_t)o->w_new -
+				     d->old_period * (uint64_t)o->w_old);
 	}
 	pm_diff__interval(d->old_samples, n[0], d->new_samples, n[1], o->z, &d->lo, &d->hi);
 	d->significant = d->lo > 0 || d->hi < 0;
@@ -276,9 +278,12 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 		return a->new ? -1 : 1;
 	if (a->new) {
 		/* Only a delta has a meaning without a baseline: the others go below. */
-		if (s->compute == PM_DIFF_RATIO && !a->old != !b->old)
+		if (s->compute >= PM_DIFF_RATIO && !a->old != !b->old)
 			return a->old ? -1 : 1;
-		c = cmp_doubles(compute_value(s->compute, a), compute_value(s->compute, b));
+		if (s->compute == PM_DIFF_WDIFF)
+			c = a->wdiff > b->wdiff ? -1 : a->wdiff < b->wdiff;
+		else
+			c = cmp_doubles(compute_value(s->compute, a), compute_value(s->compute, b));
 		if (c)
 			return c;
 	}

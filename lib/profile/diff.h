@@ -22,6 +22,7 @@ enum pm_diff_compute {
 	PM_DIFF_DELTA,		/* new share - old share, largest first */
 	PM_DIFF_DELTA_ABS,	/* its absolute value, largest first */
 	PM_DIFF_RATIO,		/* new period / old period, largest first */
+	PM_DIFF_WDIFF,		/* new period * w_new - old period * w_old, largest first */
 };
 
 struct pm_diff_row {
@@ -31,6 +32,7 @@ struct pm_diff_row {
 	double old_pct, new_pct;	/* of each result's base */
 	double delta;			/* new_pct - old_pct; 0 without new */
 	double ratio;			/* new_period / old_period (perf: old 0 counts as 1) */
+	int64_t wdiff;			/* with PM_DIFF_WDIFF */
 	/* The delta's confidence interval, percentage points; significant: 0 outside it. */
 	double lo, hi;
 	bool significant;
@@ -44,6 +46,7 @@ struct pm_diff {
 struct pm_diff_opts {
 	enum pm_diff_compute compute;
 	double z;		/* the normal quantile of the confidence wanted (2.576: 99 %) */
+	int64_t w_old, w_new;	/* PM_DIFF_WDIFF's weights */
 	/*
 	 * perf diff's --dsos and --symbols: rows of other names are left out
 	 * (they still count in the totals, unless relative).  Empty: all.
