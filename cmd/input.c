@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -313,11 +315,30 @@ static const struct argp_option kallsyms_options[] = {
 	{ 0 },
 };
 
+/* The user's cache of the running kernel's symbols: $XDG_CACHE_HOME/pmrec, ~/.cache/pmrec. */
+static const char *kallsyms_cache_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s/pmrec", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s/.cache/pmrec", home);
+	else
+		return NULL;
+	return n > 0 && (size_t)n < sizeof(dir) ? dir : NULL;
+}
+
 static error_t kallsyms_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct pm_namer_opts *o = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		o->kallsyms_cache = kallsyms_cache_dir();
+		break;
 	case OPT_KALLSYMS:
 		o->kallsyms = arg;
 		break;

@@ -14,6 +14,7 @@
 #include "base/buf.h"
 #include "builtin.h"
 #include "record.h"
+#include "record/filecap.h"
 
 #define POLL_TIMEOUT_MS 100
 
@@ -206,6 +207,9 @@ static int loop__tick(void *arg)
 {
 	struct record *rec = ((struct loop *)arg)->rec;
 
+	/* Files replaced since they were mapped: held while their processes run. */
+	if (rec->filecap)
+		pm_filecap__poll(rec->filecap);
 	if (rec->enable_at && now_ns() >= rec->enable_at) {
 		rec->enable_at = 0;
 		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);

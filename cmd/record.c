@@ -23,6 +23,7 @@
 #include "record/buildid.h"
 #include "builtin.h"
 #include "symbols/elf.h"
+#include "record/filecap.h"
 #include "record/jitcap.h"
 #include "base/output.h"
 #include "record.h"
@@ -53,9 +54,10 @@ static void record__raise_nofile(struct record *rec)
 			     (rlim_t)rec->cpus.nr * rec->targets.nr * rec->opts->evlist.nr;
 	/*
 	 * Room, where the hard limit allows, for the containers' /tmp that the
-	 * JIT capture holds; it does without them when it gets no fd.
+	 * JIT capture holds and the files kept hold; they do without them
+	 * when they get no fd.
 	 */
-	now = pm_raise_nofile(rec->nofile_needed + PM_JITCAP_MAX_HELD);
+	now = pm_raise_nofile(rec->nofile_needed + PM_JITCAP_MAX_HELD + PM_FILECAP_MAX_HELD);
 
 	if (now && rec->opts->verbose)
 		note("raised RLIMIT_NOFILE to %llu", (unsigned long long)now);
@@ -103,6 +105,7 @@ static void record__teardown(struct record *rec)
 	pm_target__exit(&rec->targets);
 	pm_cpumap__exit(&rec->cpus);
 	pm_build_ids__delete(rec->build_ids);
+	pm_filecap__delete(rec->filecap);
 	pm_jitcap__delete(rec->jitcap);
 	if (rec->cgroup_fd >= 0)
 		close(rec->cgroup_fd);
@@ -211,6 +214,56 @@ static void record__copy_jit_maps(struct record *rec)
 		     "loads from %llu jitdump files", (unsigned long long)st.processes, (unsigned long long)st.entries,
 			(unsigned long long)st.maps, (unsigned long long)st.loads,
 			(unsigned long long)st.jitdumps);
+}
+
+/*
+ * The files that their paths here will not find again (a container's, a
+ * deleted or replaced one), kept while their processes live, as the JIT
+ * maps are: into a file, not a stream or a flight recorder.
+ */
+static int record__init_filecap(struct record *rec)
+{
+	if (!rec->build_ids || !strcmp(rec->opts->output, "-") || rec->opts->overwrite)
+		return 0;
+	rec->filecap = pm_filecap__new();
+	if (!rec->filecap) {
+		error("out of memory");
+		return -ENOMEM;
+	}
+	pm_build_ids__keep_files(rec->build_ids, rec->filecap);
+	return 0;
+}
+
+/* After the file is finished: what was kept of files not here, and what was not. */
+static void record__note_filecap(const struct record *rec)
+{
+	struct pm_filecap_stats st;
+
+	if (!rec->filecap)
+		return;
+	pm_filecap__stats(rec->filecap, &st);
+	if (st.over)
+		warning("%llu mapped files not found at their paths here were not kept: more "
+			"than %d; report names their frames only where it finds them",
+			(unsigned long long)st.over, PM_FILECAP_MAX_HELD);
+	/* With --buildid-mmap the records carry each mapping's id: no path is needed. */
+	if (pm_build_ids__ambiguous(rec->build_ids) && !rec->opts->buildid_mmap)
+		warning("%llu mapped files kept from other mount namespaces share their path with "
+			"a file of another build id: their frames are not named by path (with "
+			"--buildid-mmap each mapping carries its own)",
+			(unsigned long long)pm_build_ids__ambiguous(rec->build_ids));
+	if (!rec->opts->verbose || !(st.through_root + st.through_map + st.gone + st.watched))
+		return;
+	note("files not found at their paths here (containers, deleted or replaced): %llu "
+	     "kept through the process's root, %llu through its mapping (%llu of the %llu "
+	     "watched at their paths, once replaced), %llu gone before they were asked for; "
+	     "symbols of %llu (%llu had a build id kept already, %llu not read), %.1f KB, "
+	     "%.1f ms at the end",
+	     (unsigned long long)st.through_root, (unsigned long long)st.through_map,
+	     (unsigned long long)st.replaced, (unsigned long long)st.watched,
+	     (unsigned long long)st.gone, (unsigned long long)st.tables,
+	     (unsigned long long)st.same_id, (unsigned long long)st.unread,
+	     (double)st.bytes / 1e3, (double)st.finish_ns / 1e6);
 }
 
 static int record__init_build_ids(struct record *rec)
@@ -322,7 +375,7 @@ static int record__prepare_events(struct record *rec)
 	if (!o->no_buildid && record__init_build_ids(rec))
 		return PM_EXIT_FAILURE;
 	rec->rf.build_ids = rec->build_ids;
-	if (record__init_jitcap(rec))
+	if (record__init_filecap(rec) || record__init_jitcap(rec))
 		return PM_EXIT_FAILURE;
 	record__raise_nofile(rec);
 	if (record__open_events(rec, &cfg) || record__init_clock(rec))
@@ -440,6 +493,8 @@ static int record__finish(struct record *rec, uint64_t *lost_samples)
 		record__copy_jit_maps(rec);
 	if (!err)
 		err = pm_recfile__finalize(&rec->rf, &lost);
+	if (!err)
+		record__note_filecap(rec);
 	if (!err && (o->switch_kind || o->timestamp_filename))
 		err = pm_recfile__stamp(&rec->rf, o->output);
 	pm_buf__exit(&lost);

@@ -92,6 +92,7 @@ struct record {
 	int64_t next_switch;		/* CLOCK_MONOTONIC ns of the next TIME switch */
 	struct pm_build_ids *build_ids;	/* NULL with --no-buildid */
 	struct pm_jitcap *jitcap;	/* copies of perf maps; NULL for streams and --overwrite */
+	struct pm_filecap *filecap;	/* files not here, kept; NULL as jitcap, or -B */
 	int stop_signals;		/* stop signals received */
 	rlim_t nofile_needed;		/* counted before the events opened */
 	struct pm_zsink zsink;		/* -z */

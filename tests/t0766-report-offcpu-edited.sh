@@ -5,7 +5,9 @@
 # a switch-out and its switch-in swapped, the switch-outs or the
 # switch-ins of the sleeper cut out, a switch at 2^64-1).  Each: no
 # thread's off-CPU total longer than the recording, a note that counts
-# what was wrong, and no number that wrapped.
+# what was wrong, and no number that wrapped.  And one edit that mimics
+# an honest edge of -a (a thread's first switch-in and switch-out cut
+# out): no note.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_root
@@ -41,6 +43,35 @@ print("OUT=%s IN=%s OUTS='%s' INS='%s' SPAN_NS=%d" % (out[1], inn[1], " ".join(o
       " ".join(i[1] for i in ins), last - first))
 EOF
 
+# first.py DUMP TID...: the offsets of the first switch-out of the first of
+# the threads whose switch-ins before it are all SWITCH records, and of
+# those switch-ins (a sched_switch that switched one in is also the
+# switch-out of another thread, not to be cut); nothing if none is.
+cat >"$R/first.py" <<'EOF'
+import re, sys
+lines = [l.split() for l in open(sys.argv[1])]
+for tid in sys.argv[2:]:
+    outs, ins = [], []
+    for f in lines:
+        if len(f) < 5 or not f[0].startswith("0x") or f[1] == "-":
+            continue
+        t, line = float(f[1]), " ".join(f) + " "
+        if f[4] == "SAMPLE" and "event=sched:sched_switch" in line:
+            if re.search(r" prev_pid=%s " % tid, line):
+                outs.append((t, f[0]))
+            if re.search(r" next_pid=%s " % tid, line):
+                ins.append((t, f[0], "sample"))
+        elif f[4] == "SWITCH" and f[3].endswith("/" + tid) and "out=0" in line:
+            ins.append((t, f[0], "record"))
+    if not outs:
+        continue
+    out = min(outs)
+    early = [i for i in ins if i[0] <= out[0]]
+    if early and all(i[2] == "record" for i in early):
+        print(" ".join([out[1]] + [i[1] for i in early]))
+        break
+EOF
+
 # check FILE [PATTERN]: the totals, the note (PATTERN, on stderr), no wrap.
 check() {
 	"$PMREC" report -i "$1" --event offcpu-time --sort tid --no-children -g none --json \
@@ -74,8 +105,9 @@ test_expect_success 'record --off-cpu: a sleeper, its switches found' '
 . "$R/vars" 2>/dev/null || true
 
 # The recording as made has no time that contradicts the rest.  A switch-in
-# with no switch-out may be counted at its edges (seen once under SAN,
-# where the recorder is slow to start): that count is not asserted here.
+# with no switch-out is not asserted: the rule now skips a recording's edges
+# and LOST records, yet one was still counted once on an unedited recording
+# on a machine at load 25 (cause not found yet).
 test_expect_success 'the recording as made: within its span, no contradicting time' '
 	check "$R/w.data" &&
 	! grep -qE "[1-9][0-9]* at 0,|[1-9][0-9]* before their thread|[1-9][0-9]* past the end" err
@@ -101,6 +133,22 @@ test_expect_success 'the switch-outs cut out: the switch-ins without one counted
 	for o in $OUTS; do drops="$drops drop=$o"; done &&
 	$EDIT "$R/w.data" e.data $drops &&
 	check e.data "[1-9][0-9]* switch-ins with no switch-out"
+'
+
+# As -a records a thread that starts on a CPU whose switches are not
+# recorded yet: its first switch-in is never seen, so the switch-in after
+# its first switch-out (also unseen) shows no switch-out missing.  Of a
+# thread first switched in by SWITCH records only (see first.py).
+test_expect_success 'the first switch-in and switch-out cut out: no switch-out missing' '
+	first=$(python3 "$R/first.py" "$R/w.dump" $(awk "{ print \$2 }" "$R/w.out")) &&
+	if [ -z "$first" ]; then
+		echo "# every thread was first switched in by another: skipped" && exit 0
+	fi &&
+	drops= &&
+	for r in $first; do drops="$drops drop=$r"; done &&
+	$EDIT "$R/w.data" e.data $drops &&
+	check e.data &&
+	! grep -q "contradict" err
 '
 
 test_expect_success 'the switch-ins cut out: the switch-outs without one counted' '

@@ -20,14 +20,15 @@ test_expect_success 'no ../ document reference in lib/ and cmd/' '
 
 # lib/'s folders follow a sample's journey (lib/README.md).  The recording
 # engine (record/) reaches only what it needs to write a file: base/,
-# format/ and the JIT tables of symbols/; never the reader, the profile, an
+# format/ and, of symbols/, the JIT tables, build ids and the writer of
+# the symbols a recording carries; never the reader, the profile, an
 # export or a printer, directly or through another header.
 test_expect_success 'record/ reaches no reading-side folder through any include' '
 	python3 "$SRC_DIR/tests/helpers/include-graph.py" "$SRC_DIR" >graph &&
 	awk "\$1 ~ /^lib\/record\// && \$2 !~ /^lib\/(record|base|format|symbols)\//" graph >bad &&
 	test_equal "" "$(cat bad)" "record/ files that reach a reading-side header" &&
-	awk "\$1 ~ /^lib\/record\// && \$2 ~ /^lib\/symbols\// && \$2 !~ /\/(jit[a-z]*|perfmap|dso|elf)\.h\$/" graph >bad &&
-	test_equal "" "$(cat bad)" "record/ files that reach symbols/ beyond the JIT tables and build ids"
+	awk "\$1 ~ /^lib\/record\// && \$2 ~ /^lib\/symbols\// && \$2 !~ /\/(jit[a-z]*|perfmap|dso|elf|symarchive)\.h\$/" graph >bad &&
+	test_equal "" "$(cat bad)" "record/ files that reach symbols/ beyond the JIT tables, build ids and carried symbols"
 '
 
 # base/ and format/ are the floor: they include nothing above them.

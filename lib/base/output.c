@@ -135,13 +135,35 @@ int pm_output__timestamp_name(char *buf, size_t len, const char *path, const str
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* The mode a newly created file would get: 0666 less the umask. */
+/*
+ * The mode a newly created file would get: 0666 less the umask.  Read from
+ * /proc/self/status: setting it to read it back would, for that moment,
+ * give files another thread creates no umask at all (the kallsyms cache is
+ * written on its own thread).
+ */
 static mode_t default_mode(void)
 {
-	mode_t mask = umask(0);
+	int fd = pm_file__open("/proc/self/status", O_RDONLY, 0, 0, NULL);
+	const char *line;
+	unsigned mask;
+	mode_t old;
+	size_t len;
+	char *buf;
 
-	umask(mask);
-	return 0666 & ~mask;
+	if (fd >= 0 && !pm_file__read_all(fd, 1 << 16, &buf, &len)) {
+		line = strstr(buf, "\nUmask:");
+		if (line && sscanf(line, "\nUmask: %o", &mask) == 1) {
+			free(buf);
+			close(fd);
+			return 0666 & ~(mode_t)mask;
+		}
+		free(buf);
+	}
+	if (fd >= 0)
+		close(fd);
+	old = umask(0);
+	umask(old);
+	return 0666 & ~old;
 }
 
 int pm_outfile__open(struct pm_outfile *f, const char *path)

@@ -132,25 +132,6 @@ static int archive__reserve(struct pm_archive *a, size_t nr)
 	return 0;
 }
 
-static int sym__cmp(const void *x, const void *y)
-{
-	const struct pm_symarchive_sym *a = x, *b = y;
-
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
-/* Sorted by start, one symbol per start (the first of the table's order). */
-static size_t syms__unique(struct pm_symarchive_sym *s, size_t nr)
-{
-	size_t i, j = 0;
-
-	qsort(s, nr, sizeof(*s), sym__cmp);
-	for (i = 0; i < nr; i++)
-		if (!j || s[j - 1].start != s[i].start)
-			s[j++] = s[i];
-	return j;
-}
-
 /*
  * A file's table, at file offsets, from st: the file's own symbols
  * (dso set: virtual addresses to translate) or the input's embedded ones.
@@ -173,7 +154,7 @@ static int archive__table(struct pm_archive *a, struct pm_buf *out, const struct
 	}
 	if (err || !nr)
 		return err;
-	nr = syms__unique(a->syms, nr);
+	nr = pm_symarchive__unique(a->syms, nr);
 	err = pm_symarchive__add(out, &(struct pm_symarchive_table){
 		.kind = PM_SYMARCHIVE_FILE, .path = pm_dso__path(f->dso), .build_id = f->id,
 		.build_id_len = f->id_len, .syms = a->syms, .nr_syms = nr });

@@ -37,7 +37,7 @@ int pm_frame_ids__get(struct pm_frame_ids *fi, struct pm_namer *n, int32_t pid,
 
 	if (!fr->inlined) {
 		e = frame_ids__slot(fi, pid, fr);
-		if (e->gen == pm_namer__generation(n) && e->ip == fr->ip &&
+		if (e->gen == pm_namer__generation_of(n, pid) && e->ip == fr->ip &&
 		    e->lookup == fr->lookup && e->pid == pid && e->cpumode == fr->cpumode) {
 			*id = e->id;
 			return 0;
@@ -49,7 +49,7 @@ int pm_frame_ids__get(struct pm_frame_ids *fi, struct pm_namer *n, int32_t pid,
 		return err;
 	/* The generation after naming: naming may refuse a file, and start one. */
 	*e = (struct pm_frame_seen){ .ip = fr->ip, .lookup = fr->lookup,
-				     .gen = pm_namer__generation(n), .pid = pid,
+				     .gen = pm_namer__generation_of(n, pid), .pid = pid,
 				     .cpumode = fr->cpumode, .id = *id };
 	return 0;
 }

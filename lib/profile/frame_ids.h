@@ -6,10 +6,11 @@
  * The naming front end of what turns samples into stacks (the report sink,
  * speedscope): a sample's call chain from the namer, innermost first, at
  * most PM_PROFILE_MAX_FRAMES deep, and each frame's id, named once per
- * (process, address, lookup address, mode) while the namer's generation
- * holds.  Hot code comes back sample after sample, and a call graph names
- * every caller again: an id found here skips naming, demangling and
- * interning.  What an id stands for is the caller's (a profile's frame, a
+ * (process, address, lookup address, mode) while the process's naming
+ * generation holds (pm_namer__generation_of: other processes' mappings
+ * do not end it).  Hot code comes back sample after sample, and a call
+ * graph names every caller again: an id found here skips naming,
+ * demangling and interning.  What an id stands for is the caller's (a profile's frame, a
  * speedscope frame): the caller's function makes it from the named frame.
  */
 #include <stddef.h>
@@ -19,7 +20,7 @@
 #include "reader/reader.h"
 #include "symbols/naming.h"
 
-/* A frame named before: its id, while the namer's generation holds. */
+/* A frame named before: its id, while its process's naming generation holds. */
 struct pm_frame_seen {
 	uint64_t ip, lookup, gen;	/* gen 0: empty */
 	int32_t pid;
@@ -43,7 +44,7 @@ void pm_frame_ids__exit(struct pm_frame_ids *fi);
 
 /*
  * The id of frame fr of process pid: named by n and made by the caller's
- * function unless met under this naming generation.  An inlined frame is
+ * function unless met under this naming generation of pid.  An inlined frame is
  * always made again: its name comes with it, and one address has several.
  */
 int pm_frame_ids__get(struct pm_frame_ids *fi, struct pm_namer *n, int32_t pid,

@@ -16,6 +16,8 @@ struct pm_offcpu_thread {
 	/* A LOST record came while it was off CPU: its switch-in may be among the lost. */
 	bool tainted;
 	bool ran;		/* a record showed it on CPU since its last switch-in */
+	bool in_seen;		/* a switch-in of it came, on in_cpu, since its birth or death */
+	int32_t in_cpu;
 	bool exited;		/* its EXIT came; a FORK of its tid is a new thread */
 	enum pm_offcpu_state state;
 	uint64_t out;
@@ -25,17 +27,25 @@ struct pm_offcpu_thread {
 	uint64_t now;
 };
 
+struct pm_offcpu_cpu {
+	/* Switch-ins elsewhere of threads last switched in here, that ran since. */
+	uint64_t pending;
+};
+
 int pm_offcpu__init(struct pm_offcpu *o, const struct pm_offcpu_ops *ops, void *ctx)
 {
 	*o = (struct pm_offcpu){ .ops = ops, .ctx = ctx };
 	pm_hashtab__init(&o->by_tid, NULL, NULL);
+	pm_hashtab__init(&o->by_cpu, NULL, NULL);
 	return 0;
 }
 
 void pm_offcpu__exit(struct pm_offcpu *o)
 {
 	pm_hashtab__exit(&o->by_tid);
+	pm_hashtab__exit(&o->by_cpu);
 	free(o->threads);
+	free(o->cpus);
 	free(o->evsels);
 	*o = (struct pm_offcpu){ 0 };
 }
@@ -62,6 +72,56 @@ static struct pm_offcpu_thread *offcpu__thread(struct pm_offcpu *o, int32_t tid)
 	t = &o->threads[o->nr_threads++];
 	*t = (struct pm_offcpu_thread){ .tid = tid };
 	return t;
+}
+
+/* ---- the CPUs whose switches are recorded ---- */
+
+static struct pm_offcpu_cpu *offcpu__cpu(struct pm_offcpu *o, int32_t cpu, bool add)
+{
+	uint64_t idx;
+
+	if (pm_hashtab__find_int(&o->by_cpu, (uint32_t)cpu, &idx))
+		return &o->cpus[idx];
+	if (!add ||
+	    pm_array__grow((void **)&o->cpus, &o->cap_cpus, o->nr_cpus, sizeof(*o->cpus)) ||
+	    pm_hashtab__insert_int(&o->by_cpu, (uint32_t)cpu, o->nr_cpus))
+		return NULL;
+	o->cpus[o->nr_cpus] = (struct pm_offcpu_cpu){ 0 };
+	return &o->cpus[o->nr_cpus++];
+}
+
+/*
+ * A sched_switch recorded on cpu (what gives switch-outs, a SWITCH record
+ * only shows the thread ran): so were the switch-outs missing there before it.
+ */
+static void offcpu__cpu_live(struct pm_offcpu *o, int32_t cpu)
+{
+	struct pm_offcpu_cpu *c = offcpu__cpu(o, cpu, false);
+
+	if (c) {
+		o->stats.missed_outs += c->pending;
+		c->pending = 0;
+	}
+}
+
+/*
+ * A switch-in on cpu of a thread that ran since its switch-in on was: the
+ * switch-out on was between them is missing, from the file if was went on
+ * recording switches (it is cpu, or it records one later).
+ */
+static int offcpu__missed_out(struct pm_offcpu *o, int32_t was, int32_t cpu)
+{
+	struct pm_offcpu_cpu *c;
+
+	if (was == cpu) {
+		o->stats.missed_outs++;
+		return 0;
+	}
+	c = offcpu__cpu(o, was, true);
+	if (!c)
+		return -ENOMEM;
+	c->pending++;
+	return 0;
 }
 
 /* ---- the recording's span ---- */
@@ -253,6 +313,8 @@ static int offcpu__out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t 
 	/* A dead thread's last switch: nothing waits for it. */
 	if (err || (prev_state & PM_OFFCPU_TASK_DEAD)) {
 		o->stats.exits += !err;
+		t->ran = false;
+		t->in_seen = false;
 		return offcpu__drop(o, handle) ?: err;
 	}
 	o->stats.switch_outs++;
@@ -269,7 +331,7 @@ static int offcpu__out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t 
 }
 
 /* A switch-in, the recording's clock already moved to time. */
-static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t tid)
+static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid)
 {
 	struct pm_offcpu_thread *t;
 	int err = offcpu__check_held(o, time, tid);
@@ -290,8 +352,8 @@ static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t tid)
 			o->stats.zero_times++;
 		else if (!clock__believed(&o->clock, time))
 			o->stats.past_end++;
-		else if (t->ran)
-			o->stats.missed_outs++;
+		else if (t->ran && t->in_seen)
+			err = offcpu__missed_out(o, t->in_cpu, cpu);
 		t->ran = false;
 	} else if (!time || time < t->out) {
 		offcpu__odd_time(o, time, t->out);
@@ -300,6 +362,8 @@ static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t tid)
 		o->stats.switch_ins++;
 		err = offcpu__close(o, t, time, PM_OFFCPU_CHARGED);
 	}
+	t->in_seen = true;
+	t->in_cpu = cpu;
 	if (!(o->holding && o->held.tid == tid) && clock__believed(&o->clock, time) &&
 	    time > t->now)
 		t->now = time;
@@ -315,12 +379,13 @@ int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32
 		offcpu__drop(o, handle);
 		return err;
 	}
+	offcpu__cpu_live(o, cpu);
 	return offcpu__out(o, time, cpu, pid, tid, prev_state, handle);
 }
 
-int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t tid)
+int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid)
 {
-	return pm_offcpu__time(o, time) ?: offcpu__in(o, time, tid);
+	return pm_offcpu__time(o, time) ?: offcpu__in(o, time, cpu, tid);
 }
 
 int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time)
@@ -334,6 +399,9 @@ int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time)
 		o->threads[i].tainted |= o->threads[i].open;
 		o->threads[i].ran = false;
 	}
+	/* The switch-outs missing since the last LOST record may be among those it lost. */
+	for (i = 0; i < o->nr_cpus; i++)
+		o->cpus[i].pending = 0;
 	return err;
 }
 
@@ -498,6 +566,7 @@ static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
 		return pm_offcpu__time(o, s->time);
 	/* One record, one tick of the clock, for both switches. */
 	err = pm_offcpu__time(o, s->time);
+	offcpu__cpu_live(o, cpu);
 	/* The idle task leaving opens nothing: no stack to keep. */
 	if (!err && (int32_t)prev_pid > 0) {
 		err = o->ops && o->ops->keep ? o->ops->keep(o->ctx, rec, s, &handle) : 0;
@@ -505,7 +574,7 @@ static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
 			err = offcpu__out(o, s->time, cpu, (int32_t)s->pid, (int32_t)prev_pid,
 					  prev_state, handle);
 	}
-	return err ?: offcpu__in(o, s->time, (int32_t)next_pid);
+	return err ?: offcpu__in(o, s->time, cpu, (int32_t)next_pid);
 }
 
 int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)
@@ -524,7 +593,8 @@ int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_re
 		/* The sched_switch sample is the switch-out; this shows the thread ran. */
 		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
 			return pm_offcpu__seen(o, in->time, in->tid, true);
-		return pm_offcpu__switch_in(o, in->time, in->tid);
+		return pm_offcpu__switch_in(o, in->time, in->has_cpu ? (int32_t)in->cpu : -1,
+					    in->tid);
 	case PERF_RECORD_LOST:
 		return pm_offcpu__lost(o, in->has_time ? in->time : o->clock.last);
 	case PERF_RECORD_LOST_SAMPLES:

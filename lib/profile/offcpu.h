@@ -29,6 +29,15 @@
  * far is long (one record at 2^64-1): a span that ends at such a time is
  * held until a later record reaches it, and is past the end if none does.
  *
+ * A switch-in of a thread that ran since its last switch-in means the
+ * switch-out between them is missing, but not always from the file: it
+ * happened on the CPU of that last switch-in, whose switches may no longer
+ * have been recorded (-a stops its CPUs one after another) or were lost (a
+ * LOST record comes after the records it lost).  So it is counted only
+ * once a later sched_switch on that CPU shows its switches still recorded, and
+ * not if a LOST record comes first; a thread whose switch-in was never
+ * seen (born on a CPU not yet recorded) has no such CPU.
+ *
  *	struct pm_offcpu o;
  *	pm_offcpu__init(&o, &ops, ctx);
  *	... pm_offcpu__record() as a pipeline consumer, or the calls below ...
@@ -89,7 +98,10 @@ struct pm_offcpu_stats {
 	uint64_t unattributed_spans, unattributed_ns;
 	/* Spans whose switch-in never came (out again, or exited): part of the above. */
 	uint64_t missed_ins;
-	/* Switch-ins of a thread seen on CPU since its last one: its switch-out is missing. */
+	/*
+	 * Switch-ins of a thread seen on CPU since its last one, whose CPU
+	 * went on recording switches after: its switch-out is missing.
+	 */
 	uint64_t missed_outs;
 	/* Switch times that contradict the rest, each switch counted under one. */
 	uint64_t zero_times;		/* 0 */
@@ -100,6 +112,7 @@ struct pm_offcpu_stats {
 };
 
 struct pm_offcpu_thread;
+struct pm_offcpu_cpu;
 
 /* The sched_switch fields of one event (by its attr index). */
 struct pm_offcpu_evsel {
@@ -119,6 +132,10 @@ struct pm_offcpu {
 	struct pm_offcpu_thread *threads;	/* in order first seen */
 	size_t nr_threads, cap_threads;
 	struct pm_hashtab by_tid;	/* tid -> index */
+	/* Each CPU's switch-ins whose switch-out went missing there, not yet counted. */
+	struct pm_offcpu_cpu *cpus;
+	size_t nr_cpus, cap_cpus;
+	struct pm_hashtab by_cpu;	/* cpu -> index */
 	struct pm_offcpu_evsel *evsels;
 	size_t nr_evsels;
 	struct pm_offcpu_clock clock;
@@ -137,10 +154,14 @@ bool pm_offcpu__wanted(struct pm_reader *r);
 /* Whether s is a sched:sched_switch sample that pm_offcpu__record pairs. */
 bool pm_offcpu__is_switch(struct pm_offcpu *o, const struct pm_sample *s);
 
-/* The steps, for records decoded elsewhere (and the unit test); each 0 or a negative errno. */
+/*
+ * The steps, for records decoded elsewhere (and the unit test); each 0 or
+ * a negative errno.  cpu -1: not known (the records without one are one
+ * CPU).  A switch-out shows its CPU's switches recorded at its time.
+ */
 int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
 			  int32_t tid, uint64_t prev_state, uint64_t handle);
-int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t tid);
+int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid);
 int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time);
 int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid);
 /* A new thread tid (its FORK): its life starts at time. */

@@ -359,7 +359,7 @@ static struct pm_sink_repeat *sink__repeat(struct pm_report_sink *k, const struc
 				   cpumode);
 	struct pm_sink_repeat *e = &k->repeat[pm_cache__slot(h, SINK_REPEAT_BITS)];
 
-	*hit = e->gen == pm_namer__generation(k->namer) && e->ip == s->ip &&
+	*hit = e->gen == pm_namer__generation_of(k->namer, (int32_t)s->pid) && e->ip == s->ip &&
 	       e->tid == (int32_t)s->tid && e->pid == (int32_t)s->pid && e->cpu == cpu &&
 	       e->evsel == s->evsel->idx && e->cpumode == cpumode;
 	return e;
@@ -434,7 +434,8 @@ static int sink__place(struct pm_report_sink *k, const struct pm_profile_sample 
 
 	/* The generation after the naming: naming may start one. */
 	if (!err && repeat->at.node != UINT32_MAX)
-		*repeat = (struct pm_sink_repeat){ .ip = s->ip, .gen = pm_namer__generation(k->namer),
+		*repeat = (struct pm_sink_repeat){ .ip = s->ip,
+						   .gen = pm_namer__generation_of(k->namer, ps->pid),
 						   .pid = ps->pid, .tid = ps->tid, .cpu = ps->cpu,
 						   .evsel = s->evsel->idx, .cpumode = cpumode,
 						   .at = repeat->at };

@@ -23,8 +23,8 @@
 
 /*
  * Where a sample of an ip_only sink went: the next one of the same thread,
- * CPU, event, mode and address under the same naming generation (which a
- * COMM starts too) goes there, without naming it or finding its context
+ * CPU, event, mode and address under the same naming generation of its
+ * process (which its COMMs start too) goes there, without naming it or finding its context
  * and stack again.
  */
 struct pm_sink_repeat {

@@ -11,6 +11,7 @@
  * mapped gets no entry: perf refuses a binary whose id differs from the
  * recorded one, so no id is better than a guess.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,9 +20,17 @@
 #include "base/buf.h"
 
 struct pm_build_ids;
+struct pm_filecap;
 
 struct pm_build_ids *pm_build_ids__new(void);
 void pm_build_ids__delete(struct pm_build_ids *b);
+/*
+ * The files that their recorded path will not find again are kept with
+ * cap (record/filecap.h), which b shows every mapped file's first MMAP2
+ * record and, at the write, each file replaced since: their ids come from
+ * what cap read, never from the path here.  cap outlives b's writes.
+ */
+void pm_build_ids__keep_files(struct pm_build_ids *b, struct pm_filecap *cap);
 
 /* A known id.  cpumode is PERF_RECORD_MISC_KERNEL or _USER. */
 int pm_build_ids__add(struct pm_build_ids *b, uint16_t cpumode, const char *path,
@@ -41,8 +50,19 @@ int pm_build_ids__add_events(struct pm_build_ids *b, const void *buf, size_t len
 /*
  * Appends one build-id entry per distinct (file, id): the BUILD_ID feature
  * payload with type 0, PERF_RECORD_HEADER_BUILD_ID records with type 67.
- * Reads the ids of the files added with pm_build_ids__add_file.
+ * Reads the ids of the files added with pm_build_ids__add_file, and the
+ * files kept (pm_filecap__finish).
  */
 int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t type);
+/*
+ * After a write: the files kept that got no entry, their path having
+ * another id too (a container's file at a path the host has, or another
+ * container's): report finds a mapping's id by its path, and would name
+ * one file's frames with the other's symbols.
+ */
+uint64_t pm_build_ids__ambiguous(const struct pm_build_ids *b);
+/* After a write: the symbols of the files kept, the HEADER_PMREC_SYMBOLS payload. */
+bool pm_build_ids__any_symbols(const struct pm_build_ids *b);
+int pm_build_ids__encode_symbols(struct pm_build_ids *b, struct pm_buf *out);
 
 #endif

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/hashtab.h"
 #include "format/record_body.h"
+#include "record/filecap.h"
 #include "record/jitcap.h"
 #include "record/jitcap_int.h"
 #include "symbols/jitcode.h"
@@ -108,14 +108,6 @@ static void proc__read_status(struct jc_job *p)
 	close(fd);
 }
 
-/* Do the two paths name one file (one directory, one namespace)? */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /*
  * A root other than pmrec's (a container, a chroot), or pmrec's root seen
  * through other mounts (a private /tmp): its /tmp is held open while the
@@ -125,12 +117,11 @@ static bool same_file(const char *a, const char *b)
  */
 static void jitcap__open_tmp(struct pm_jitcap *c, struct jc_job *p)
 {
-	char path[64], ns[64];
+	char path[64];
 	int root;
 
 	snprintf(path, sizeof(path), "/proc/%d/root", p->pid);
-	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", p->pid);
-	if ((same_file("/", path) && same_file("/proc/self/ns/mnt", ns)) ||
+	if (pm_proc__shares_mounts(p->pid) ||
 	    __atomic_load_n(&c->nr_tmp_fds, __ATOMIC_RELAXED) >= PM_JITCAP_MAX_HELD)
 		return;
 	root = pm_file__open(path, O_RDONLY, PM_FILE_DIR | PM_FILE_FOLLOW, 0, NULL);

@@ -118,7 +118,7 @@ static void host_features(struct pm_features *feat)
 	}
 }
 
-/* Features known only at the end: build ids, JIT names and sample times. */
+/* Features known only at the end: build ids, files' and JIT names, and sample times. */
 static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 {
 	struct pm_buf *b;
@@ -133,6 +133,9 @@ static int final_features(const struct pm_recfile *f, struct pm_features *feat)
 		else
 			pm_buf__exit(&tmp);
 	}
+	if (!err && f->build_ids && pm_build_ids__any_symbols(f->build_ids))
+		err = pm_build_ids__encode_symbols(f->build_ids,
+						   pm_features__add(feat, HEADER_PMREC_SYMBOLS));
 	if (!err && f->jitcap && pm_jitcap__any(f->jitcap))
 		err = pm_jitcap__encode(f->jitcap, pm_features__add(feat, HEADER_PMREC_JIT_SYMBOLS));
 	if (!err && f->jitcap && pm_jitcap__any_code(f->jitcap))

@@ -494,9 +494,10 @@ static struct pm_dso *dso__new(struct pm_dso_cache *cache, const struct dso_key 
 	memcpy(dso->path, k->path, len);
 	dso->cache = cache;
 	dso->want_len = k->id_len;
-	memcpy(dso->want, k->id, k->id_len);
-	if (k->id_len)
+	if (k->id_len) {
+		memcpy(dso->want, k->id, k->id_len);
 		return dso;
+	}
 	dso->dev = k->ino ? k->dev : 0;
 	dso->ino = k->ino;
 	if (st) {

@@ -4,23 +4,20 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base/buf.h"
 #include "base/file.h"
 #include "symbols/kallsyms.h"
+#include "symbols/kallsyms_int.h"
 #include "symbols/symtab_int.h"
-
-struct pm_kallsyms {
-	struct pm_symtab st;
-};
 
 static const char *kallsyms__module(const struct pm_kallsyms *ks, const struct pm_sym *s);
 
 #define KSYM_PAGE 4096
 
-static const char *sym__module(const struct pm_symtab *st,
-			       const struct pm_sym *s)
+const char *kallsyms__sym_module(const struct pm_symtab *st, const struct pm_sym *s)
 {
 	const char *name = sym__name(st, s);
 
@@ -173,7 +170,7 @@ static void kallsyms__set_sizes(struct pm_symtab *st)
 		s = &st->syms[i];
 		next = i + 1 < st->nr ? s + 1 : NULL;
 		if (next &&
-		    !strcmp(sym__module(st, s), sym__module(st, next))) {
+		    !strcmp(kallsyms__sym_module(st, s), kallsyms__sym_module(st, next))) {
 			s->size = clamp_size(next->addr - s->addr);
 			continue;
 		}
@@ -186,21 +183,14 @@ static void kallsyms__set_sizes(struct pm_symtab *st)
 	}
 }
 
-struct pm_kallsyms *pm_kallsyms__load(const char *path)
+int kallsyms__parse(struct pm_kallsyms *ks, const char *path)
 {
-	struct kallsyms_parser kp = { .hidden = true };
-	struct pm_kallsyms *ks;
+	struct kallsyms_parser kp = { .st = &ks->st, .hidden = true };
 	int fd, err;
 
 	fd = pm_file__open(path ? path : "/proc/kallsyms", O_RDONLY, 0, 0, NULL);
 	if (fd < 0)
-		return NULL;
-	ks = calloc(1, sizeof(*ks));
-	if (!ks) {
-		close(fd);
-		return NULL;
-	}
-	kp.st = &ks->st;
+		return fd;
 	err = kallsyms__read(&kp, fd);
 	close(fd);
 	ks->st.names = (char *)kp.names.data;
@@ -209,12 +199,28 @@ struct pm_kallsyms *pm_kallsyms__load(const char *path)
 	else if (!err && kp.hidden)
 		err = -EACCES;
 	if (err) {
-		pm_kallsyms__delete(ks);
-		errno = -err;
-		return NULL;
+		symtab__exit(&ks->st);
+		memset(&ks->st, 0, sizeof(ks->st));
+		return err;
 	}
 	symtab__sort(&ks->st);
 	kallsyms__set_sizes(&ks->st);
+	return 0;
+}
+
+struct pm_kallsyms *pm_kallsyms__load(const char *path)
+{
+	struct pm_kallsyms *ks = calloc(1, sizeof(*ks));
+	int err;
+
+	if (!ks)
+		return NULL;
+	err = kallsyms__parse(ks, path);
+	if (err) {
+		free(ks);
+		errno = -err;
+		return NULL;
+	}
 	return ks;
 }
 
@@ -222,14 +228,46 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 {
 	if (!ks)
 		return;
-	symtab__exit(&ks->st);
+	if (ks->map)
+		munmap(ks->map, ks->map_len);
+	else
+		symtab__exit(&ks->st);
+	free(ks->kallsyms);
 	free(ks);
+}
+
+/*
+ * A cached table gives way to kallsyms read now, once it is asked what it
+ * cannot answer alike.  The answers it gave stay right: the two agree on
+ * every symbol it answers for.  Const to its callers, as a lookup is.
+ */
+static void kallsyms__refresh(const struct pm_kallsyms *cks)
+{
+	struct pm_kallsyms *ks = (struct pm_kallsyms *)cks, fresh = { 0 };
+
+	if (!ks->map || kallsyms__parse(&fresh, ks->kallsyms))
+		return;
+	munmap(ks->map, ks->map_len);
+	ks->map = NULL;
+	ks->key = NULL;
+	ks->st = fresh.st;
+}
+
+/* The symbol containing addr, as /proc/kallsyms names it now. */
+static const struct pm_sym *kallsyms__symbol(const struct pm_kallsyms *ks, uint64_t addr)
+{
+	const struct pm_sym *s = symtab__lookup(&ks->st, addr);
+
+	if (!ks->map || kallsyms_cache__answers(ks, s))
+		return s;
+	kallsyms__refresh(ks);
+	return symtab__lookup(&ks->st, addr);
 }
 
 int pm_kallsyms__find(const struct pm_kallsyms *ks, uint64_t addr,
 		      const char **name, const char **module, uint64_t *off)
 {
-	const struct pm_sym *s = symtab__lookup(&ks->st, addr);
+	const struct pm_sym *s = kallsyms__symbol(ks, addr);
 
 	if (!s)
 		return -ENOENT;
@@ -241,7 +279,7 @@ int pm_kallsyms__find(const struct pm_kallsyms *ks, uint64_t addr,
 
 static const char *kallsyms__module(const struct pm_kallsyms *ks, const struct pm_sym *s)
 {
-	const char *module = sym__module(&ks->st, s);
+	const char *module = kallsyms__sym_module(&ks->st, s);
 
 	return *module ? module : NULL;
 }
@@ -249,7 +287,7 @@ static const char *kallsyms__module(const struct pm_kallsyms *ks, const struct p
 int pm_kallsyms__lookup(const struct pm_kallsyms *ks, uint64_t addr, struct pm_symbol *s,
 			const char **module)
 {
-	const struct pm_sym *sym = symtab__lookup(&ks->st, addr);
+	const struct pm_sym *sym = kallsyms__symbol(ks, addr);
 
 	if (!sym)
 		return -ENOENT;
@@ -260,6 +298,8 @@ int pm_kallsyms__lookup(const struct pm_kallsyms *ks, uint64_t addr, struct pm_s
 
 size_t pm_kallsyms__nr(const struct pm_kallsyms *ks)
 {
+	/* The whole table: what kallsyms holds now, dynamic code included. */
+	kallsyms__refresh(ks);
 	return ks->st.nr;
 }
 

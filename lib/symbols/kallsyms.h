@@ -19,6 +19,25 @@ struct pm_kallsyms;
  */
 struct pm_kallsyms *pm_kallsyms__load(const char *path);
 void pm_kallsyms__delete(struct pm_kallsyms *ks);
+
+/*
+ * Where the running kernel's symbols are: NULL paths are /proc/kallsyms,
+ * /sys/kernel/notes (its build id) and /proc/modules (tests name others).
+ */
+struct pm_kallsyms_source {
+	const char *cache_dir;	/* NULL: no cache */
+	const char *kallsyms, *notes, *modules;
+};
+
+/*
+ * The running kernel's symbols, answering as pm_kallsyms__load(kallsyms)
+ * would: mapped from the binary cache in cache_dir when it was written by
+ * this user for this kernel build id and these modules (see
+ * kallsyms_cache.c), else read and then cached for the next run.  A
+ * lookup the cache cannot answer alike reads kallsyms then, once.  NULL
+ * with errno as pm_kallsyms__load.
+ */
+struct pm_kallsyms *pm_kallsyms__load_running(const struct pm_kallsyms_source *src);
 /*
  * Finds the kernel function containing addr.  *module is NULL in the kernel
  * image, else the module name ("bpf" for BPF programs).  Returns 0 or -ENOENT.

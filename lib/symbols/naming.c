@@ -40,6 +40,7 @@ struct pm_namer *pm_namer__new(struct pm_reader *r, pm_warn_fn *warn, void *warn
 		return NULL;
 	pm_hashtab__init(&n->jitdump_pids, NULL, NULL);
 	pm_hashtab__init(&n->map_pids, NULL, NULL);
+	pm_hashtab__init(&n->pid_steps, NULL, NULL);
 	n->machine = pm_machine__new();
 	if (!n->machine) {
 		free(n);
@@ -103,6 +104,7 @@ void pm_namer__delete(struct pm_namer *n)
 	pm_locator__delete(n->locator);
 	pm_hashtab__exit(&n->jitdump_pids);
 	pm_hashtab__exit(&n->map_pids);
+	pm_hashtab__exit(&n->pid_steps);
 	pm_jitcode__delete(n->jitcode);
 	pm_jitsyms__delete(n->jit);
 	pm_buf__exit(&n->stack);
@@ -161,6 +163,41 @@ int pm_namer__read_build_ids(struct pm_namer *n)
 	return err ?: namer__read_archive(n);
 }
 
+/*
+ * A user MMAP, MMAP2, COMM or FORK changes the names of one process only
+ * (the one it maps, names, or makes: the body's first field): the steps
+ * it gives the machine's generation are that process's.  Any other step
+ * (the kernel's map, the mappings' bound reached) is everyone's.
+ */
+static int namer__event(struct pm_namer *n, const struct pm_record *rec, size_t body_len)
+{
+	uint16_t mode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t gen = pm_namer__generation(n), steps = 0;
+	uint32_t type = rec->header->type;
+	bool over = pm_machine__overloaded(n->machine);
+	int32_t pid = -1;
+	int err;
+
+	err = pm_machine__event(n->machine, rec->header, body_len);
+	if (err || pm_namer__generation(n) == gen || over != pm_machine__overloaded(n->machine) ||
+	    body_len < sizeof(pid) || ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) &&
+					mode != PERF_RECORD_MISC_USER) ||
+	    (type != PERF_RECORD_MMAP && type != PERF_RECORD_MMAP2 && type != PERF_RECORD_COMM &&
+	     type != PERF_RECORD_FORK))
+		return err;
+	/* rec->data starts at the header. */
+	memcpy(&pid, (const char *)rec->data + sizeof(*rec->header), sizeof(pid));
+	/* A process's count stays below 2^32; past it, its steps are everyone's. */
+	if (pm_hashtab__find_int(&n->pid_steps, (uint32_t)pid, &steps) && steps >= UINT32_MAX / 2)
+		return 0;
+	pm_hashtab__delete_int(&n->pid_steps, (uint32_t)pid);
+	steps += pm_namer__generation(n) - gen;
+	if (pm_hashtab__insert_int(&n->pid_steps, (uint32_t)pid, steps))
+		return -ENOMEM;
+	n->record_steps += pm_namer__generation(n) - gen;
+	return 0;
+}
+
 int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body_len)
 {
 	struct pm_build_id_entry e;
@@ -181,7 +218,7 @@ int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body
 	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
 		namer__jitdump(n, rec->header, body_len);
 	if (type < PERF_RECORD_USER_TYPE_START)
-		return pm_machine__event(n->machine, rec->header, body_len);
+		return namer__event(n, rec, body_len);
 	return 0;
 }
 

@@ -77,6 +77,8 @@ void pm_namer__resolve(struct pm_namer *n, int32_t pid, uint16_t cpumode, uint64
 struct pm_namer_opts {
 	bool no_unwind, no_inline, no_demangle, verbose;
 	const char *kallsyms;
+	/* Where the running kernel's symbols are cached (pm_kallsyms__load_running); NULL: not. */
+	const char *kallsyms_cache;
 	/* Where the recorded files are looked for: lib/symbols/locate.h. */
 	const char *symfs, *buildid_dir;
 };
@@ -168,6 +170,13 @@ void pm_namer__name(struct pm_namer *n, int32_t pid, struct pm_named_frame *fr);
  * lookup) is named the same again under it.
  */
 uint64_t pm_namer__generation(const struct pm_namer *n);
+/*
+ * The same for the names of process pid alone (its frames, its threads'
+ * command names): changes with its own mappings, command names and fork,
+ * and with whatever changes every name (a file refused, JIT names, the
+ * kernel's symbols), not with other processes' records.  Never 0.
+ */
+uint64_t pm_namer__generation_of(struct pm_namer *n, int32_t pid);
 /*
  * The folded stack of a sample, "comm;outer;...;inner", in *stack and
  * *len (valid until the next call).  cpumode is the record's.  0 or -ENOMEM.

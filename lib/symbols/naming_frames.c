@@ -210,6 +210,20 @@ uint64_t pm_namer__generation(const struct pm_namer *n)
 	return pm_machine__generation(n->machine);
 }
 
+uint64_t pm_namer__generation_of(struct pm_namer *n, int32_t pid)
+{
+	uint64_t gen = pm_namer__generation(n), steps = 0;
+
+	/* Steps change only with the generation: the last answer holds until it moves. */
+	if (n->gen_of.gen == gen && n->gen_of.pid == pid)
+		return n->gen_of.of;
+	pm_hashtab__find_int(&n->pid_steps, (uint32_t)pid, &steps);
+	n->gen_of.pid = pid;
+	n->gen_of.gen = gen;
+	n->gen_of.of = (gen - n->record_steps) << 32 | steps;
+	return n->gen_of.of;
+}
+
 int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 		     const struct pm_named_frame **frames, size_t *nr)
 {

@@ -46,6 +46,18 @@ struct pm_namer {
 	bool archive_kernel;		/* they include the kernel's */
 	struct pm_buf stack;		/* the folded stack being built */
 	struct pm_buf label;		/* one frame's label, before escaping */
+	/*
+	 * Per-process generations (pm_namer__generation_of): the machine's
+	 * generation steps that records of one process made (record_steps in
+	 * all), and each process's count of them (pid -> count).
+	 */
+	uint64_t record_steps;
+	struct pm_hashtab pid_steps;
+	/* The last answer, asked per frame: valid for its pid while the generation holds. */
+	struct {
+		int32_t pid;
+		uint64_t gen, of;	/* gen 0: none */
+	} gen_of;
 	struct pm_named_frame *chain;	/* the frames of the last sample asked for */
 	size_t nr_chain;
 	struct pm_namer_opts opts;

@@ -18,13 +18,22 @@
 #include "symbols/naming_int.h"
 #include "symbols/symarchive.h"
 
+/* The file the user named, else the running kernel's symbols (cached). */
+static struct pm_kallsyms *namer__read_kallsyms(const struct pm_namer *n)
+{
+	if (n->opts.kallsyms)
+		return pm_kallsyms__load(n->opts.kallsyms);
+	return pm_kallsyms__load_running(&(struct pm_kallsyms_source){
+		.cache_dir = n->opts.kallsyms_cache });
+}
+
 /* The prefetched kallsyms, waited for, else read now; NULL with *err (an errno) if none. */
 struct pm_kallsyms *namer__take_kallsyms(struct pm_namer *n, int *err)
 {
 	struct pm_kallsyms *ks;
 
 	if (!n->prefetch.started) {
-		ks = pm_kallsyms__load(n->opts.kallsyms);
+		ks = namer__read_kallsyms(n);
 		*err = ks ? 0 : errno;
 		return ks;
 	}
@@ -77,7 +86,7 @@ static void *namer__prefetch(void *arg)
 {
 	struct pm_namer *n = arg;
 
-	n->prefetch.ks = pm_kallsyms__load(n->opts.kallsyms);
+	n->prefetch.ks = namer__read_kallsyms(n);
 	n->prefetch.err = n->prefetch.ks ? 0 : errno;
 	__atomic_store_n(&n->prefetch.done, true, __ATOMIC_RELEASE);
 	return NULL;

@@ -101,6 +101,24 @@ int pm_symarchive__add(struct pm_buf *b, const struct pm_symarchive_table *t)
 	return 0;
 }
 
+static int sym__cmp(const void *x, const void *y)
+{
+	const struct pm_symarchive_sym *a = x, *b = y;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+size_t pm_symarchive__unique(struct pm_symarchive_sym *s, size_t nr)
+{
+	size_t i, j = 0;
+
+	qsort(s, nr, sizeof(*s), sym__cmp);
+	for (i = 0; i < nr; i++)
+		if (!j || s[j - 1].start != s[i].start)
+			s[j++] = s[i];
+	return j;
+}
+
 int pm_symarchive__end(struct pm_buf *b)
 {
 	uint32_t version = PM_SYMARCHIVE_VERSION, nr;

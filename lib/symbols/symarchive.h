@@ -48,8 +48,11 @@
 #include <stdint.h>
 
 #include "base/buf.h"
-#include "symbols/kallsyms.h"
-#include "symbols/symtab.h"
+#include "format/perf_data.h"
+
+/* Returned by the reader, defined by symtab.h and kallsyms.h. */
+struct pm_kallsyms;
+struct pm_symtab;
 
 #define PM_SYMARCHIVE_VERSION 1
 #define PM_SYMARCHIVE_MAX_TABLES 65536
@@ -91,6 +94,27 @@ int pm_symarchive__begin(struct pm_buf *b);
  * PM_SYMARCHIVE_MAX_SIZE, -ENOMEM.
  */
 int pm_symarchive__add(struct pm_buf *b, const struct pm_symarchive_table *t);
+/*
+ * Sorts s by start and keeps one symbol per start (the first of s's
+ * order): a table's symbols as pm_symarchive__add takes them.  The count
+ * kept.
+ */
+size_t pm_symarchive__unique(struct pm_symarchive_sym *s, size_t nr);
+/*
+ * Appends the FILE table of the ELF file open at fd (taken: closed before
+ * it returns), named path: the function symbols of its .symtab, else its
+ * .dynsym, at file offsets, keyed by its own build id, which id and
+ * *id_len receive.  Not its separate debug file: a file kept for being
+ * elsewhere than here is named from itself.  check, when not NULL, is
+ * shown the build id first: its negative errno is returned, and nothing
+ * added.  At most max_syms symbols (*cut set when there were more: the
+ * lowest addresses are kept).  0, -ENOENT for a file without a build id
+ * or without symbols, -ENOEXEC, or pm_symarchive__add's errors.
+ */
+typedef int pm_symarchive_check_fn(void *arg, const unsigned char *id, size_t len);
+int pm_symarchive__add_elf(struct pm_buf *b, int fd, const char *path, size_t max_syms,
+			   pm_symarchive_check_fn *check, void *arg,
+			   unsigned char id[PM_BUILD_ID_SIZE], size_t *id_len, bool *cut);
 /* Completes the header.  0 or -EFBIG. */
 int pm_symarchive__end(struct pm_buf *b);
 

@@ -72,6 +72,51 @@ static void test_open(void)
 	tap_ok(opens("reg", O_RDONLY, PM_FILE_DIR, 0) == -ENOTDIR, "a directory-only caller refuses a file");
 }
 
+/* What path opens to under root (a directory of dir), as its first bytes; "" when refused. */
+static int in_root(const char *root, const char *path, unsigned accept, char *buf, size_t len)
+{
+	int rfd = open(at(root), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int fd = rfd < 0 ? -errno : pm_file__open_in_root(rfd, path, O_RDONLY, accept, 0, NULL);
+	ssize_t n = 0;
+
+	if (rfd >= 0)
+		close(rfd);
+	if (fd >= 0) {
+		n = read(fd, buf, len - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	return fd < 0 ? fd : 0;
+}
+
+/*
+ * A container's tree: its absolute symlinks and ".." resolve inside it,
+ * never to the host's file of the same name.
+ */
+static void test_in_root(void)
+{
+	char buf[32];
+
+	if (mkdir(at("root"), 0755) || mkdir(at("root/in"), 0755) || mkdir(at("root/tmp"), 0755) ||
+	    symlink("/in", at("root/abs")) || symlink(at("secret"), at("root/host")) ||
+	    symlink("../../../../../in", at("root/up")))
+		exit(2);
+	put("secret", "host");
+	put("root/in/f", "inside");
+	tap_ok(in_root("root", "in/f", 0, buf, sizeof(buf)) == 0 && !strcmp(buf, "inside"),
+	       "in root: a plain path opens");
+	tap_ok(in_root("root", "abs/f", 0, buf, sizeof(buf)) == -ELOOP,
+	       "in root: no symlink without PM_FILE_FOLLOW");
+	tap_ok(in_root("root", "abs/f", PM_FILE_FOLLOW, buf, sizeof(buf)) == 0 &&
+	       !strcmp(buf, "inside"), "in root: an absolute symlink resolves from the root");
+	tap_ok(in_root("root", "up/f", PM_FILE_FOLLOW, buf, sizeof(buf)) == 0 &&
+	       !strcmp(buf, "inside"), "in root: \"..\" stops at the root");
+	tap_ok(in_root("root", "host", PM_FILE_FOLLOW, buf, sizeof(buf)) == -ENOENT && !buf[0],
+	       "in root: a link to a host path finds that path inside, not the host's file");
+	tap_ok(in_root("root", "tmp", PM_FILE_FOLLOW | PM_FILE_DIR, buf, sizeof(buf)) == 0,
+	       "in root: a directory where one is wanted");
+}
+
 static int slurp(const char *name, char *buf, size_t len)
 {
 	int fd = pm_file__open(at(name), O_RDONLY, 0, 0, NULL);
@@ -209,6 +254,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	test_open();
+	test_in_root();
 	test_outfile();
 	test_pread_all();
 	test_pwrite_all();

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the frame front end (lib/profile/frame_ids.c): a frame is
  * made once per process, address, lookup address and mode while the
- * namer's generation holds, again after a record that may change names,
+ * process's naming generation holds, again after a record of that process
+ * (not another's) that may change names,
  * always when inlined; evictions cost a remake, never a wrong id.  Prints
  * TAP.
  */
@@ -36,18 +37,50 @@ static uint32_t get(struct pm_frame_ids *fi, struct pm_namer *n, int32_t pid, ui
 	return pm_frame_ids__get(fi, n, pid, &fr, &id) ? UINT32_MAX : id;
 }
 
-/* A COMM of thread 1: a record that shapes the address spaces, so a new generation. */
-static void comm(struct pm_namer *n)
+/* A COMM of process pid: a record that shapes its address space, so a new generation of it. */
+static void comm(struct pm_namer *n, uint32_t pid)
 {
 	struct {
 		struct perf_event_header h;
 		uint32_t pid, tid;
 		char comm[8];
-	} r = { .h = { .type = PERF_RECORD_COMM, .size = sizeof(r) }, .pid = 1, .tid = 1,
+	} r = { .h = { .type = PERF_RECORD_COMM, .size = sizeof(r) }, .pid = pid, .tid = pid,
 		.comm = "x" };
 	struct pm_record rec = { .header = &r.h, .data = &r };
 
 	pm_namer__track(n, &rec, sizeof(r));
+}
+
+/* The kernel's map: everyone's names may change. */
+static void kernel_map(struct pm_namer *n)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t addr, len, pgoff;
+		char name[24];
+	} r = { .h = { .type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL,
+		       .size = sizeof(r) },
+		.pid = (uint32_t)-1, .addr = 0xffffffff81000000, .len = 0x1000000,
+		.name = "[kernel.kallsyms]_text" };
+	struct pm_record rec = { .header = &r.h, .data = &r };
+
+	pm_namer__track(n, &rec, sizeof(r));
+}
+
+/* Whose generations a record changes: its process's alone, or everyone's. */
+static void test_generation_of(struct pm_namer *n)
+{
+	uint64_t a = pm_namer__generation_of(n, 20), b = pm_namer__generation_of(n, 21);
+
+	comm(n, 20);
+	tap_ok(pm_namer__generation_of(n, 20) != a && pm_namer__generation_of(n, 21) == b &&
+	       pm_namer__generation_of(n, 20) != 0,
+	       "a COMM of one process: a new generation of it alone");
+	a = pm_namer__generation_of(n, 20);
+	kernel_map(n);
+	tap_ok(pm_namer__generation_of(n, 20) != a && pm_namer__generation_of(n, 21) != b,
+	       "the kernel's map: a new generation of every process");
 }
 
 int main(void)
@@ -76,11 +109,18 @@ int main(void)
 	get(&fi, n, 10, 0x1000, 0x0fff, PERF_RECORD_MISC_USER, true);
 	get(&fi, n, 10, 0x1000, 0x0fff, PERF_RECORD_MISC_USER, true);
 	tap_ok(made == 6, "an inlined frame is made every time");
+	/* The kernel frame read kallsyms, which renames everything: made again, once. */
+	get(&fi, n, 10, 0x1000, 0x0fff, PERF_RECORD_MISC_USER, false);
+	made = 0;
 	gen = pm_namer__generation(n);
-	comm(n);
+	comm(n, 1);
 	tap_ok(pm_namer__generation(n) != gen &&
-	       get(&fi, n, 10, 0x1000, 0x0fff, PERF_RECORD_MISC_USER, false) == id && made == 7,
-	       "a new naming generation makes it again");
+	       get(&fi, n, 10, 0x1000, 0x0fff, PERF_RECORD_MISC_USER, false) == id && made == 0,
+	       "another process's record: not made again");
+	comm(n, 10);
+	tap_ok(get(&fi, n, 10, 0x1000, 0x0fff, PERF_RECORD_MISC_USER, false) == id && made == 1,
+	       "a record of its own process makes it again");
+	test_generation_of(n);
 	for (i = 0; i < 20000; i++)
 		if (get(&fi, n, 10, 0x100000 + 16 * (uint64_t)i, 0x100000 + 16 * (uint64_t)i - 1,
 			PERF_RECORD_MISC_USER, false) !=

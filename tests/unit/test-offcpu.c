@@ -57,9 +57,9 @@ static void test_migration_and_preemption(void)
 	pm_offcpu__init(&o, &ops, &s);
 	/* 10 sleeps out on CPU 0 and in on CPU 1 (a migration), then back. */
 	pm_offcpu__switch_out(&o, 100 * MS, 0, 10, 10, S_SLEEP, 7);
-	pm_offcpu__switch_in(&o, 110 * MS, 10);
+	pm_offcpu__switch_in(&o, 110 * MS, -1, 10);
 	pm_offcpu__switch_out(&o, 115 * MS, 1, 10, 10, S_PREEMPT, 8);
-	pm_offcpu__switch_in(&o, 118 * MS, 10);
+	pm_offcpu__switch_in(&o, 118 * MS, -1, 10);
 	sp = span_of(&s, 10, 100 * MS);
 	tap_ok(sp && sp->end == 110 * MS && sp->state == PM_OFFCPU_BLOCKED &&
 	       sp->kind == PM_OFFCPU_CHARGED && sp->stack == 7 && sp->cpu == 0,
@@ -70,7 +70,7 @@ static void test_migration_and_preemption(void)
 	tap_ok(o.stats.blocked_ns == 10 * MS && o.stats.runnable_ns == 3 * MS &&
 	       o.stats.spans == 2 && o.stats.switch_ins == 2, "stats split blocked and runnable");
 	/* A switch-in of a thread never seen going out charges nothing. */
-	pm_offcpu__switch_in(&o, 120 * MS, 99);
+	pm_offcpu__switch_in(&o, 120 * MS, -1, 99);
 	tap_ok(s.nr == 2 && o.stats.switch_ins == 2, "a switch-in without a switch-out is ignored");
 	pm_offcpu__exit(&o);
 }
@@ -86,7 +86,7 @@ static void test_lost_range(void)
 	pm_offcpu__switch_out(&o, 101 * MS, 1, 21, 21, S_SLEEP, 2);
 	/* Switches of CPU 1 lost up to 105 ms: 20's switch-in may be among them. */
 	pm_offcpu__lost(&o, 105 * MS);
-	pm_offcpu__switch_in(&o, 130 * MS, 20);
+	pm_offcpu__switch_in(&o, 130 * MS, -1, 20);
 	sp = span_of(&s, 20, 100 * MS);
 	tap_ok(sp && sp->kind == PM_OFFCPU_UNATTRIBUTED,
 	       "a span open across a lost range is not charged");
@@ -95,7 +95,7 @@ static void test_lost_range(void)
 	sp = span_of(&s, 21, 101 * MS);
 	tap_ok(sp && sp->kind == PM_OFFCPU_UNATTRIBUTED && sp->end == 140 * MS,
 	       "out twice without an in: the first span is unattributed");
-	pm_offcpu__switch_in(&o, 150 * MS, 21);
+	pm_offcpu__switch_in(&o, 150 * MS, -1, 21);
 	sp = span_of(&s, 21, 140 * MS);
 	tap_ok(sp && sp->kind == PM_OFFCPU_CHARGED && sp->end == 150 * MS,
 	       "a span opened after the loss is charged");
@@ -197,31 +197,31 @@ static void test_backwards(void)
 
 	span_of_recording(&o, &s);
 	/* 50 runs until 3.1 s; its switch-out says 2.1 s (moved back 1 s). */
-	pm_offcpu__switch_in(&o, 3000 * MS, 50);
+	pm_offcpu__switch_in(&o, 3000 * MS, -1, 50);
 	pm_offcpu__seen(&o, 3100 * MS, 50, true);
 	pm_offcpu__switch_out(&o, 2100 * MS, 0, 50, 50, S_SLEEP, 1);
-	pm_offcpu__switch_in(&o, 3200 * MS, 50);
+	pm_offcpu__switch_in(&o, 3200 * MS, -1, 50);
 	sp = span_of(&s, 50, 3100 * MS);
 	tap_ok(sp && sp->end == 3200 * MS && sp->kind == PM_OFFCPU_CHARGED &&
 	       o.stats.backwards == 1 && o.stats.blocked_ns == 100 * MS,
 	       "a switch-out before its thread's last record: from that record on, counted");
 	/* A switch-in before its switch-out (the two swapped) charges nothing. */
 	pm_offcpu__switch_out(&o, 3300 * MS, 0, 50, 50, S_SLEEP, 2);
-	pm_offcpu__switch_in(&o, 3250 * MS, 50);
+	pm_offcpu__switch_in(&o, 3250 * MS, -1, 50);
 	tap_ok(o.stats.backwards == 2 && o.stats.spans == 1 && s.dropped == 1,
 	       "a switch-in before its switch-out: dropped, counted");
 	/* 51's switch-out came before its FORK (read first): not before its birth. */
 	pm_offcpu__switch_out(&o, 2500 * MS, 0, 51, 51, S_SLEEP, 3);
 	pm_offcpu__thread_fork(&o, 3300 * MS, 51);
-	pm_offcpu__switch_in(&o, 3400 * MS, 51);
+	pm_offcpu__switch_in(&o, 3400 * MS, -1, 51);
 	sp = span_of(&s, 51, 3300 * MS);
 	tap_ok(sp && sp->end == 3400 * MS && o.stats.backwards == 3,
 	       "a span open before its thread's FORK starts at the FORK, counted");
 	/* Never twice: a span that starts inside the last one starts at its end. */
 	pm_offcpu__switch_out(&o, 3500 * MS, 0, 52, 52, S_SLEEP, 4);
-	pm_offcpu__switch_in(&o, 3600 * MS, 52);
+	pm_offcpu__switch_in(&o, 3600 * MS, -1, 52);
 	pm_offcpu__switch_out(&o, 3550 * MS, 0, 52, 52, S_SLEEP, 5);
-	pm_offcpu__switch_in(&o, 3650 * MS, 52);
+	pm_offcpu__switch_in(&o, 3650 * MS, -1, 52);
 	sp = span_of(&s, 52, 3600 * MS);
 	tap_ok(sp && sp->end == 3650 * MS && o.stats.backwards == 4 &&
 	       o.stats.blocked_ns == 100 * MS + 100 * MS + 100 * MS + 50 * MS,
@@ -237,12 +237,12 @@ static void test_zero(void)
 
 	span_of_recording(&o, &s);
 	pm_offcpu__switch_out(&o, 0, 0, 60, 60, S_SLEEP, 1);
-	pm_offcpu__switch_in(&o, 3000 * MS, 60);
+	pm_offcpu__switch_in(&o, 3000 * MS, -1, 60);
 	sp = span_of(&s, 60, 1000 * MS);
 	tap_ok(sp && sp->end == 3000 * MS && o.stats.zero_times == 1 && o.clock.first == 1000 * MS,
 	       "a switch-out at 0: from the recording's first time, counted");
 	pm_offcpu__switch_out(&o, 3100 * MS, 0, 60, 60, S_SLEEP, 2);
-	pm_offcpu__switch_in(&o, 0, 60);
+	pm_offcpu__switch_in(&o, 0, -1, 60);
 	tap_ok(o.stats.zero_times == 2 && s.dropped == 1 && o.stats.spans == 1,
 	       "a switch-in at 0: nothing charged, counted");
 	pm_offcpu__exit(&o);
@@ -256,7 +256,7 @@ static void test_past_end(void)
 
 	span_of_recording(&o, &s);
 	pm_offcpu__switch_out(&o, 3000 * MS, 0, 70, 70, S_SLEEP, 1);
-	pm_offcpu__switch_in(&o, UINT64_MAX, 70);
+	pm_offcpu__switch_in(&o, UINT64_MAX, -1, 70);
 	tap_ok(s.nr == 0 && o.holding, "a switch-in at 2^64-1 is held");
 	pm_offcpu__seen(&o, 3100 * MS, 71, true);
 	tap_ok(o.holding && o.clock.confirmed == 3100 * MS && pm_offcpu__end_time(&o) == 3100 * MS,
@@ -273,7 +273,7 @@ static void test_past_end(void)
 	s = (struct seen){ 0 };
 	span_of_recording(&o, &s);
 	pm_offcpu__switch_out(&o, 3300 * MS, 0, 72, 72, S_SLEEP, 2);
-	pm_offcpu__switch_in(&o, UINT64_MAX, 72);
+	pm_offcpu__switch_in(&o, UINT64_MAX, -1, 72);
 	pm_offcpu__seen(&o, 3400 * MS, 1, true);
 	pm_offcpu__end(&o);
 	sp = span_of(&s, 72, 3300 * MS);
@@ -300,17 +300,17 @@ static void test_missed_out(void)
 
 	span_of_recording(&o, &s);
 	/* The same switch-in twice (next_pid, then a SWITCH record): not counted. */
-	pm_offcpu__switch_in(&o, 3000 * MS, 80);
-	pm_offcpu__switch_in(&o, 3000 * MS + 10, 80);
+	pm_offcpu__switch_in(&o, 3000 * MS, -1, 80);
+	pm_offcpu__switch_in(&o, 3000 * MS + 10, -1, 80);
 	tap_ok(o.stats.missed_outs == 0, "a switch-in seen twice is no missing switch-out");
 	/* It runs (a sample), then is switched in again: the switch-out is missing. */
 	pm_offcpu__seen(&o, 3100 * MS, 80, true);
-	pm_offcpu__switch_in(&o, 3200 * MS, 80);
+	pm_offcpu__switch_in(&o, 3200 * MS, -1, 80);
 	tap_ok(o.stats.missed_outs == 1 && s.nr == 0, "a switch-in after it ran: counted");
 	/* Switch-ins lost with the switch-outs: a LOST record explains them. */
 	pm_offcpu__seen(&o, 3300 * MS, 80, true);
 	pm_offcpu__lost(&o, 3350 * MS);
-	pm_offcpu__switch_in(&o, 3400 * MS, 80);
+	pm_offcpu__switch_in(&o, 3400 * MS, -1, 80);
 	tap_ok(o.stats.missed_outs == 1, "not after a LOST record");
 	/* Out after its EXIT and never in again: not charged at the end. */
 	pm_offcpu__thread_exit(&o, 3500 * MS, 81);
@@ -318,6 +318,44 @@ static void test_missed_out(void)
 	pm_offcpu__end(&o);
 	tap_ok(o.stats.at_end_threads == 0 && o.stats.missed_ins == 1 &&
 	       o.stats.unattributed_spans == 1, "an exited thread out at the end is not charged");
+	pm_offcpu__exit(&o);
+}
+
+/*
+ * The switch-out missing between two switch-ins was on the CPU of the
+ * first: counted once that CPU records a later switch, not when its
+ * switches stop first (the end of -a) or a LOST record comes first, nor
+ * for a thread whose switch-in was never seen (born on a CPU not yet
+ * recorded, at the start of -a).
+ */
+static void test_missed_out_edges(void)
+{
+	struct pm_offcpu o;
+	struct seen s = { 0 };
+
+	span_of_recording(&o, &s);
+	/* 90 is born, runs on a CPU whose switches are not recorded yet, then in on 1. */
+	pm_offcpu__thread_fork(&o, 3000 * MS, 90);
+	pm_offcpu__seen(&o, 3010 * MS, 90, true);
+	pm_offcpu__switch_in(&o, 3020 * MS, 1, 90);
+	tap_ok(o.stats.missed_outs == 0, "a thread whose switch-in was never seen: not counted");
+	/* In on 1, runs, in on 0: counted when 1 records a switch later. */
+	pm_offcpu__seen(&o, 3030 * MS, 90, true);
+	pm_offcpu__switch_in(&o, 3040 * MS, 0, 90);
+	tap_ok(o.stats.missed_outs == 0, "a switch-out missing on another CPU: not counted yet");
+	pm_offcpu__switch_out(&o, 3050 * MS, 1, 91, 91, S_SLEEP, 1);
+	tap_ok(o.stats.missed_outs == 1, "counted when that CPU records a switch after it");
+	/* In on 0, runs, in on 1: a LOST record (of CPU 0's, maybe) comes before 0 switches. */
+	pm_offcpu__seen(&o, 3060 * MS, 90, true);
+	pm_offcpu__switch_in(&o, 3070 * MS, 1, 90);
+	pm_offcpu__lost(&o, 3080 * MS);
+	pm_offcpu__switch_out(&o, 3090 * MS, 0, 92, 92, S_SLEEP, 2);
+	tap_ok(o.stats.missed_outs == 1, "not when a LOST record comes before that CPU's next switch");
+	/* In on 1, runs, in on 0; 1 records nothing more (its switches stopped first). */
+	pm_offcpu__seen(&o, 3100 * MS, 90, true);
+	pm_offcpu__switch_in(&o, 3110 * MS, 0, 90);
+	pm_offcpu__end(&o);
+	tap_ok(o.stats.missed_outs == 1, "not when that CPU records no switch after it");
 	pm_offcpu__exit(&o);
 }
 
@@ -331,5 +369,6 @@ int main(void)
 	test_zero();
 	test_past_end();
 	test_missed_out();
+	test_missed_out_edges();
 	return tap_done();
 }

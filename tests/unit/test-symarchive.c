@@ -2,16 +2,20 @@
 /*
  * The embedded symbols (lib/symbols/symarchive.h): a payload written and read back
  * names what it was given, and every field the layout bounds, made wrong
- * one at a time, is refused with the offset of the field.
+ * one at a time, is refused with the offset of the field; the table of an
+ * open ELF file (this test's) names its functions at their file offsets.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
+#include "symbols/elf.h"
 #include "symbols/kallsyms.h"
 #include "symbols/symarchive.h"
 #include "symbols/symtab.h"
@@ -200,10 +204,84 @@ static void test_reader_refuses(void)
 	pm_buf__exit(&b);
 }
 
+/* The file offset of fn in this test's binary, from the mapping that holds it. */
+static int self_offset(const void *fn, uint64_t *off)
+{
+	unsigned long long start, end, pgoff;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int err = -ENOENT;
+
+	while (f && err && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx %*s %llx", &start, &end, &pgoff) == 3 &&
+		    (uintptr_t)fn >= start && (uintptr_t)fn < end) {
+			*off = (uintptr_t)fn - start + pgoff;
+			err = 0;
+		}
+	if (f)
+		fclose(f);
+	return err;
+}
+
+static int refuse(void *arg, const unsigned char *id, size_t len)
+{
+	(void)arg;
+	(void)id;
+	return len ? -EEXIST : -EINVAL;
+}
+
+static void test_from_elf(void)
+{
+	unsigned char id[PM_BUILD_ID_SIZE], want[PM_BUILD_ID_SIZE];
+	size_t id_len = 0, want_len = 0;
+	struct pm_symarchive_error e;
+	struct pm_symarchive *a = NULL;
+	struct pm_buf b = { 0 };
+	const struct pm_symtab *st;
+	char self[4096] = "";
+	uint64_t off = 0;
+	bool cut = true;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), err;
+
+	if (readlink("/proc/self/exe", self, sizeof(self) - 1) < 0)
+		self[0] = '\0';
+
+	err = pm_symarchive__begin(&b) ?:
+	      pm_symarchive__add_elf(&b, fd, "/kept/prog", 1u << 20, NULL, NULL, id, &id_len, &cut) ?:
+	      pm_symarchive__end(&b);
+	tap_ok(!err && !cut && fcntl(fd, F_GETFD) < 0, "an open ELF file's table is written, the fd closed (%d)", err);
+	tap_ok(!pm_elf__build_id(self, want, &want_len) && want_len == id_len &&
+	       !memcmp(id, want, id_len), "... keyed by the file's build id");
+	if (!err)
+		a = pm_symarchive__decode(b.data, b.len, 0, &e);
+	st = a ? pm_symarchive__file(a, id, id_len) : NULL;
+	tap_ok(st && !self_offset((const void *)test_from_elf, &off) &&
+	       file_names(st, off + 1, "test_from_elf", 1),
+	       "a function is named at its file offset, as a mapping's ip - start + pgoff");
+	pm_symarchive__delete(a);
+	b.len = 0;
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	err = pm_symarchive__begin(&b) ?: pm_symarchive__add_elf(&b, fd, "/p", 2, NULL, NULL, id, &id_len, &cut);
+	tap_ok(!err && cut, "more symbols than allowed: the table is cut, and says so");
+	b.len = 0;
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	err = pm_symarchive__begin(&b) ?:
+	      pm_symarchive__add_elf(&b, fd, "/p", 10, refuse, NULL, id, &id_len, &cut);
+	tap_ok(err == -EEXIST && b.len == 32 && id_len == want_len && !memcmp(id, want, id_len),
+	       "the check sees the build id first; what it refuses adds nothing");
+	b.len = 0;
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	err = pm_symarchive__begin(&b) ?: pm_symarchive__add_elf(&b, fd, "/p", 2, NULL, NULL, id, &id_len, &cut);
+	tap_ok(err == -ENOEXEC && b.len == 32 && fcntl(fd, F_GETFD) < 0,
+	       "a file that is no ELF adds nothing (%d), its fd closed", err);
+	pm_buf__exit(&b);
+}
+
 int main(void)
 {
 	test_round_trip();
 	test_writer_refuses();
 	test_reader_refuses();
+	test_from_elf();
 	return tap_done();
 }
