@@ -75,6 +75,8 @@ BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote l
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
 PM_LIBS := $(CAPSTONE_LIBS) $(DEBUGINFOD_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
+# diff's confidence intervals (sqrt, erfc).
+PM_LIBS += -lm
 
 ifneq ($(V),1)
 Q := @

@@ -17,6 +17,8 @@
 enum {
 	PM_EXIT_OK = 0,
 	PM_EXIT_FAILURE = 1,
+	/* diff's gate: a row grew over its --fail-above. */
+	PM_EXIT_GATE = 3,
 	PM_EXIT_USAGE = 64,
 	/* The reader of `-o -` closed the pipe: 128 + SIGPIPE, as a shell shows it. */
 	PM_EXIT_EPIPE = 141,
@@ -66,6 +68,7 @@ int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /*
  * --sort's list of keys (cmd/sort-keys.c) into keys (room for

@@ -31,6 +31,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "show where in a function the samples are: instructions, lines" },
 	{ .name = "top", .argv0 = "pmrec top", .fn = cmd_top,
 	  .summary = "the hottest functions now, refreshed live (no file)" },
+	{ .name = "diff", .argv0 = "pmrec diff", .fn = cmd_diff,
+	  .summary = "what changed between two recordings, and a gate for CI" },
 	{ .name = "archive", .argv0 = "pmrec archive", .fn = cmd_archive,
 	  .summary = "put the symbols of the sampled files and kernel into a recording" },
 };

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmrec diff's model: two results paired by key values and sorted as perf
+ * diff sorts them (builtin-diff.c: the compute column of the new file,
+ * then the baseline's period, then the sort keys).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hashtab.h"
+#include "profile/diff.h"
+
+struct pairing {
+	const struct pm_profile_result *old;
+};
+
+static int str_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? 1 : b ? -1 : 0;
+	return strcmp(a, b);
+}
+
+/* Equal key values: the names the keys show (an address only without a symbol). */
+static bool row__same(const struct pm_profile_result *r, const struct pm_profile_row *a,
+		      const struct pm_profile_row *b)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_keys; i++) {
+		switch (r->keys[i]) {
+		case PM_PROFILE_KEY_COMM:
+			if (str_cmp(a->comm, b->comm))
+				return false;
+			break;
+		case PM_PROFILE_KEY_DSO:
+			if (str_cmp(a->frame->dso, b->frame->dso))
+				return false;
+			break;
+		default:
+			if (str_cmp(a->frame->sym, b->frame->sym) ||
+			    (!a->frame->sym && a->frame->addr != b->frame->addr))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+static uint64_t hash_str(const struct pm_hashtab *t, uint64_t h, const char *s)
+{
+	return pm_hashtab__hash_more(t, h, s ? pm_hashtab__hash_bytes(t, s, strlen(s)) : 0);
+}
+
+static uint64_t row__hash(const struct pm_hashtab *t, const struct pm_profile_result *r,
+			  const struct pm_profile_row *row)
+{
+	uint64_t h = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_keys; i++) {
+		switch (r->keys[i]) {
+		case PM_PROFILE_KEY_COMM:
+			h = hash_str(t, h, row->comm);
+			break;
+		case PM_PROFILE_KEY_DSO:
+			h = hash_str(t, h, row->frame->dso);
+			break;
+		default:
+			h = hash_str(t, h, row->frame->sym);
+			if (!row->frame->sym)
+				h = pm_hashtab__hash_more(t, h, row->frame->addr);
+			break;
+		}
+	}
+	return h;
+}
+
+static uint64_t pairing__hash(const struct pm_hashtab *t, uint64_t val, void *arg)
+{
+	const struct pairing *p = arg;
+
+	return row__hash(t, p->old, &p->old->rows[val]);
+}
+
+static bool pairing__equal(uint64_t val, const void *key, void *arg)
+{
+	const struct pairing *p = arg;
+
+	return row__same(p->old, &p->old->rows[val], key);
+}
+
+static const struct pm_hashtab_ops pairing_ops = {
+	.hash = pairing__hash,
+	.equal = pairing__equal,
+};
+
+static bool keys_supported(const struct pm_profile_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_keys; i++)
+		if (r->keys[i] != PM_PROFILE_KEY_COMM && r->keys[i] != PM_PROFILE_KEY_DSO &&
+		    r->keys[i] != PM_PROFILE_KEY_SYM)
+			return false;
+	return true;
+}
+
+void pm_diff__interval(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z,
+		       double *lo, double *hi)
+{
+	double p1 = (k1 + 1.0) / (n1 + 2.0), p2 = (k2 + 1.0) / (n2 + 2.0);
+	double se = sqrt(p1 * (1 - p1) / (n1 + 2.0) + p2 * (1 - p2) / (n2 + 2.0));
+
+	*lo = 100.0 * (p2 - p1 - z * se);
+	*hi = 100.0 * (p2 - p1 + z * se);
+}
+
+const struct pm_profile_row *pm_diff_row__key(const struct pm_diff_row *r)
+{
+	return r->new ? r->new : r->old;
+}
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return true;
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+static bool row__kept(const struct pm_profile_row *row, const struct pm_diff_opts *o)
+{
+	return in_list(row->frame->dso, o->dsos, o->nr_dsos) &&
+	       in_list(row->frame->sym, o->syms, o->nr_syms);
+}
+
+/* The denominator of a result's shares: with relative and a filter, the rows kept. */
+static uint64_t base_of(const struct pm_profile_result *res, const struct pm_diff_opts *o,
+			uint64_t *samples)
+{
+	uint64_t period = 0;
+	size_t i;
+
+	*samples = res->relative ? res->shown_samples : res->total_samples;
+	if (!o->relative || (!o->nr_dsos && !o->nr_syms))
+		return pm_profile_result__base(res);
+	*samples = 0;
+	for (i = 0; i < res->nr_rows; i++) {
+		if (!row__kept(&res->rows[i], o))
+			continue;
+		period += res->rows[i].self_period;
+		*samples += res->rows[i].self_samples;
+	}
+	return period;
+}
+
+static void side(const struct pm_profile_result *res, const struct pm_profile_row *row,
+		 uint64_t base, uint64_t *period, uint64_t *samples, double *pct)
+{
+	if (!row)
+		return;
+	*period = res->children ? row->children_period : row->self_period;
+	*samples = res->children ? row->children_samples : row->self_samples;
+	*pct = base ? *period * 100.0 / base : 0.0;
+}
+
+static void row__compute(struct pm_diff_row *d, const struct pm_profile_result *old,
+			 const struct pm_profile_result *new, const struct pm_diff_opts *o)
+{
+	uint64_t n[2], base[2] = { base_of(old, o, &n[0]), base_of(new, o, &n[1]) };
+
+	side(old, d->old, base[0], &d->old_period, &d->old_samples, &d->old_pct);
+	side(new, d->new, base[1], &d->new_period, &d->new_samples, &d->new_pct);
+	if (d->new) {
+		d->delta = d->new_pct - d->old_pct;
+		d->ratio = (double)d->new_period / (double)(d->old_period ? d->old_period : 1);
+		d->wdiff = (int64_t)(d->new_period * (uint64_t)o->w_new -
+				     d->old_period * (uint64_t)o->w_old);
+	}
+	pm_diff__interval(d->old_samples, n[0], d->new_samples, n[1], o->z, &d->lo, &d->hi);
+	d->significant = d->lo > 0 || d->hi < 0;
+}
+
+static int pair(struct pm_diff *d, const struct pm_profile_result *old,
+		const struct pm_profile_result *new, struct pm_hashtab *t, bool *used,
+		const struct pm_diff_opts *o)
+{
+	size_t i;
+	uint64_t v;
+	int err;
+
+	for (i = 0; i < old->nr_rows; i++) {
+		/* A row left out is as used: it pairs with nothing and is not shown. */
+		used[i] = !row__kept(&old->rows[i], o);
+		err = used[i] ? 0 : pm_hashtab__insert(t, row__hash(t, old, &old->rows[i]), i);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < new->nr_rows; i++) {
+		struct pm_diff_row *r;
+
+		if (!row__kept(&new->rows[i], o))
+			continue;
+		r = &d->rows[d->nr++];
+		*r = (struct pm_diff_row){ .new = &new->rows[i] };
+		if (pm_hashtab__find(t, row__hash(t, new, r->new), r->new, &v) && !used[v]) {
+			r->old = &old->rows[v];
+			used[v] = true;
+		}
+	}
+	for (i = 0; i < old->nr_rows; i++)
+		if (!used[i])
+			d->rows[d->nr++] = (struct pm_diff_row){ .old = &old->rows[i] };
+	return 0;
+}
+
+struct sort_ctx {
+	enum pm_diff_compute compute;
+	const struct pm_profile_result *res;
+};
+
+static int cmp_doubles(double l, double r)
+{
+	return l > r ? -1 : l < r ? 1 : 0;
+}
+
+static double compute_value(enum pm_diff_compute compute, const struct pm_diff_row *r)
+{
+	switch (compute) {
+	case PM_DIFF_DELTA:
+		return r->delta;
+	case PM_DIFF_DELTA_ABS:
+		return fabs(r->delta);
+	default:
+		return r->ratio;
+	}
+}
+
+static int key_cmp(const struct pm_profile_result *res, const struct pm_profile_row *a,
+		   const struct pm_profile_row *b)
+{
+	size_t i;
+	int c = 0;
+
+	for (i = 0; i < res->nr_keys && !c; i++) {
+		switch (res->keys[i]) {
+		case PM_PROFILE_KEY_COMM:
+			c = str_cmp(a->comm, b->comm);
+			break;
+		case PM_PROFILE_KEY_DSO:
+			c = str_cmp(a->frame->dso, b->frame->dso);
+			break;
+		default:
+			/* perf's cmp_null: a row without a symbol after those with one. */
+			c = !a->frame->sym || !b->frame->sym ? -str_cmp(a->frame->sym, b->frame->sym) :
+			    strcmp(a->frame->sym, b->frame->sym);
+			break;
+		}
+	}
+	return c;
+}
+
+/* perf diff's order: rows of the new file first, by compute; then baseline period; then keys. */
+static int row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct pm_diff_row *a = pa, *b = pb;
+	const struct sort_ctx *s = arg;
+	int c;
+
+	if (!a->new != !b->new)
+		return a->new ? -1 : 1;
+	if (a->new) {
+		/* Only a delta has a meaning without a baseline: the others go below. */
+		if (s->compute >= PM_DIFF_RATIO && !a->old != !b->old)
+			return a->old ? -1 : 1;
+		if (s->compute == PM_DIFF_WDIFF)
+			c = a->wdiff > b->wdiff ? -1 : a->wdiff < b->wdiff;
+		else
+			c = cmp_doubles(compute_value(s->compute, a), compute_value(s->compute, b));
+		if (c)
+			return c;
+	}
+	if (a->old_period != b->old_period)
+		return a->old_period > b->old_period ? -1 : 1;
+	return key_cmp(s->res, pm_diff_row__key(a), pm_diff_row__key(b));
+}
+
+int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profile_result *new,
+		     const struct pm_diff_opts *o, struct pm_diff *out)
+{
+	struct pairing p = { .old = old };
+	struct pm_hashtab t;
+	bool *used;
+	size_t i;
+	int err;
+
+	*out = (struct pm_diff){ 0 };
+	if (old->nr_keys != new->nr_keys || memcmp(old->keys, new->keys, sizeof(old->keys[0]) *
+						   old->nr_keys) || !keys_supported(old))
+		return -EINVAL;
+	out->rows = calloc(old->nr_rows + new->nr_rows + 1, sizeof(*out->rows));
+	used = calloc(old->nr_rows + 1, sizeof(*used));
+	err = out->rows && used ? 0 : -ENOMEM;
+	pm_hashtab__init(&t, &pairing_ops, &p);
+	if (!err)
+		err = pair(out, old, new, &t, used, o);
+	pm_hashtab__exit(&t);
+	free(used);
+	if (err) {
+		pm_diff__exit(out);
+		return err;
+	}
+	for (i = 0; i < out->nr; i++)
+		row__compute(&out->rows[i], old, new, o);
+	qsort_r(out->rows, out->nr, sizeof(*out->rows), row_cmp,
+		&(struct sort_ctx){ .compute = o->compute, .res = new });
+	return 0;
+}
+
+void pm_diff__exit(struct pm_diff *d)
+{
+	free(d->rows);
+	*d = (struct pm_diff){ 0 };
+}

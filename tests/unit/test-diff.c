@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/profile/diff and lib/print/diff_print: two profiles of known
+ * periods (totals 1000 and 2000, so every share is exact) paired by name,
+ * a row on one side only each way, perf diff's order for delta,
+ * delta-abs and ratio, its table, and the interval's coverage.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print/diff_print.h"
+#include "profile/diff.h"
+#include "tap.h"
+
+struct spec {
+	const char *dso, *sym;
+	uint64_t period, samples;
+};
+
+/* old: a 40 %, b 30 %, c 20 %, gone 10 %.  new: a 30 %, b 50 %, c 15 %, born 5 %. */
+static const struct spec old_specs[] = {
+	{ "prog", "a", 400, 40 }, { "prog", "b", 300, 30 }, { "prog", "c", 200, 20 },
+	{ "libc.so.6", "gone", 100, 10 },
+};
+static const struct spec new_specs[] = {
+	{ "prog", "a", 600, 60 }, { "prog", "b", 1000, 100 }, { "prog", "c", 300, 30 },
+	{ "[kernel.kallsyms]", "born", 100, 10 },
+};
+
+static struct pm_profile *build(const struct spec *sp, size_t n)
+{
+	struct pm_profile *p = pm_profile__new();
+	bool ok = p && pm_profile__add_event(p, "cycles") == 0;
+	size_t i;
+
+	for (i = 0; ok && i < n; i++) {
+		struct pm_profile_frame f = { .dso = sp[i].dso, .sym = sp[i].sym,
+					      .kernel = sp[i].dso[0] == '[' };
+		struct pm_profile_sample s = {
+			.comm = "prog", .pid = 1, .tid = 1, .cpu = 0, .time = i + 1,
+			.period = sp[i].period, .samples = sp[i].samples, .last_time = i + 1,
+			.frames = &f, .nr_frames = 1,
+		};
+
+		ok = pm_profile__add(p, &s) == 0;
+	}
+	if (!ok) {
+		printf("Bail out! cannot build a profile\n");
+		exit(1);
+	}
+	return p;
+}
+
+static const char *sym(const struct pm_diff_row *r)
+{
+	return pm_diff_row__key(r)->frame->sym;
+}
+
+static bool order_is(const struct pm_diff *d, const char *const *want, size_t n)
+{
+	size_t i;
+
+	if (d->nr != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (strcmp(sym(&d->rows[i]), want[i]))
+			return false;
+	return true;
+}
+
+static int run(const struct pm_profile_result *o, const struct pm_profile_result *n,
+	       enum pm_diff_compute c, struct pm_diff *d)
+{
+	return pm_diff__compute(o, n, &(struct pm_diff_opts){ .compute = c, .z = 2.576 }, d);
+}
+
+/* perf diff's --symbols: other rows left out; relative: shares of the rows kept. */
+static void test_filter(struct pm_profile_result *o, struct pm_profile_result *n)
+{
+	static const char *const syms[] = { "a", "born" };
+	struct pm_diff_opts opts = { .compute = PM_DIFF_DELTA, .z = 2.576, .syms = syms,
+				     .nr_syms = 2 };
+	struct pm_diff d;
+
+	tap_ok(!pm_diff__compute(o, n, &opts, &d) && d.nr == 2 && d.rows[0].old_pct == 0 &&
+	       fabs(d.rows[1].old_pct - 40.0) < 1e-9, "--symbols: two rows, shares of the totals");
+	pm_diff__exit(&d);
+	opts.relative = true;
+	tap_ok(!pm_diff__compute(o, n, &opts, &d) && d.nr == 2 &&
+	       fabs(d.rows[1].old_pct - 100.0) < 1e-9 && fabs(d.rows[1].new_pct - 600.0 / 7) < 1e-9,
+	       "relative: shares of the rows kept");
+	pm_diff__exit(&d);
+}
+
+static void test_compute(struct pm_profile_result *o, struct pm_profile_result *n)
+{
+	static const char *const by_delta[] = { "b", "born", "c", "a", "gone" };
+	static const char *const by_abs[] = { "b", "a", "c", "born", "gone" };
+	static const char *const by_ratio[] = { "b", "a", "c", "born", "gone" };
+	struct pm_diff d;
+
+	tap_ok(!run(o, n, PM_DIFF_DELTA, &d) && order_is(&d, by_delta, 5),
+	       "delta: largest first, rows only in OLD last");
+	tap_ok(fabs(d.rows[0].delta - 20.0) < 1e-9 && d.rows[0].old && d.rows[0].new &&
+	       d.rows[0].old_samples == 30 && d.rows[0].new_samples == 100,
+	       "b: +20 points, its sample counts from both sides");
+	tap_ok(!d.rows[1].old && fabs(d.rows[1].delta - 5.0) < 1e-9,
+	       "born: only in NEW, its delta its share");
+	tap_ok(!d.rows[4].new && d.rows[4].delta == 0 && d.rows[4].old_pct == 10.0,
+	       "gone: only in OLD, no delta");
+	pm_diff__exit(&d);
+	tap_ok(!run(o, n, PM_DIFF_DELTA_ABS, &d) && order_is(&d, by_abs, 5),
+	       "delta-abs: by size; c and born tie at 5, the baseline first");
+	pm_diff__exit(&d);
+	tap_ok(!run(o, n, PM_DIFF_RATIO, &d) && order_is(&d, by_ratio, 5) &&
+	       fabs(d.rows[0].ratio - 1000.0 / 300) < 1e-9,
+	       "ratio: of periods; rows without a baseline after those with one");
+	pm_diff__exit(&d);
+}
+
+static void test_text(struct pm_profile_result *o, struct pm_profile_result *n)
+{
+	static const char want[] =
+		"# Event 'cycles'\n"
+		"#\n"
+		"# Baseline    Delta  Shared Object      Symbol  \n"
+		"# ........  .......  .................  ........\n"
+		"#\n"
+		"    30.00%  +20.00%  prog               [.] b\n"
+		"             +5.00%  [kernel.kallsyms]  [k] born\n"
+		"    20.00%   -5.00%  prog               [.] c\n"
+		"    40.00%  -10.00%  prog               [.] a\n"
+		"    10.00%           libc.so.6          [.] gone\n";
+	struct pm_out out;
+	struct pm_diff d;
+
+	if (pm_out__init(&out, NULL, NULL, 4096) || run(o, n, PM_DIFF_DELTA, &d)) {
+		tap_ok(0, "perf diff's table");
+		return;
+	}
+	pm_diff__print_text(&out, "cycles", o, n, &d,
+			    &(struct pm_diff_print_opts){ .compute = PM_DIFF_DELTA });
+	tap_ok(out.len == strlen(want) && !memcmp(out.buf, want, out.len), "perf diff's table");
+	if (out.len != strlen(want) || memcmp(out.buf, want, out.len))
+		printf("# got:\n%.*s", (int)out.len, out.buf);
+	pm_diff__exit(&d);
+	pm_out__exit(&out);
+}
+
+/* Draws of two equal shares: the 99 % interval holds 0 in about 99 % of them. */
+static void test_interval(void)
+{
+	unsigned int seed = 41, held = 0, i, j, k1, k2;
+	double lo, hi;
+
+	for (i = 0; i < 2000; i++) {
+		for (j = k1 = k2 = 0; j < 500; j++) {
+			k1 += rand_r(&seed) % 10 < 3;
+			k2 += rand_r(&seed) % 10 < 3;
+		}
+		pm_diff__interval(k1, 500, k2, 500, 2.576, &lo, &hi);
+		held += lo <= 0 && hi >= 0;
+	}
+	tap_ok(held >= 1960 && held < 2000, "coverage of the 99 %% interval: %u of 2000", held);
+	pm_diff__interval(30, 100, 60, 100, 2.576, &lo, &hi);
+	tap_ok(lo > 0 && hi < 60 && lo < 30 && hi > 30, "30 of 100 to 60 of 100: grew, around +30");
+	pm_diff__interval(1, 1000, 3, 1000, 2.576, &lo, &hi);
+	tap_ok(lo < 0 && hi > 0, "1 to 3 samples of 1000: noise");
+}
+
+int main(void)
+{
+	static const enum pm_profile_key keys[] = { PM_PROFILE_KEY_DSO, PM_PROFILE_KEY_SYM };
+	static const enum pm_profile_key comm[] = { PM_PROFILE_KEY_COMM };
+	struct pm_profile *po = build(old_specs, 4), *pn = build(new_specs, 4);
+	struct pm_profile_query q = { .keys = keys, .nr_keys = 2 };
+	struct pm_profile_result *o = NULL, *n = NULL, *c = NULL;
+	struct pm_diff d;
+
+	if (pm_profile__query(po, &q, &o) || pm_profile__query(pn, &q, &n)) {
+		printf("Bail out! query\n");
+		return 1;
+	}
+	test_compute(o, n);
+	test_text(o, n);
+	test_filter(o, n);
+	q = (struct pm_profile_query){ .keys = comm, .nr_keys = 1 };
+	tap_ok(!pm_profile__query(pn, &q, &c) && run(o, c, PM_DIFF_DELTA, &d) ==
+	       -EINVAL, "results of other keys are refused");
+	test_interval();
+	pm_profile_result__delete(o);
+	pm_profile_result__delete(n);
+	pm_profile_result__delete(c);
+	pm_profile__delete(po);
+	pm_profile__delete(pn);
+	return tap_done();
+}
