@@ -31,6 +31,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "show where in a function the samples are: instructions, lines" },
 	{ .name = "top", .argv0 = "pmrec top", .fn = cmd_top,
 	  .summary = "the hottest functions now, refreshed live (no file)" },
+	{ .name = "agent", .argv0 = "pmrec agent", .fn = cmd_agent,
+	  .summary = "profile continuously, each window sent to Pyroscope or a pprof file" },
 	{ .name = "archive", .argv0 = "pmrec archive", .fn = cmd_archive,
 	  .summary = "put the symbols of the sampled files and kernel into a recording" },
 };
