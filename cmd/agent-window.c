@@ -87,9 +87,11 @@ int agent__window(struct agent *a, int64_t until)
 
 void agent__print_counts(struct agent *a, const struct pm_uploader_counts *c)
 {
-	note("%" PRIu64 " windows, %" PRIu64 " samples, %" PRIu64 " lost; %" PRIu64
+	double secs = (double)(agent__clock(CLOCK_MONOTONIC) - a->mono0_ns) / 1e9;
+
+	note("%" PRIu64 " windows over %.1f s, %" PRIu64 " samples, %" PRIu64 " lost; %" PRIu64
 	     " files written; sent %" PRIu64 ", retried %" PRIu64 ", rejected %" PRIu64
 	     ", dropped %" PRIu64 ", queued %" PRIu64 "%s%s",
-	     a->windows, a->samples, a->lost, a->files, c->sent, c->retries, c->rejected,
+	     a->windows, secs, a->samples, a->lost, a->files, c->sent, c->retries, c->rejected,
 	     c->dropped, c->queued, *c->last_error ? "; last error: " : "", c->last_error);
 }

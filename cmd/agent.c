@@ -216,7 +216,7 @@ static int agent__open_events(struct agent *a)
 
 /* ---- the loop --------------------------------------------------------- */
 
-static int64_t agent__clock(clockid_t id)
+int64_t agent__clock(clockid_t id)
 {
 	struct timespec ts;
 

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "export/uploader.h"
 #include "profile/live.h"
@@ -42,6 +43,9 @@ struct agent {
 	int64_t wall0_ns, mono0_ns;	/* the clocks at the start, to place windows */
 	uint64_t samples, lost, windows, files;
 };
+
+/* The clock id's time in ns. */
+int64_t agent__clock(clockid_t id);
 
 /* CLOCK_MONOTONIC of the Unix second t, as the clocks stood at the start. */
 int64_t agent__mono_at(const struct agent *a, int64_t t);
