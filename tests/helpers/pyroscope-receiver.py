@@ -7,9 +7,10 @@ every request against the documented contract:
     Content-Type: multipart/form-data; the field "profile" holds a gzipped
     pprof profile.
 
-pyroscope-receiver.py DIR [--fail N] [--reset N] [--hang] [--header 'N: V']
+pyroscope-receiver.py DIR [--port N] [--fail N] [--reset N] [--hang] [--header 'N: V']
 
-Writes its port to DIR/port once listening.  Each accepted request: its
+Listens on port N (default: any free one) and writes it to DIR/port once
+listening.  Each accepted request: its
 profile as DIR/NNNN.pb.gz and a line "NNNN FROM UNTIL RATE SPY NAME" in
 DIR/log.  A request that breaks the contract is answered 400 and its reason
 appended to DIR/errors.  --fail N answers the first N requests 500,
@@ -28,12 +29,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 args = sys.argv[1:]
 out = args.pop(0)
-opts = {'fail': 0, 'reset': 0, 'hang': False, 'header': None}
+opts = {'port': 0, 'fail': 0, 'reset': 0, 'hang': False, 'header': None}
 while args:
     a = args.pop(0)
     if a == '--hang':
         opts['hang'] = True
-    elif a in ('--fail', '--reset'):
+    elif a in ('--port', '--fail', '--reset'):
         opts[a[2:]] = int(args.pop(0))
     elif a == '--header':
         opts['header'] = args.pop(0)
@@ -128,7 +129,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(text)
 
 
-srv = ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+srv = ThreadingHTTPServer(('127.0.0.1', opts['port']), Handler)
 srv.daemon_threads = True
 with open(os.path.join(out, 'port.tmp'), 'w') as p:
     p.write('%d\n' % srv.server_address[1])
