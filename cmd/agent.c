@@ -17,6 +17,7 @@
 
 #include "agent.h"
 #include "builtin.h"
+#include "live-events.h"
 
 #define AGENT_MMAP_PAGES 16	/* 64 KiB per CPU: 97 Hz with -g fills it in seconds */
 #define AGENT_FREQ 97		/* not 100: off the beat of timers that tick in round numbers */
@@ -165,53 +166,18 @@ static void agent__warn(void *arg, const struct pm_warning *w)
 
 static int agent__open_events(struct agent *a)
 {
-	struct record_opts *o = &a->o->rec;
-	struct record *rec = &a->rec;
-	bool system_wide = rec->targets.tids[0] == -1;
-	struct pm_event_config cfg = {
-		.freq = o->freq, .period = o->period,
-		.callchain = o->callchain, .dwarf = o->dwarf, .dwarf_stack = o->dwarf_stack,
-		.inherit = !system_wide, .lost_format = true,
-	};
-	struct pm_evset set = {
-		.evlist = &o->evlist, .tids = rec->targets.tids, .nr_tids = rec->targets.nr,
-		.mmap_pages = o->mmap_pages, .cgroup_fd = -1,
-	};
-	struct pm_evset_error e;
-	int err;
-
 	a->live = pm_live__new(&(struct pm_live_config){
-		.evlist = &o->evlist, .callchain = o->callchain, .addrs = true,
-		.warn = agent__warn, .warn_arg = a,
+		.evlist = &a->o->rec.evlist,
+		.callchain = a->o->rec.callchain,
+		.addrs = true,
+		.warn = agent__warn,
+		.warn_arg = a,
 	});
-	rec->drain = a->live ? pm_drain__new(&(struct pm_drain_config){
-		.cpus = rec->cpus.cpus, .nr_cpus = rec->cpus.nr,
-		.sink = pm_live__sink(a->live), .watch_fd = a->sigfd,
-	}) : NULL;
-	if (!rec->drain) {
-		error("cannot set up the rings: %s", strerror(errno));
+	if (!a->live) {
+		error("out of memory");
 		return PM_EXIT_FAILURE;
 	}
-	pm_raise_nofile((rlim_t)pm_count_open_fds() + 16 +
-			(rlim_t)rec->cpus.nr * rec->targets.nr * o->evlist.nr);
-	set.drain = rec->drain;
-	err = pm_evset__open(&set, &cfg, &e);
-	if (err) {
-		record__report_evset_error(rec, &e);
-		return PM_EXIT_FAILURE;
-	}
-	err = pm_drain__start(rec->drain, &set.opened);
-	if (!err)
-		err = pm_live__start(a->live);
-	if (!err)
-		err = pm_live__synthesize(a->live, system_wide ? NULL : rec->targets.tids,
-					  rec->targets.nr);
-	if (err) {
-		error("cannot start: %s", strerror(-err));
-		return PM_EXIT_FAILURE;
-	}
-	pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
-	return 0;
+	return live_events__open(&a->rec, a->live, a->sigfd);
 }
 
 /* ---- the loop --------------------------------------------------------- */
