@@ -61,20 +61,22 @@ test_expect_success 'a server that never answers: tries end at the timeout, no s
 	test_grep "last error: .*timed out" "$TMP_ROOT/hang.log"
 '
 
+# all_again NAME RECEIVER-OPTION: the first 3 requests fail so; every
+# window arrives all the same, each failure counted as a retry.
+all_again() {
+	receiver_start "$TMP_ROOT/$1" "$2" 3
+	agent_for 4 "$1" --server=http://127.0.0.1:$port --interval=1 --timeout=2
+	n=$(windows_check "$TMP_ROOT/$1/log") &&
+	test_equal "$(windows "$1")" "$n" "windows received" &&
+	test_at_least 3 "$(count retried "$1")" "retries"
+}
+
 test_expect_success '500s: the windows are sent again, all arrive' '
-	receiver_start "$TMP_ROOT/fail" --fail 3
-	agent_for 4 fail --server=http://127.0.0.1:$port --interval=1 --timeout=2
-	n=$(windows_check "$TMP_ROOT/fail/log") &&
-	test_equal "$(windows fail)" "$n" "windows received" &&
-	test_at_least 3 "$(count retried fail)" "retries"
+	all_again fail --fail
 '
 
 test_expect_success 'connection resets: the windows are sent again, all arrive' '
-	receiver_start "$TMP_ROOT/reset" --reset 3
-	agent_for 4 reset --server=http://127.0.0.1:$port --interval=1 --timeout=2
-	n=$(windows_check "$TMP_ROOT/reset/log") &&
-	test_equal "$(windows reset)" "$n" "windows received" &&
-	test_at_least 3 "$(count retried reset)" "retries"
+	all_again reset --reset
 '
 
 test_expect_success 'SIGTERM mid-window: the partial window is sent' '
