@@ -177,7 +177,7 @@ struct pm_uploader *pm_uploader__new(const struct pm_uploader_config *cfg)
 	return u;
 }
 
-int pm_uploader__push(struct pm_uploader *u, const struct pm_pyroscope_window *w)
+void pm_uploader__push(struct pm_uploader *u, const struct pm_pyroscope_window *w)
 {
 	pthread_mutex_lock(&u->lock);
 	u->counts.windows++;
@@ -190,7 +190,6 @@ int pm_uploader__push(struct pm_uploader *u, const struct pm_pyroscope_window *w
 	u->counts.queued = u->nr;
 	pthread_cond_signal(&u->cond);
 	pthread_mutex_unlock(&u->lock);
-	return 0;
 }
 
 void pm_uploader__counts(struct pm_uploader *u, struct pm_uploader_counts *c)

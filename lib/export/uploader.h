@@ -44,9 +44,9 @@ struct pm_uploader *pm_uploader__new(const struct pm_uploader_config *cfg);
 
 /*
  * Queues w (its data, malloc'ed, is the uploader's from now on, whatever
- * happens) and returns at once.  0, or -ENOMEM (w dropped and counted).
+ * happens) and returns at once: the queue's room is made when it is made.
  */
-int pm_uploader__push(struct pm_uploader *u, const struct pm_pyroscope_window *w);
+void pm_uploader__push(struct pm_uploader *u, const struct pm_pyroscope_window *w);
 
 void pm_uploader__counts(struct pm_uploader *u, struct pm_uploader_counts *c);
 
