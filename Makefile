@@ -61,6 +61,13 @@ ifeq ($(strip $(CAPSTONE_LIBS)),)
 CAPSTONE_LIBS := -lcapstone
 endif
 
+# pmrec agent's uploads to Pyroscope (libcurl: http, https, proxies, timeouts).
+CURL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
+CURL_LIBS := $(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null)
+ifeq ($(strip $(CURL_LIBS)),)
+CURL_LIBS := -lcurl
+endif
+
 # pmrec top's interactive view (ncurses); only the pmrec binary links it.
 CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncurses 2>/dev/null)
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncurses 2>/dev/null)
@@ -71,10 +78,10 @@ endif
 # Project flags live apart from CFLAGS so `make CFLAGS=...` keeps them.
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote lib \
 	-Wall -Wextra -Wno-unused-parameter $(ELF_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS) $(DW_CFLAGS) \
-	$(DEBUGINFOD_CFLAGS) $(CAPSTONE_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
+	$(DEBUGINFOD_CFLAGS) $(CAPSTONE_CFLAGS) $(CURL_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(CAPSTONE_LIBS) $(DEBUGINFOD_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
+PM_LIBS := $(CAPSTONE_LIBS) $(CURL_LIBS) $(DEBUGINFOD_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
 # diff's confidence intervals (sqrt, erfc).
 PM_LIBS += -lm
 

@@ -67,6 +67,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 

@@ -33,6 +33,8 @@ static const struct cmd_struct commands[] = {
 	  .summary = "the hottest functions now, refreshed live (no file)" },
 	{ .name = "diff", .argv0 = "pmrec diff", .fn = cmd_diff,
 	  .summary = "what changed between two recordings, and a gate for CI" },
+	{ .name = "agent", .argv0 = "pmrec agent", .fn = cmd_agent,
+	  .summary = "profile continuously, each window sent to Pyroscope or a pprof file" },
 	{ .name = "archive", .argv0 = "pmrec archive", .fn = cmd_archive,
 	  .summary = "put the symbols of the sampled files and kernel into a recording" },
 };

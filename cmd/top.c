@@ -17,6 +17,7 @@
 
 #include "builtin.h"
 #include "base/emit.h"
+#include "live-events.h"
 #include "print/profile_print.h"
 #include "top.h"
 
@@ -135,40 +136,11 @@ static void top__warn(void *arg, const struct pm_warning *w)
 		      strerror(w->err));
 }
 
-/* One fd per event, CPU and task, and a few of our own. */
-static void top__raise_nofile(struct top *t)
-{
-	pm_raise_nofile((rlim_t)pm_count_open_fds() + 16 +
-			(rlim_t)t->rec.cpus.nr * t->rec.targets.nr * t->o->rec.evlist.nr);
-}
-
 static int top__open_events(struct top *t)
 {
-	struct record_opts *o = &t->o->rec;
-	struct record *rec = &t->rec;
-	bool system_wide = rec->targets.tids[0] == -1;
-	struct pm_event_config cfg = {
-		.freq = o->freq,
-		.period = o->period,
-		.callchain = o->callchain,
-		.dwarf = o->dwarf,
-		.dwarf_stack = o->dwarf_stack,
-		.inherit = !system_wide,
-		.lost_format = true,
-	};
-	struct pm_evset set = {
-		.evlist = &o->evlist,
-		.tids = rec->targets.tids,
-		.nr_tids = rec->targets.nr,
-		.mmap_pages = o->mmap_pages,
-		.cgroup_fd = -1,
-	};
-	struct pm_evset_error e;
-	int err;
-
 	t->live = pm_live__new(&(struct pm_live_config){
-		.evlist = &o->evlist,
-		.callchain = o->callchain,
+		.evlist = &t->o->rec.evlist,
+		.callchain = t->o->rec.callchain,
 		.decay = t->o->decay,
 		.warn = top__warn,
 		.warn_arg = t,
@@ -177,36 +149,7 @@ static int top__open_events(struct top *t)
 		error("out of memory");
 		return PM_EXIT_FAILURE;
 	}
-	rec->drain = pm_drain__new(&(struct pm_drain_config){
-		.cpus = rec->cpus.cpus,
-		.nr_cpus = rec->cpus.nr,
-		.sink = pm_live__sink(t->live),
-		.watch_fd = t->epfd >= 0 ? t->epfd : t->sigfd,
-	});
-	if (!rec->drain) {
-		error("cannot set up the rings: %s", strerror(errno));
-		return PM_EXIT_FAILURE;
-	}
-	top__raise_nofile(t);
-	set.drain = rec->drain;
-	err = pm_evset__open(&set, &cfg, &e);
-	o->mmap_pages = set.mmap_pages;
-	if (err) {
-		record__report_evset_error(rec, &e);
-		return PM_EXIT_FAILURE;
-	}
-	err = pm_drain__start(rec->drain, &set.opened);
-	if (!err)
-		err = pm_live__start(t->live);
-	if (!err)
-		err = pm_live__synthesize(t->live, system_wide ? NULL : rec->targets.tids,
-					  rec->targets.nr);
-	if (err) {
-		error("cannot start: %s", strerror(-err));
-		return PM_EXIT_FAILURE;
-	}
-	pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
-	return 0;
+	return live_events__open(&t->rec, t->live, t->epfd >= 0 ? t->epfd : t->sigfd);
 }
 
 /* ---- signals and the loop --------------------------------------------- */

@@ -16,7 +16,7 @@ undocumented() {
 	done
 }
 
-for cmd in record dump report annotate top archive diff; do
+for cmd in record dump report annotate top archive diff agent; do
 	test_expect_success "every long option of $cmd is in pmrec-$cmd.1" "
 		long_options $cmd >opts &&
 		test -s opts &&
@@ -42,7 +42,7 @@ misplaced_help_lines() {
 	     { prev = $0 }'
 }
 
-for cmd in "" record dump report annotate top archive diff; do
+for cmd in "" record dump report annotate top archive diff agent; do
 	test_expect_success "pmrec $cmd --help: no option text starts at column 0" "
 		\"\$PMREC\" $cmd --help >help &&
 		grep -q -E '^ +(-|[a-z]+  )' help &&

@@ -121,6 +121,7 @@ static int live__start(struct pm_live *l, const struct pm_profile *from)
 	err = pm_report_sink__init(&l->sink, l->r, l->cur);
 	l->sink.namer = l->namer;
 	l->sink.ip_only = !l->cfg.callchain;
+	l->sink.addrs = l->cfg.addrs;
 	if (!err && from && l->cfg.decay)
 		err = live__carry(l, from);
 	if (err) {
@@ -444,6 +445,11 @@ int pm_live__interval(struct pm_live *l, struct pm_profile **p, struct pm_live_c
 	if (!err)
 		err = live__start(l, l->last);
 	return err;
+}
+
+struct pm_reader *pm_live__reader(struct pm_live *l)
+{
+	return l->r;
 }
 
 int pm_live__zero(struct pm_live *l)

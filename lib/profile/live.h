@@ -41,6 +41,7 @@ struct pm_live_config {
 	const struct pm_evlist *evlist;	/* opened: attrs and sample ids final */
 	bool callchain;			/* name whole stacks, not the ip alone */
 	bool decay;			/* each interval starts from the last, scaled by 7/8 */
+	bool addrs;			/* a frame per address, as pprof wants (report_sink.h) */
 	struct pm_namer_opts naming;
 	/*
 	 * Exited processes the namer may remember before it is made anew
@@ -91,6 +92,9 @@ int pm_live__synthesize(struct pm_live *l, const pid_t *tids, size_t nr);
  * its counts; the next interval starts.  0 or a negative errno.
  */
 int pm_live__interval(struct pm_live *l, struct pm_profile **p, struct pm_live_counts *c);
+
+/* The reader of the events' description: their attrs, for pm_pprof_opts__from_input. */
+struct pm_reader *pm_live__reader(struct pm_live *l);
 
 /* Forgets the decayed past: the interval under way starts empty. */
 int pm_live__zero(struct pm_live *l);
