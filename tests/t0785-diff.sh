@@ -120,10 +120,12 @@ test_expect_success 'the gate per symbol: share_b:50 passes, share_b:5 trips alo
 	"$PMREC" diff --fail-above=share_a:0 "$T/old.pm" "$T/new.pm" >/dev/null
 '
 
+# The program's own rows: the kernel's (pvm_irq_enable, page faults) follow
+# the machine's load between two runs, a real change the gate may report.
 test_expect_success 'the unchanged program, five pairs: the gate never trips' '
 	for i in 1 2 3 4 5; do
 		rec_pmrec a.data 10 10 && rec_pmrec b.data 10 10 &&
-		"$PMREC" diff --fail-above=1 a.data b.data >out 2>err || {
+		"$PMREC" diff --dsos=shares --fail-above=1 a.data b.data >out 2>err || {
 			cat out err; exit 1; }
 	done
 '
