@@ -47,12 +47,9 @@ DW_LIBS := -ldw
 endif
 IBERTY_LIBS ?= -liberty
 
-# Files by build id from debuginfod servers (libdebuginfod, from elfutils).
+# Files by build id from debuginfod servers (libdebuginfod, from elfutils):
+# its header only; the library is loaded when a server is named (base/dynlib.h).
 DEBUGINFOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdebuginfod 2>/dev/null)
-DEBUGINFOD_LIBS := $(shell $(PKG_CONFIG) --libs libdebuginfod 2>/dev/null)
-ifeq ($(strip $(DEBUGINFOD_LIBS)),)
-DEBUGINFOD_LIBS := -ldebuginfod
-endif
 
 # Disassembly for annotate (capstone: BSD-licensed; GNU libopcodes is GPL-3).
 CAPSTONE_CFLAGS := $(shell $(PKG_CONFIG) --cflags capstone 2>/dev/null)
@@ -61,12 +58,9 @@ ifeq ($(strip $(CAPSTONE_LIBS)),)
 CAPSTONE_LIBS := -lcapstone
 endif
 
-# pmrec agent's uploads to Pyroscope (libcurl: http, https, proxies, timeouts).
+# pmrec agent's uploads to Pyroscope (libcurl: http, https, proxies, timeouts):
+# its header only; agent loads the library (export/libcurl.c).
 CURL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
-CURL_LIBS := $(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null)
-ifeq ($(strip $(CURL_LIBS)),)
-CURL_LIBS := -lcurl
-endif
 
 # pmrec top's interactive view (ncurses); only the pmrec binary links it.
 CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncurses 2>/dev/null)
@@ -81,7 +75,7 @@ BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote l
 	$(DEBUGINFOD_CFLAGS) $(CAPSTONE_CFLAGS) $(CURL_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(CAPSTONE_LIBS) $(CURL_LIBS) $(DEBUGINFOD_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
+PM_LIBS := $(CAPSTONE_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
 # diff's confidence intervals (sqrt, erfc).
 PM_LIBS += -lm
 

@@ -248,16 +248,31 @@ static int agent__loop(struct agent *a)
 	a->from = a->wall0_ns / 1000000000;
 	for (;;) {
 		int64_t now;
+		bool busy;
 
 		err = pm_drain__loop(a->rec.drain, &drv);
 		if (err) {
 			error("cannot read the rings: %s", strerror(-err));
 			return PM_EXIT_FAILURE;
 		}
-		/* A stop cuts the window short: it ends at the second under way. */
+		/*
+		 * A stop cuts the window short: it ends at the second under way,
+		 * with the rings read to their last byte (a ring is read when it
+		 * is a quarter full: a second or more of samples at 97 Hz with -g).
+		 */
 		now = agent__clock(CLOCK_REALTIME);
-		if (a->stop_signal || pm_drain__all_retired(a->rec.drain))
+		if (a->stop_signal || pm_drain__all_retired(a->rec.drain)) {
+			err = pm_drain__stop(a->rec.drain, NULL, NULL);
+			if (err)
+				error("cannot read the rings: %s", strerror(-err));
 			return agent__window(a, now / 1000000000 + 1) ? PM_EXIT_FAILURE : 0;
+		}
+		/* The window holds what the rings have of it. */
+		err = pm_drain__pass(a->rec.drain, &busy);
+		if (err) {
+			error("cannot read the rings: %s", strerror(-err));
+			return PM_EXIT_FAILURE;
+		}
 		if (agent__window(a, a->from + a->o->interval))
 			return PM_EXIT_FAILURE;
 	}

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <curl/curl.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/libcurl.h"
 #include "export/pyroscope.h"
 
 struct pm_pyroscope {
@@ -33,6 +33,10 @@ struct pm_pyroscope *pm_pyroscope__new(const struct pm_pyroscope_config *cfg)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (pm_libcurl__load()) {
+		errno = ENOSYS;
+		return NULL;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -40,9 +44,9 @@ struct pm_pyroscope *pm_pyroscope__new(const struct pm_pyroscope_config *cfg)
 	p->name = strdup(cfg->name);
 	p->sample_rate = cfg->sample_rate;
 	p->timeout_ms = cfg->timeout_ms;
-	p->curl = curl_easy_init();
+	p->curl = pm_libcurl.easy_init();
 	for (i = 0; p->curl && i < cfg->nr_headers; i++) {
-		struct curl_slist *l = curl_slist_append(p->headers, cfg->headers[i]);
+		struct curl_slist *l = pm_libcurl.slist_append(p->headers, cfg->headers[i]);
 
 		if (!l)
 			break;
@@ -61,8 +65,8 @@ void pm_pyroscope__delete(struct pm_pyroscope *p)
 	if (!p)
 		return;
 	if (p->curl)
-		curl_easy_cleanup(p->curl);
-	curl_slist_free_all(p->headers);
+		pm_libcurl.easy_cleanup(p->curl);
+	pm_libcurl.slist_free_all(p->headers);
 	free(p->server);
 	free(p->name);
 	free(p);
@@ -71,7 +75,7 @@ void pm_pyroscope__delete(struct pm_pyroscope *p)
 /* SERVER/ingest?name=...&from=...: the query of the ingestion API, name escaped. */
 static char *pyroscope__url(struct pm_pyroscope *p, const struct pm_pyroscope_window *w)
 {
-	char *name = curl_easy_escape(p->curl, p->name, 0), *url = NULL;
+	char *name = pm_libcurl.easy_escape(p->curl, p->name, 0), *url = NULL;
 	size_t n = strlen(p->server);
 
 	if (!name)
@@ -82,7 +86,7 @@ static char *pyroscope__url(struct pm_pyroscope *p, const struct pm_pyroscope_wi
 		     "&format=pprof&sampleRate=%u&spyName=pmrec", (int)n, p->server, name,
 		     w->from, w->until, p->sample_rate) < 0)
 		url = NULL;
-	curl_free(name);
+	pm_libcurl.free(name);
 	return url;
 }
 
@@ -102,14 +106,14 @@ static int pyroscope__body(struct pm_pyroscope *p, const struct pm_pyroscope_win
 {
 	curl_mimepart *part;
 
-	*mime = curl_mime_init(p->curl);
+	*mime = pm_libcurl.mime_init(p->curl);
 	if (!*mime)
 		return -ENOMEM;
-	part = curl_mime_addpart(*mime);
-	if (!part || curl_mime_name(part, "profile") ||
-	    curl_mime_filename(part, "profile.pprof") ||
-	    curl_mime_type(part, "application/octet-stream") ||
-	    curl_mime_data(part, w->data, w->len))
+	part = pm_libcurl.mime_addpart(*mime);
+	if (!part || pm_libcurl.mime_name(part, "profile") ||
+	    pm_libcurl.mime_filename(part, "profile.pprof") ||
+	    pm_libcurl.mime_type(part, "application/octet-stream") ||
+	    pm_libcurl.mime_data(part, w->data, w->len))
 		return -ENOMEM;
 	return 0;
 }
@@ -125,25 +129,25 @@ enum pm_pyroscope_result pm_pyroscope__send(struct pm_pyroscope *p,
 
 	*status = 0;
 	if (url && !pyroscope__body(p, w, &mime)) {
-		curl_easy_reset(p->curl);
-		curl_easy_setopt(p->curl, CURLOPT_URL, url);
-		curl_easy_setopt(p->curl, CURLOPT_MIMEPOST, mime);
-		curl_easy_setopt(p->curl, CURLOPT_HTTPHEADER, p->headers);
+		pm_libcurl.easy_reset(p->curl);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_URL, url);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_MIMEPOST, mime);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_HTTPHEADER, p->headers);
 		/* Threads and signals: no alarm() for the resolver's timeout. */
-		curl_easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(p->curl, CURLOPT_TIMEOUT_MS, p->timeout_ms);
-		curl_easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT_MS, p->timeout_ms);
-		curl_easy_setopt(p->curl, CURLOPT_WRITEFUNCTION, pyroscope__discard);
-		curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, errbuf);
-		curl_easy_setopt(p->curl, CURLOPT_USERAGENT, "pmrec-agent");
-		rc = curl_easy_perform(p->curl);
-		curl_easy_getinfo(p->curl, CURLINFO_RESPONSE_CODE, status);
-		curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_TIMEOUT_MS, p->timeout_ms);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT_MS, p->timeout_ms);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_WRITEFUNCTION, pyroscope__discard);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_ERRORBUFFER, errbuf);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_USERAGENT, "pmrec-agent");
+		rc = pm_libcurl.easy_perform(p->curl);
+		pm_libcurl.easy_getinfo(p->curl, CURLINFO_RESPONSE_CODE, status);
+		pm_libcurl.easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
 	}
 	if (err)
 		snprintf(err, PM_PYROSCOPE_ERRLEN, "%s",
-			 rc == CURLE_OK ? "" : *errbuf ? errbuf : curl_easy_strerror(rc));
-	curl_mime_free(mime);
+			 rc == CURLE_OK ? "" : *errbuf ? errbuf : pm_libcurl.easy_strerror(rc));
+	pm_libcurl.mime_free(mime);
 	free(url);
 	return pyroscope__classify(rc, *status);
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -7,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "export/libcurl.h"
 #include "export/uploader.h"
 
 #define UPLOADER_MAX_WINDOWS 8
@@ -145,7 +145,12 @@ struct pm_uploader *pm_uploader__new(const struct pm_uploader_config *cfg)
 	int err;
 
 	/* Not thread-safe: here, before the thread; libcurl counts the calls. */
-	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+	err = pm_libcurl__load();
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	if (pm_libcurl.global_init(CURL_GLOBAL_DEFAULT)) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -170,7 +175,7 @@ struct pm_uploader *pm_uploader__new(const struct pm_uploader_config *cfg)
 		err = pthread_create(&u->thread, NULL, uploader__thread, u);
 	if (err) {
 		uploader__free(u);
-		curl_global_cleanup();
+		pm_libcurl.global_cleanup();
 		errno = err;
 		return NULL;
 	}
@@ -212,5 +217,5 @@ void pm_uploader__close(struct pm_uploader *u, long grace_ms, struct pm_uploader
 	if (c)
 		*c = u->counts;
 	uploader__free(u);
-	curl_global_cleanup();
+	pm_libcurl.global_cleanup();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <elfutils/debuginfod.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +10,48 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/dynlib.h"
 #include "base/hashtab.h"
 #include "base/output.h"
 #include "format/perf_data.h"
 #include "symbols/debuginfod.h"
 #include "symbols/jitbudget.h"
+
+/* libdebuginfod, loaded when a server is named (base/dynlib.h). */
+static struct {
+	debuginfod_client *(*begin)(void);
+	void (*end)(debuginfod_client *c);
+	int (*find_executable)(debuginfod_client *c, const unsigned char *id, int len,
+			       char **path);
+	int (*find_debuginfo)(debuginfod_client *c, const unsigned char *id, int len,
+			      char **path);
+	void *(*get_user_data)(debuginfod_client *c);
+	void (*set_user_data)(debuginfod_client *c, void *data);
+	void (*set_progressfn)(debuginfod_client *c, debuginfod_progressfn_t fn);
+} dd;
+static pthread_once_t dd_once = PTHREAD_ONCE_INIT;
+static int dd_err;
+
+static void dd__load(void)
+{
+	static const char *const names[] = {
+		"debuginfod_begin", "debuginfod_end", "debuginfod_find_executable",
+		"debuginfod_find_debuginfo", "debuginfod_get_user_data",
+		"debuginfod_set_user_data", "debuginfod_set_progressfn",
+	};
+	void *syms[sizeof(names) / sizeof(names[0])];
+
+	dd_err = pm_dynlib__load("libdebuginfod.so.1", names, syms, sizeof(names) / sizeof(names[0]));
+	if (dd_err)
+		return;
+	*(void **)&dd.begin = syms[0];
+	*(void **)&dd.end = syms[1];
+	*(void **)&dd.find_executable = syms[2];
+	*(void **)&dd.find_debuginfo = syms[3];
+	*(void **)&dd.get_user_data = syms[4];
+	*(void **)&dd.set_user_data = syms[5];
+	*(void **)&dd.set_progressfn = syms[6];
+}
 
 /* libdebuginfod's DEBUGINFOD_TIMEOUT when unset, in seconds. */
 #define DEBUGINFOD_DEFAULT_TIMEOUT 90
@@ -90,7 +128,7 @@ static const struct pm_hashtab_ops debuginfod_ops = {
  */
 static int debuginfod__progress(debuginfod_client *c, long a, long b)
 {
-	struct pm_debuginfod *d = debuginfod_get_user_data(c);
+	struct pm_debuginfod *d = dd.get_user_data(c);
 	uint64_t now = pm_jit__now();
 	uint64_t since;
 
@@ -128,20 +166,25 @@ struct pm_debuginfod *pm_debuginfod__new(void)
 		errno = ENOENT;
 		return NULL;
 	}
+	pthread_once(&dd_once, dd__load);
+	if (dd_err) {
+		errno = -dd_err;
+		return NULL;
+	}
 	d = calloc(1, sizeof(*d));
 	if (d)
-		d->client = debuginfod_begin();
+		d->client = dd.begin();
 	if (!d || !d->client) {
 		free(d);
 		errno = ENOMEM;
 		return NULL;
 	}
-	debuginfod_set_user_data(d->client, d);
+	dd.set_user_data(d->client, d);
 	/*
 	 * Also replaces the progress line libdebuginfod prints on stderr
 	 * under DEBUGINFOD_PROGRESS: lib/ never prints.
 	 */
-	debuginfod_set_progressfn(d->client, debuginfod__progress);
+	dd.set_progressfn(d->client, debuginfod__progress);
 	d->timeout_ns = debuginfod__timeout();
 	pm_hashtab__init(&d->tab, &debuginfod_ops, d);
 	return d;
@@ -157,7 +200,7 @@ void pm_debuginfod__delete(struct pm_debuginfod *d)
 		free(d->entries[i].path);
 	free(d->entries);
 	pm_hashtab__exit(&d->tab);
-	debuginfod_end(d->client);
+	dd.end(d->client);
 	free(d);
 }
 
@@ -250,9 +293,9 @@ static int debuginfod__query(struct pm_debuginfod *d, struct debuginfod_entry *e
 	d->last_bytes = -1;
 	d->received = d->cancelled = false;
 	if (e->kind == PM_DEBUGINFOD_EXECUTABLE)
-		fd = debuginfod_find_executable(d->client, e->id, e->len, &path);
+		fd = dd.find_executable(d->client, e->id, e->len, &path);
 	else
-		fd = debuginfod_find_debuginfo(d->client, e->id, e->len, &path);
+		fd = dd.find_debuginfo(d->client, e->id, e->len, &path);
 	/* A file had wins over a cancel (which may have only cut a cleaning short). */
 	if (fd < 0 && d->cancelled) {
 		debuginfod__forget_miss(e);
