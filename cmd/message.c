@@ -3,10 +3,14 @@
  * What cmd/ says on stderr: every line starts with the command's name
  * ("pmrec report: "), put there here and nowhere else.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "builtin.h"
+#include "base/emit.h"
 
 /* "pmrec" until main() runs a command, then its argv[0]. */
 static const char *cmd_name = "pmrec";
@@ -16,18 +20,50 @@ void pm_cmd__set_name(const char *name)
 	cmd_name = name;
 }
 
+/* The message's bytes go to stderr's stdio buffer (one write with the rest). */
+static int say_write(void *arg, const void *buf, size_t n)
+{
+	return fwrite(buf, 1, n, arg) == n ? 0 : -EIO;
+}
+
+/*
+ * Text as a terminal may show it: messages carry names a recording gave
+ * (paths, symbols, comms), so they follow the one rule of what reaches a
+ * terminal (pm_out__term_str).
+ */
+static void say_safe(const char *s)
+{
+	struct pm_out o;
+
+	/* Without memory for it, no unchecked byte: the message is lost. */
+	if (pm_out__init(&o, say_write, stderr, 256)) {
+		fputs("(out of memory)", stderr);
+		return;
+	}
+	pm_out__term_str(&o, s, strlen(s), true);
+	pm_out__flush(&o);
+	pm_out__exit(&o);
+}
+
 /* "NAME: [WHERE: ][LABEL]MESSAGE\n", in one write where stdio allows. */
 static void say(const char *where, const char *label, const char *fmt, va_list ap)
 {
+	char *text = NULL;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
 	flockfile(stderr);
 	fprintf(stderr, "%s: ", cmd_name);
-	if (where)
-		fprintf(stderr, "%s: ", where);
+	if (where) {
+		say_safe(where);
+		fputs(": ", stderr);
+	}
 	if (label)
 		fputs(label, stderr);
-	vfprintf(stderr, fmt, ap);
+	say_safe(text ? text : "(out of memory)");
 	fputc('\n', stderr);
 	funlockfile(stderr);
+	free(text);
 }
 
 void error(const char *fmt, ...)

@@ -95,4 +95,16 @@ test_expect_success 'a comm with the same bytes: report and folded' '
 	safe c1 c2
 '
 
+# Messages carry names from the recording too: a program at a path of the
+# same bytes, rebuilt since, is refused by name on stderr.
+test_expect_success 'stderr: a refused file named by a hostile path' '
+	mkdir -p "$D/m" && cd "$D/m" &&
+	cp "$HELPERS/spin" "$EVIL" &&
+	"$PMREC" -q -o m.data -- "./$EVIL" 0.2 &&
+	cp "$HELPERS/spin-nofp" "$EVIL" &&
+	"$PMREC" report -i m.data >/dev/null 2>err &&
+	grep -q "hot?\[31m???evil is not used for symbols" err &&
+	safe err
+'
+
 test_done
