@@ -5,11 +5,9 @@ command -v go >/dev/null 2>&1 ||
 	test_skip_all "go is not installed (apt-get install golang-go)"
 python3 -c 'import email, http.server' 2>/dev/null || test_skip_all "python3 is not installed"
 
-# Go writes its caches under HOME: keep them in the test's directory, and
-# run offline (GOPATH mode, no module proxy), as t0740 does.
-export HOME="$TMP_ROOT/home" GOCACHE="$TMP_ROOT/gocache" GOPATH=/usr/share/gocode
+# Go runs offline (GOPATH mode, no module proxy), as t0740 does.
+export GOCACHE="$TMP_ROOT/gocache" GOPATH=/usr/share/gocode
 export GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local
-mkdir -p "$HOME"
 CHECK="python3 $SRC_DIR/tests/helpers/pprof-check.py"
 
 # receiver_start DIR [OPTIONS]: a receiver on 127.0.0.1 writing into DIR;

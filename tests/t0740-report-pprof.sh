@@ -17,11 +17,9 @@ PPROF_SRC=/usr/share/gocode/src/github.com/google/pprof/profile
 [ -d "$PPROF_SRC" ] ||
 	test_skip_all "pprof's Go sources are not installed (apt-get install golang-github-google-pprof-dev)"
 
-# Go writes its caches under HOME: keep them in the test's directory, and
-# build offline from Debian's sources (GOPATH mode, no module proxy).
-export HOME="$TMP_ROOT/home" GOCACHE="$TMP_ROOT/gocache" GOPATH=/usr/share/gocode
+# Go builds offline from Debian's sources (GOPATH mode, no module proxy).
+export GOCACHE="$TMP_ROOT/gocache" GOPATH=/usr/share/gocode
 export GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local
-mkdir -p "$HOME"
 CHECK="python3 $SRC_DIR/tests/helpers/pprof-check.py"
 GOCHECK=$TMP_ROOT/pprofcheck
 

@@ -11,10 +11,6 @@
 test_require_root
 test_require_perf_event
 test_require_perf_tool
-# perf record fills $HOME/.debug with what it sampled (other tests record
-# the same helpers): the build-id cache here is the test's own, empty.
-export HOME="$TMP_ROOT/home"
-mkdir -p "$HOME"
 
 D=$TMP_ROOT/w
 PROG=$D/bin/prog

@@ -9,10 +9,6 @@
 # in place, before it was removed.
 . "$(dirname "$0")/test-lib.sh"
 . "$SRC_DIR/tests/helpers/debuginfod-server.sh"
-# perf record fills $HOME/.debug with what it sampled (other tests record
-# the same helpers): the build-id cache here is the test's own, empty.
-export HOME="$TMP_ROOT/home"
-mkdir -p "$HOME"
 
 test_require_root
 test_require_perf_event

@@ -26,6 +26,19 @@ test_count=0
 test_failed=0
 trap 'rm -rf "$TMP_ROOT"' EXIT
 
+# A HOME of the script's own.  pmrec and perf look for a file by its build
+# id under $HOME/.debug, which perf record fills with every file it sampled,
+# the programs other scripts build, replace and remove included: a test that
+# a replaced program is refused found the original there whenever another
+# script's perf record had run first.  perf record here keeps the build ids
+# in the file but copies nothing (50 MB for a -a recording).  The download
+# cache of test-only tools (lib-speedscope.sh) stays in the real HOME.
+export PMREC_TEST_CACHE="${PMREC_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pmrec-tests}"
+export HOME="$TMP_ROOT/home"
+unset XDG_CACHE_HOME
+mkdir "$HOME"
+printf '[record]\n\tbuild-id = no-cache\n' >"$HOME/.perfconfig"
+
 if [ ! -x "$PMREC" ]; then
 	echo "Bail out! $PMREC is not built (run make)"
 	exit 1
