@@ -18,6 +18,7 @@
 #include "agent.h"
 #include "builtin.h"
 #include "live-events.h"
+#include "base/units.h"
 
 #define AGENT_MMAP_PAGES 16	/* 64 KiB per CPU: 97 Hz with -g fills it in seconds */
 #define AGENT_FREQ 97		/* not 100: off the beat of timers that tick in round numbers */
@@ -31,7 +32,11 @@ enum {
 	OPT_HEADER,
 	OPT_TIMEOUT,
 	OPT_QUEUE,
+	OPT_SPOOL_DIR,
+	OPT_SPOOL_SIZE,
 };
+
+#define AGENT_SPOOL_SIZE (64ULL << 20)
 
 static const struct argp_option agent_options[] = {
 	{ .doc = "Where the windows go:", .group = 10 },
@@ -54,7 +59,14 @@ static const struct argp_option agent_options[] = {
 	  .doc = "give up a try after SECONDS, connecting included (default 10)" },
 	{ .name = "queue", .key = OPT_QUEUE, .arg = "N",
 	  .doc = "windows held in memory while the server does not take them (default 8); "
-		 "then the oldest is dropped" },
+		 "then the oldest goes to the spool, or is dropped" },
+	{ .name = "spool-dir", .key = OPT_SPOOL_DIR, .arg = "DIR",
+	  .doc = "keep the windows the queue has no room for, and those left at exit, as files "
+		 "in DIR (made 0700; root's alone), sent oldest first when the server answers, "
+		 "by this run or the next" },
+	{ .name = "spool-size", .key = OPT_SPOOL_SIZE, .arg = "SIZE",
+	  .doc = "the spool's bound on disk (default 64M, at least 4K); past it the oldest "
+		 "windows are dropped" },
 	{ 0 }
 };
 
@@ -123,6 +135,15 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 	case OPT_QUEUE:
 		o->queue = agent__parse_count(state, arg, "queue", 1024);
 		break;
+	case OPT_SPOOL_DIR:
+		o->spool_dir = arg;
+		break;
+	case OPT_SPOOL_SIZE:
+		if (pm_units__parse_size(arg, &o->spool_size, &(bool){ false }) ||
+		    o->spool_size < 4096 || o->spool_size > (1ULL << 40))
+			argp_error(state, "bad --spool-size '%s' (a size like 64M, from 4K to 1024G)",
+				   arg);
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "pmrec agent takes no command; to watch one, start it and give -p");
 		break;
@@ -130,6 +151,11 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 		if (!o->server && !o->output_dir)
 			argp_error(state, "where do the windows go? give --server=URL or "
 				   "--output-dir=DIR");
+		if (o->spool_dir && !o->server)
+			argp_error(state, "--spool-dir keeps what --server did not take: give "
+				   "--server=URL");
+		if (o->spool_size && !o->spool_dir)
+			argp_error(state, "--spool-size bounds the spool: give --spool-dir=DIR");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -149,7 +175,7 @@ static const struct argp agent_argp = {
 	.doc = "Profile the machine continuously and send each window to a Grafana "
 	       "Pyroscope server, or write it as a pprof file: system-wide at 97 Hz with "
 	       "frame-pointer call chains unless told otherwise.\v"
-	       "SIGUSR1 prints what was sent, retried, rejected and dropped; SIGTERM and "
+	       "SIGUSR1 prints what was sent, retried, rejected, spooled and dropped; SIGTERM and "
 	       "SIGINT send the window under way, then exit.  Exit status: 0 when stopped "
 	       "by SIGTERM or SIGINT; 1 on a runtime failure; 64 on a usage error.",
 };
@@ -280,12 +306,49 @@ static int agent__loop(struct agent *a)
 
 /* ---- phases ----------------------------------------------------------- */
 
+/* --spool-dir: the directory checked, and what a previous run left said. */
+static int agent__open_spool(struct agent *a, struct pm_spool **spool)
+{
+	const struct agent_opts *o = a->o;
+	struct pm_spool_found f;
+	int err;
+
+	*spool = NULL;
+	if (!o->spool_dir)
+		return 0;
+	err = pm_spool__open(spool, o->spool_dir, o->spool_size ? o->spool_size :
+			     AGENT_SPOOL_SIZE, &f);
+	if (err == -EPERM) {
+		error("spool directory '%s' is not safe: it must be owned by uid %u and "
+		      "writable by no one else (chmod 700)", o->spool_dir,
+		      (unsigned)geteuid());
+		return PM_EXIT_FAILURE;
+	}
+	if (err == -EBUSY) {
+		error("spool directory '%s' is in use by another pmrec agent", o->spool_dir);
+		return PM_EXIT_FAILURE;
+	}
+	if (err) {
+		error("cannot use spool directory '%s': %s", o->spool_dir,
+		      strerror(-err));
+		return PM_EXIT_FAILURE;
+	}
+	if (f.windows || f.dropped)
+		note("%" PRIu64 " windows (%" PRIu64 " KiB) left in the spool by a previous run, "
+		     "sent first; %" PRIu64 " older ones dropped for room", f.windows,
+		     f.bytes / 1024, f.dropped);
+	return 0;
+}
+
 static int agent__start_uploader(struct agent *a)
 {
 	struct agent_opts *o = a->o;
+	struct pm_spool *spool;
 
 	if (!o->server)
 		return 0;
+	if (agent__open_spool(a, &spool))
+		return PM_EXIT_FAILURE;
 	a->up = pm_uploader__new(&(struct pm_uploader_config){
 		.server = {
 			.server = o->server, .name = a->series,
@@ -295,6 +358,7 @@ static int agent__start_uploader(struct agent *a)
 		},
 		.max_windows = o->queue,
 		.backoff_max_ms = (long)o->interval * 1000,
+		.spool = spool,
 	});
 	if (!a->up) {
 		error("cannot start sending: %s", strerror(errno));
