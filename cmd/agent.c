@@ -196,6 +196,8 @@ static int agent__open_events(struct agent *a)
 		.evlist = &a->o->rec.evlist,
 		.callchain = a->o->rec.callchain,
 		.addrs = true,
+		/* Mapped from the cache, the kernel's 100k+ symbols cost pages read, not 5 MB. */
+		.naming = { .kallsyms_cache = pm_cmd__kallsyms_cache_dir() },
 		.warn = agent__warn,
 		.warn_arg = a,
 	});
