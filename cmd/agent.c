@@ -34,6 +34,7 @@ enum {
 	OPT_QUEUE,
 	OPT_SPOOL_DIR,
 	OPT_SPOOL_SIZE,
+	OPT_NO_CALL_GRAPH,
 };
 
 #define AGENT_SPOOL_SIZE (64ULL << 20)
@@ -70,6 +71,44 @@ static const struct argp_option agent_options[] = {
 	{ 0 }
 };
 
+/* -u and -G, as pmrec record parses them (record__parse_owner). */
+static const struct argp_option agent_owner_options[] = {
+	{ .name = "uid", .key = 'u', .arg = "USER", .group = 1,
+	  .doc = "only the processes of USER (a name or a number) running at the start, and "
+		 "their children; the agent exits once they all have" },
+	{ .name = "cgroup", .key = 'G', .arg = "NAME",
+	  .doc = "only the tasks of cgroup NAME, a path under the perf_event cgroup hierarchy "
+		 "(v1, else cgroup2), on every CPU or those of -C" },
+	{ .name = "no-call-graph", .key = OPT_NO_CALL_GRAPH, .group = 2,
+	  .doc = "no call chains: the sampled function alone (cheaper samples, flat profiles)" },
+	{ 0 }
+};
+
+static error_t agent_parse_owner(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+
+	switch (key) {
+	case OPT_NO_CALL_GRAPH:
+		o->callchain = false;
+		o->dwarf = false;
+		return 0;
+	case ARGP_KEY_END:
+		if (o->uid_str && (o->pid_list || o->tid_list || o->cpu_list))
+			argp_error(state, "-u and -C/-p/-t exclude each other");
+		if (o->cgroup && (o->pid_list || o->tid_list || o->uid_str))
+			argp_error(state, "-G and -p/-t/-u exclude each other");
+		return 0;
+	default:
+		return record__parse_owner(key, arg, state);
+	}
+}
+
+static const struct argp agent_owner_argp = {
+	.options = agent_owner_options,
+	.parser = agent_parse_owner,
+};
+
 /* A positive whole number up to max, else a usage error naming what. */
 static unsigned long agent__parse_count(struct argp_state *state, const char *arg,
 					const char *what, unsigned long max)
@@ -104,6 +143,7 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->rec;
+		state->child_inputs[1] = &o->rec;
 		break;
 	case OPT_SERVER:
 		if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))
@@ -165,6 +205,7 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child agent_children[] = {
 	{ .argp = &record_sampling_argp, .group = 0 },
+	{ .argp = &agent_owner_argp, .group = 0 },
 	{ 0 }
 };
 
@@ -413,6 +454,8 @@ static void agent__teardown(struct agent *a)
 	pm_live__delete(a->live);
 	if (a->sigfd >= 0)
 		close(a->sigfd);
+	if (a->rec.cgroup_fd >= 0)
+		close(a->rec.cgroup_fd);
 	pm_target__exit(&a->rec.targets);
 	pm_cpumap__exit(&a->rec.cpus);
 	free(a->series);
@@ -431,7 +474,8 @@ int cmd_agent(int argc, char **argv)
 	a.rec = (struct record){ .opts = &o.rec, .sigfd = -1, .epfd = -1, .cgroup_fd = -1 };
 	if (argp_parse(&agent_argp, argc, argv, 0, NULL, &o))
 		return PM_EXIT_USAGE;
-	o.rec.system_wide = !o.rec.pid_list && !o.rec.tid_list && !o.rec.cpu_list;
+	o.rec.system_wide = !o.rec.pid_list && !o.rec.tid_list && !o.rec.cpu_list &&
+			    !o.rec.uid_str;
 	if (!o.rec.freq && !o.rec.period)
 		o.rec.freq = AGENT_FREQ;
 	if (!o.rec.evlist.nr && pm_evlist__add(&o.rec.evlist, "cpu-clock", &bad)) {
