@@ -230,7 +230,7 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 		return;
 	if (ks->map)
 		munmap(ks->map, ks->map_len);
-	else
+	if (!ks->key)
 		symtab__exit(&ks->st);
 	free(ks->kallsyms);
 	free(ks);
@@ -239,16 +239,15 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 /*
  * A cached table gives way to kallsyms read now, once it is asked what it
  * cannot answer alike.  The answers it gave stay right: the two agree on
- * every symbol it answers for.  Const to its callers, as a lookup is.
+ * every symbol it answers for.  Their names point into the mapping, so it
+ * stays until the table is deleted.  Const to its callers, as a lookup is.
  */
 static void kallsyms__refresh(const struct pm_kallsyms *cks)
 {
 	struct pm_kallsyms *ks = (struct pm_kallsyms *)cks, fresh = { 0 };
 
-	if (!ks->map || kallsyms__parse(&fresh, ks->kallsyms))
+	if (!ks->key || kallsyms__parse(&fresh, ks->kallsyms))
 		return;
-	munmap(ks->map, ks->map_len);
-	ks->map = NULL;
 	ks->key = NULL;
 	ks->st = fresh.st;
 }
@@ -258,7 +257,7 @@ static const struct pm_sym *kallsyms__symbol(const struct pm_kallsyms *ks, uint6
 {
 	const struct pm_sym *s = symtab__lookup(&ks->st, addr);
 
-	if (!ks->map || kallsyms_cache__answers(ks, s))
+	if (!ks->key || kallsyms_cache__answers(ks, s))
 		return s;
 	kallsyms__refresh(ks);
 	return symtab__lookup(&ks->st, addr);

@@ -19,7 +19,9 @@ struct pm_kallsyms {
 	 * A table from the cache: st points into this read-only mapping, and
 	 * key (in it too) lists the modules it was written with.  A lookup it
 	 * cannot answer as /proc/kallsyms would now reads that (kallsyms
-	 * below) in place: see kallsyms_cache__answers.
+	 * below) in place, and key becomes NULL: see kallsyms_cache__answers.
+	 * The mapping stays until the table is deleted, for the names handed
+	 * out from it.
 	 */
 	void *map;
 	size_t map_len;

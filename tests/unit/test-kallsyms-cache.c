@@ -162,6 +162,25 @@ static void test_cache_trust(void)
 	tap_ok(!strcmp(name_at(0xffffffff81000010), "old_a"), "nor a bare header");
 }
 
+/*
+ * A name the cache gave stays readable once kallsyms is read in its place
+ * (report keeps names as pointers; the mapping was unmapped under them).
+ */
+static void test_cache_kept_names(void)
+{
+	struct pm_kallsyms *ks = pm_kallsyms__load_running(source());
+	const char *name = NULL, *fresh = NULL, *mod;
+	uint64_t off;
+
+	if (ks)
+		pm_kallsyms__find(ks, 0xffffffff81000110, &name, &mod, &off);
+	if (ks)
+		pm_kallsyms__find(ks, 0xffffffffc0001010, &fresh, &mod, &off);
+	tap_ok(name && fresh && !strcmp(name, "old_b") && !strcmp(fresh, "new_f"),
+	       "a cached name stays readable after kallsyms replaced the cache");
+	pm_kallsyms__delete(ks);
+}
+
 /* What the key cannot vouch for is read from kallsyms, as it is now. */
 static void test_cache_answers(void)
 {
@@ -188,6 +207,7 @@ static void test_cache_answers(void)
 		tap_ok(!strcmp(s.name, "new_a") && !mod, "and its symbols are the new ones");
 	}
 	pm_kallsyms__delete(ks);
+	test_cache_kept_names();
 }
 
 static void cleanup(void)
