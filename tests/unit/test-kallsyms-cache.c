@@ -181,6 +181,20 @@ static void test_cache_kept_names(void)
 	pm_kallsyms__delete(ks);
 }
 
+/* A kernel frame in the user's half (a stack's garbage) names nothing, and keeps the cache. */
+static void test_cache_user_half(void)
+{
+	struct pm_kallsyms *ks = pm_kallsyms__load_running(source());
+	const char *name = NULL, *mod;
+	uint64_t off;
+
+	tap_ok(ks && pm_kallsyms__find(ks, 13, &name, &mod, &off) == -ENOENT,
+	       "an address in the user's half: no symbol");
+	tap_ok(ks && !pm_kallsyms__find(ks, 0xffffffff81000110, &name, &mod, &off) &&
+	       !strcmp(name, "old_b"), "and the cache still answers");
+	pm_kallsyms__delete(ks);
+}
+
 /* What the key cannot vouch for is read from kallsyms, as it is now. */
 static void test_cache_answers(void)
 {
@@ -208,6 +222,7 @@ static void test_cache_answers(void)
 	}
 	pm_kallsyms__delete(ks);
 	test_cache_kept_names();
+	test_cache_user_half();
 }
 
 static void cleanup(void)
