@@ -292,7 +292,6 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 {
 	const struct qstate *qs = arg;
 	const struct pm_profile_row *a = va, *b = vb;
-	const struct ctx *ca, *cb;
 	size_t i;
 	int c;
 
@@ -302,10 +301,11 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 	if (qs->q->children) {
 		if (a->children_period != b->children_period)
 			return a->children_period > b->children_period ? -1 : 1;
-		ca = &qs->p->ctxs[qs->p->nodes[a->first_node].ctx];
-		cb = &qs->p->ctxs[qs->p->nodes[b->first_node].ctx];
-		/* __hpp__sort_acc: caller above callee within one thread. */
-		if (qs->q->callchain && ca->pid == cb->pid && ca->tid == cb->tid &&
+		/*
+		 * __hpp__sort_acc: caller above callee within one thread (a row's
+		 * pid and tid are its first node's, whatever the keys).
+		 */
+		if (qs->q->callchain && a->pid == b->pid && a->tid == b->tid &&
 		    a->max_depth != b->max_depth) {
 			c = CMP(a->max_depth, b->max_depth);
 			return qs->q->order == PM_PROFILE_ORDER_CALLER ? -c : c;
