@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "base/bigmem.h"
+#include "base/buf.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
+
+/* Blocks of more than this are refused: rounding them up, with a huge page more, must not wrap. */
+#define BIGMEM_MAX (SIZE_MAX / 2)
 
 static size_t huge__round(size_t bytes)
 {
@@ -23,8 +26,6 @@ static void *huge__map(size_t bytes)
 	char *p, *start;
 	size_t head;
 
-	if (bytes > SIZE_MAX - HUGE_PAGE)
-		return NULL;
 	p = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
 	if (p == MAP_FAILED)
@@ -40,6 +41,8 @@ static void *huge__map(size_t bytes)
 
 void *pm_bigmem__alloc(size_t bytes)
 {
+	if (bytes > BIGMEM_MAX)
+		return NULL;
 	return bytes < HUGE_PAGE ? calloc(1, bytes ? bytes : 1) : huge__map(huge__round(bytes));
 }
 
@@ -47,6 +50,8 @@ void *pm_bigmem__resize(void *p, size_t old, size_t bytes)
 {
 	void *n;
 
+	if (bytes > BIGMEM_MAX)
+		return NULL;
 	if (old < HUGE_PAGE && bytes < HUGE_PAGE)
 		return realloc(p, bytes ? bytes : 1);
 	if (old >= HUGE_PAGE && bytes >= HUGE_PAGE) {
@@ -77,18 +82,5 @@ void pm_bigmem__free(void *p, size_t bytes)
 
 int pm_bigmem__grow(void **arr, size_t *cap, size_t nr, size_t size)
 {
-	size_t ncap;
-	void *n;
-
-	if (nr < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	if (ncap > SIZE_MAX / 2 / size)
-		return -ENOMEM;
-	n = pm_bigmem__resize(*arr, *cap * size, ncap * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
+	return pm_array__grow_by(arr, cap, nr, size, pm_bigmem__resize);
 }
