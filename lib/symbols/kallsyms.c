@@ -230,8 +230,10 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 		return;
 	if (ks->map)
 		munmap(ks->map, ks->map_len);
-	if (!ks->key)
+	else
 		symtab__exit(&ks->st);
+	if (ks->old_map)
+		munmap(ks->old_map, ks->old_map_len);
 	free(ks->kallsyms);
 	free(ks);
 }
@@ -239,15 +241,19 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 /*
  * A cached table gives way to kallsyms read now, once it is asked what it
  * cannot answer alike.  The answers it gave stay right: the two agree on
- * every symbol it answers for.  Their names point into the mapping, so it
- * stays until the table is deleted.  Const to its callers, as a lookup is.
+ * every symbol it answers for, and the names it gave stay mapped (they
+ * were unmapped here once, and a report's or archive's names read
+ * whatever was mapped there next).  Const to its callers, as a lookup is.
  */
 static void kallsyms__refresh(const struct pm_kallsyms *cks)
 {
 	struct pm_kallsyms *ks = (struct pm_kallsyms *)cks, fresh = { 0 };
 
-	if (!ks->key || kallsyms__parse(&fresh, ks->kallsyms))
+	if (!ks->map || kallsyms__parse(&fresh, ks->kallsyms))
 		return;
+	ks->old_map = ks->map;
+	ks->old_map_len = ks->map_len;
+	ks->map = NULL;
 	ks->key = NULL;
 	ks->st = fresh.st;
 }
@@ -257,7 +263,7 @@ static const struct pm_sym *kallsyms__symbol(const struct pm_kallsyms *ks, uint6
 {
 	const struct pm_sym *s = symtab__lookup(&ks->st, addr);
 
-	if (!ks->key || kallsyms_cache__answers(ks, addr, s))
+	if (!ks->map || kallsyms_cache__answers(ks, addr, s))
 		return s;
 	kallsyms__refresh(ks);
 	return symtab__lookup(&ks->st, addr);

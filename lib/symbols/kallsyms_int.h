@@ -20,12 +20,17 @@ struct pm_kallsyms {
 	 * A table from the cache: st points into this read-only mapping, and
 	 * key (in it too) lists the modules it was written with.  A lookup it
 	 * cannot answer as /proc/kallsyms would now reads that (kallsyms
-	 * below) in place, and key becomes NULL: see kallsyms_cache__answers.
-	 * The mapping stays until the table is deleted, for the names handed
-	 * out from it.
+	 * below) in place: see kallsyms_cache__answers.
 	 */
 	void *map;
 	size_t map_len;
+	/*
+	 * The mapping once kallsyms was read in its place: callers hold names
+	 * from it (a report's frames, archive's table), so it lives as long
+	 * as the table.
+	 */
+	void *old_map;
+	size_t old_map_len;
 	const char *key;
 	size_t key_len;
 	char *kallsyms;		/* NULL: /proc/kallsyms */

@@ -162,39 +162,6 @@ static void test_cache_trust(void)
 	tap_ok(!strcmp(name_at(0xffffffff81000010), "old_a"), "nor a bare header");
 }
 
-/*
- * A name the cache gave stays readable once kallsyms is read in its place
- * (report keeps names as pointers; the mapping was unmapped under them).
- */
-static void test_cache_kept_names(void)
-{
-	struct pm_kallsyms *ks = pm_kallsyms__load_running(source());
-	const char *name = NULL, *fresh = NULL, *mod;
-	uint64_t off;
-
-	if (ks)
-		pm_kallsyms__find(ks, 0xffffffff81000110, &name, &mod, &off);
-	if (ks)
-		pm_kallsyms__find(ks, 0xffffffffc0001010, &fresh, &mod, &off);
-	tap_ok(name && fresh && !strcmp(name, "old_b") && !strcmp(fresh, "new_f"),
-	       "a cached name stays readable after kallsyms replaced the cache");
-	pm_kallsyms__delete(ks);
-}
-
-/* A kernel frame in the user's half (a stack's garbage) names nothing, and keeps the cache. */
-static void test_cache_user_half(void)
-{
-	struct pm_kallsyms *ks = pm_kallsyms__load_running(source());
-	const char *name = NULL, *mod;
-	uint64_t off;
-
-	tap_ok(ks && pm_kallsyms__find(ks, 13, &name, &mod, &off) == -ENOENT,
-	       "an address in the user's half: no symbol");
-	tap_ok(ks && !pm_kallsyms__find(ks, 0xffffffff81000110, &name, &mod, &off) &&
-	       !strcmp(name, "old_b"), "and the cache still answers");
-	pm_kallsyms__delete(ks);
-}
-
 /* What the key cannot vouch for is read from kallsyms, as it is now. */
 static void test_cache_answers(void)
 {
@@ -221,8 +188,51 @@ static void test_cache_answers(void)
 		tap_ok(!strcmp(s.name, "new_a") && !mod, "and its symbols are the new ones");
 	}
 	pm_kallsyms__delete(ks);
-	test_cache_kept_names();
-	test_cache_user_half();
+}
+
+/*
+ * A name the cache gave is still that name after a later lookup made the
+ * table read kallsyms (archive and report hold names across lookups).
+ */
+static void test_cache_names_kept(void)
+{
+	struct pm_kallsyms *ks;
+	const char *before = NULL, *after = NULL, *mod;
+	uint64_t off;
+
+	write_notes(4);
+	write_modules("");
+	write_kallsyms("old");
+	name_at(0xffffffff81000010);
+	ks = pm_kallsyms__load_running(source());
+	if (ks && pm_kallsyms__find(ks, 0xffffffff81000110, &before, &mod, &off))
+		before = NULL;
+	write_kallsyms("new");
+	if (ks && pm_kallsyms__find(ks, 0xffffffffc0001010, &after, &mod, &off))
+		after = NULL;
+	tap_ok(before && after && !strcmp(after, "new_f") && !strcmp(before, "old_b"),
+	       "a cached name stays readable once kallsyms is read in its place");
+	pm_kallsyms__delete(ks);
+}
+
+/* A kernel frame in the user's half (a stack's garbage) names nothing, and keeps the cache. */
+static void test_cache_user_half(void)
+{
+	struct pm_kallsyms *ks;
+	const char *name = NULL, *mod;
+	uint64_t off;
+
+	write_notes(4);
+	write_modules("");
+	write_kallsyms("old");
+	name_at(0xffffffff81000010);
+	write_kallsyms("new");
+	ks = pm_kallsyms__load_running(source());
+	tap_ok(ks && pm_kallsyms__find(ks, 13, &name, &mod, &off) == -ENOENT,
+	       "an address in the user's half: no symbol");
+	tap_ok(ks && !pm_kallsyms__find(ks, 0xffffffff81000110, &name, &mod, &off) &&
+	       !strcmp(name, "old_b"), "and the cache still answers");
+	pm_kallsyms__delete(ks);
 }
 
 static void cleanup(void)
@@ -249,6 +259,8 @@ int main(void)
 	test_cache_key();
 	test_cache_trust();
 	test_cache_answers();
+	test_cache_names_kept();
+	test_cache_user_half();
 	cleanup();
 	return tap_done();
 }
