@@ -92,6 +92,10 @@ for r in json.load(open('j.json'))['events'][0]['rows']:
 	fi
 }
 
+# Recorded alone: at load 20 (another agent's emulated 64-CPU guest beside
+# the suite) the edge test below once got a note of one switch-in with no
+# switch-out on the unedited threads; its cause is not found yet.
+test_alone
 test_expect_success 'record --off-cpu: a sleeper, its switches found' '
 	"$PMREC" record --off-cpu -g -k mono -q -o "$R/w.data" -- \
 		"$HELPERS/offcpu" wait 1 1000 >"$R/w.out" &&

@@ -109,11 +109,13 @@ test_expect_success 'the gate: share_b over 5 points exits 3, named last' '
 	test_cmp table out
 '
 
+# The program's own rows: a kernel row can grow more than a point between
+# two runs on a loaded machine, and rightly trip a gate of 1 (see below).
 test_expect_success 'the gate per symbol: share_b:50 passes, share_b:5 trips alone' '
 	"$PMREC" diff --fail-above=share_b:50 "$T/old.pm" "$T/new.pm" >/dev/null 2>err &&
 	test_must_fail test -s err &&
-	"$PMREC" diff --fail-above=share_b:50 --fail-above=1 "$T/old.pm" "$T/new.pm" \
-		>/dev/null 2>err &&
+	"$PMREC" diff --dsos=shares --fail-above=share_b:50 --fail-above=1 \
+		"$T/old.pm" "$T/new.pm" >/dev/null 2>err &&
 	test_expect_code 3 "$PMREC" diff --fail-above=share_b:5 "$T/old.perf" "$T/new.perf" \
 		>/dev/null 2>err &&
 	test_grep "share_b" err &&

@@ -304,6 +304,15 @@ static int offcpu__out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t 
 		offcpu__drop(o, handle);
 		return -ENOMEM;
 	}
+	/*
+	 * A time absurdly past the rest: not a switch-out to charge from.
+	 * Said here, not at the switch-in it would contradict, so the count
+	 * is the same wherever the file's rounds put the record.
+	 */
+	if (time && !clock__believed(&o->clock, time)) {
+		o->stats.past_end++;
+		return offcpu__drop(o, handle);
+	}
 	/* Out twice without an in between: the switch-in was never seen. */
 	if (t->open) {
 		o->stats.missed_ins++;

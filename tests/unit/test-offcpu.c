@@ -291,6 +291,16 @@ static void test_past_end(void)
 	tap_ok(o.stats.past_end == 1 && o.stats.spans == 0 && s.dropped == 1 &&
 	       o.stats.at_end_ns == 0, "a switch-out past the recording's end: not charged, counted");
 	pm_offcpu__exit(&o);
+
+	/* Its switch-in follows (the rounds left it in place): the same count. */
+	s = (struct seen){ 0 };
+	span_of_recording(&o, &s);
+	pm_offcpu__switch_out(&o, UINT64_MAX, 0, 74, 74, S_SLEEP, 4);
+	pm_offcpu__switch_in(&o, 3400 * MS, -1, 74);
+	pm_offcpu__end(&o);
+	tap_ok(o.stats.past_end == 1 && o.stats.backwards == 0 && o.stats.spans == 0 &&
+	       s.dropped == 1, "a switch-out at 2^64-1 before its switch-in: past the end, counted");
+	pm_offcpu__exit(&o);
 }
 
 static void test_missed_out(void)
