@@ -45,6 +45,7 @@ test_expect_success 'down for the first windows, then up: every window arrives, 
 	test_equal "$(windows down)" "$n" "windows received" &&
 	test_equal 0 "$(count dropped down)" "dropped" &&
 	test_at_least 2 "$(count retried down)" "retries" &&
+	test_equal 0 "$(awk "\$4 != 97" "$TMP_ROOT/up/log" | wc -l)" "windows not at the default 97 Hz" &&
 	decodes "$TMP_ROOT/up"
 '
 
