@@ -36,13 +36,17 @@ test_expect_success 'the first report writes the cache: the same bytes as withou
 	test "$(stat -c %a "$C")" = 700
 '
 
+# /proc/kallsyms may still be read after the cache: for an address the
+# cache cannot vouch for (a [bpf] or trampoline symbol, a module's last).
 test_expect_success 'the next one reads the cache, not /proc/kallsyms: the same bytes' '
 	report >second.txt &&
 	test_cmp "$TMP_ROOT/off.txt" second.txt &&
 	if command -v strace >/dev/null 2>&1; then
-		strace -f -e trace=openat -o trace.txt "$PMREC" report "$R" >/dev/null 2>&1 &&
-		test_grep "pmrec/kallsyms-" trace.txt &&
-		! grep -q "/proc/kallsyms" trace.txt
+		# LeakSanitizer cannot run under ptrace (the SAN build of the suite).
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -e trace=openat -o trace.txt "$PMREC" report "$R" >/dev/null 2>&1 &&
+		first=$(grep -o -m 1 "pmrec/kallsyms-\|/proc/kallsyms" trace.txt) &&
+		test_equal "pmrec/kallsyms-" "$first" "the first kernel symbols read"
 	fi
 '
 

@@ -317,10 +317,10 @@ static int machine__fork(struct pm_machine *m, const struct perf_event_header *h
 	 */
 	comm = pm_machine__comm(m, fb.ptid);
 	if (comm) {
-		char name[sizeof(((struct pm_comm *)0)->comm)];
+		char name[sizeof(((struct pm_comm *)0)->comm)] = { 0 };
 
-		/* The table may move under comm. */
-		memcpy(name, comm, sizeof(name));
+		/* The table may move under comm; "swapper" (pid 0's) is shorter than a slot. */
+		memcpy(name, comm, strnlen(comm, sizeof(name)));
 		if (machine__set_comm(m, fb.tid, name, sizeof(name)))
 			return -ENOMEM;
 	}
