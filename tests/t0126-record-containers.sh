@@ -80,7 +80,9 @@ traced() {
 	out=$1
 	shift
 	if command -v strace >/dev/null 2>&1; then
-		strace -f -y -qq -e trace=open,openat,openat2 -o "$out" "$@"
+		# LeakSanitizer cannot run under ptrace (the SAN build of the suite).
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -y -qq -e trace=open,openat,openat2 -o "$out" "$@"
 	else
 		: >"$out"
 		"$@"
