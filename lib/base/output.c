@@ -25,7 +25,8 @@ int pm_output__check(const char *path)
 
 int pm_output__create(struct pm_output *o, const char *path)
 {
-	o->fd = -1;
+	/* Callers' structs start on the stack: nothing pinned until told. */
+	*o = (struct pm_output){ .fd = -1 };
 	if (asprintf(&o->tmp, "%s.tmpXXXXXX", path) < 0) {
 		o->tmp = NULL;
 		return -ENOMEM;
