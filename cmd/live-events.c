@@ -25,15 +25,7 @@ int live_events__open(struct record *rec, struct pm_live *live, int watch_fd)
 		.inherit = !system_wide,
 		.lost_format = true,
 	};
-	struct pm_evset set = {
-		.evlist = &o->evlist,
-		.tids = rec->targets.tids,
-		.nr_tids = rec->targets.nr,
-		.mmap_pages = o->mmap_pages,
-		.cgroup = rec->cgroup_fd >= 0,
-		.cgroup_fd = rec->cgroup_fd,
-		.skip_gone = o->uid_str != NULL,
-	};
+	struct pm_evset set = record__evset(rec);
 	struct pm_evset_error e;
 	int err;
 

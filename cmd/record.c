@@ -124,10 +124,12 @@ static int exit_status(const struct record *rec, int fallback)
  * Opens every event into the drain engine, with rings halved to fit the
  * locked-memory limit if need be (with a warning).
  */
-static int record__open_events(struct record *rec, struct pm_event_config *cfg)
+/* The event set of rec's options and targets: record's, and the live commands'. */
+struct pm_evset record__evset(const struct record *rec)
 {
 	struct record_opts *o = rec->opts;
-	struct pm_evset set = {
+
+	return (struct pm_evset){
 		.evlist = &o->evlist,
 		.tids = rec->targets.tids,
 		.nr_tids = rec->targets.nr,
@@ -136,6 +138,12 @@ static int record__open_events(struct record *rec, struct pm_event_config *cfg)
 		.cgroup_fd = rec->cgroup_fd,
 		.skip_gone = o->uid_str != NULL,
 	};
+}
+
+static int record__open_events(struct record *rec, struct pm_event_config *cfg)
+{
+	struct record_opts *o = rec->opts;
+	struct pm_evset set = record__evset(rec);
 	size_t wanted = o->mmap_pages;
 	struct pm_evset_error e;
 	int err;

@@ -136,6 +136,7 @@ int sigwatch__epoll(const int *fds, size_t nr);
  * left (a second stop signal cuts it short): 0 or a negative errno.
  * record__handle_signals reads the signals that came: true to stop.
  */
+struct pm_evset record__evset(const struct record *rec);
 int record__watch(struct record *rec);
 int record__record(struct record *rec);
 /* -vv: how long the phase just ended took, since the last one (or the start). */
