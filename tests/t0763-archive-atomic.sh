@@ -74,6 +74,30 @@ test_expect_success 'archive run 10 times: the size is the same from the 2nd run
 	perf_reads_all rep.data "$n"
 '
 
+# One program run from two paths and deleted while it ran: the recorder
+# keeps its symbols once (one build id); archive used to write them once per
+# path, and the next archive refused the two tables and dropped them.
+test_expect_success 'a deleted program of two paths: archived 3 times, still named' '
+	cp "$HELPERS/spin" a && cp "$HELPERS/spin" b || return 1
+	./a 3 &
+	pa=$!
+	./b 3 &
+	pb=$!
+	sleep 0.3 && rm a b &&
+	"$PMREC" -q -a -g -o two.data -- sleep 0.5 &&
+	kill $pa $pb && { wait $pa $pb || :; } &&
+	for i in 1 2 3; do
+		"$PMREC" archive -q two.data 2>>err || return 1
+	done &&
+	cat err &&
+	! test_grep "not used" err &&
+	"$PMREC" dump --header two.data >h &&
+	test_equal 1 "$(grep -o " PMREC_SYMBOLS(" h | wc -l)" "sections of bit 241" &&
+	"$PMREC" report --no-children -g none --sort dso,sym -i two.data >rows 2>/dev/null &&
+	test_grep "a \(deleted\) +\[\.\] spin" rows &&
+	test_grep "b \(deleted\) +\[\.\] spin" rows
+'
+
 test_expect_success 'the archived file keeps its mode and owner; a link stays a link' '
 	"$PMREC" -q -a -o own.data -- true &&
 	chmod 640 own.data &&

@@ -17,6 +17,7 @@ struct ar_file {
 	struct pm_dso *dso;
 	unsigned char id[PM_BUILD_ID_SIZE];
 	size_t id_len;		/* the recorded build id's; 0: none */
+	const char *missed;	/* why it has no table, once tried */
 };
 
 struct pm_archive {
@@ -26,11 +27,29 @@ struct pm_archive {
 	struct ar_file *files;		/* in the order first sampled */
 	size_t nr_files, cap_files;
 	struct pm_hashtab file_idx;	/* dso pointer -> index in files */
+	struct pm_hashtab tables;	/* build id -> the file whose table is written */
 	struct pm_hashtab kaddrs;	/* sampled kernel addresses (keys) */
 	bool all_kernel;		/* all of kallsyms, not the sampled functions */
 	struct pm_symarchive_sym *syms;	/* one table's, while it is written */
 	size_t cap_syms;
 };
+
+static uint64_t table_hash(const struct pm_hashtab *t, uint64_t val, void *arg)
+{
+	const struct ar_file *f = &((struct pm_archive *)arg)->files[val];
+
+	return pm_hashtab__hash_bytes(t, f->id, f->id_len);
+}
+
+static bool table_equal(uint64_t val, const void *key, void *arg)
+{
+	const struct ar_file *f = &((struct pm_archive *)arg)->files[val];
+	const struct ar_file *k = key;
+
+	return f->id_len == k->id_len && !memcmp(f->id, k->id, k->id_len);
+}
+
+static const struct pm_hashtab_ops table_ops = { .hash = table_hash, .equal = table_equal };
 
 struct pm_archive *pm_archive__new(struct pm_namer *n, pm_warn_fn *warn, void *warn_arg)
 {
@@ -42,6 +61,7 @@ struct pm_archive *pm_archive__new(struct pm_namer *n, pm_warn_fn *warn, void *w
 	a->warn = warn;
 	a->warn_arg = warn_arg;
 	pm_hashtab__init(&a->file_idx, NULL, NULL);
+	pm_hashtab__init(&a->tables, &table_ops, a);
 	pm_hashtab__init(&a->kaddrs, NULL, NULL);
 	return a;
 }
@@ -51,6 +71,7 @@ void pm_archive__delete(struct pm_archive *a)
 	if (!a)
 		return;
 	pm_hashtab__exit(&a->file_idx);
+	pm_hashtab__exit(&a->tables);
 	pm_hashtab__exit(&a->kaddrs);
 	free(a->files);
 	free(a->syms);
@@ -109,13 +130,27 @@ int pm_archive__consume(void *ctx, const struct pm_record *rec, const struct pm_
 	return err;
 }
 
-static void archive__missed(struct pm_archive *a, const char *path, const char *why,
-			    struct pm_archive_stats *st)
+/*
+ * Said after every file was tried: a file missed at one path is not
+ * missing when another path of its build id gave the table.
+ */
+static void archive__say_missed(struct pm_archive *a, struct pm_archive_stats *st)
 {
-	st->files_missed++;
-	if (a->warn)
-		a->warn(a->warn_arg, &(struct pm_warning){ .kind = PM_WARN_NOT_ARCHIVED,
-							   .dso = path, .why = why });
+	const struct ar_file *f;
+	size_t i;
+
+	for (i = 0; i < a->nr_files; i++) {
+		f = &a->files[i];
+		if (!f->missed || (f->id_len &&
+				   pm_hashtab__find(&a->tables, pm_hashtab__hash_bytes(
+						&a->tables, f->id, f->id_len), f, NULL)))
+			continue;
+		st->files_missed++;
+		if (a->warn)
+			a->warn(a->warn_arg, &(struct pm_warning){
+				.kind = PM_WARN_NOT_ARCHIVED, .dso = pm_dso__path(f->dso),
+				.why = f->missed });
+	}
 }
 
 static int archive__reserve(struct pm_archive *a, size_t nr)
@@ -157,7 +192,9 @@ static int archive__table(struct pm_archive *a, struct pm_buf *out, const struct
 	nr = pm_symarchive__unique(a->syms, nr);
 	err = pm_symarchive__add(out, &(struct pm_symarchive_table){
 		.kind = PM_SYMARCHIVE_FILE, .path = pm_dso__path(f->dso), .build_id = f->id,
-		.build_id_len = f->id_len, .syms = a->syms, .nr_syms = nr });
+		.build_id_len = f->id_len, .syms = a->syms, .nr_syms = nr }) ?:
+	      pm_hashtab__insert(&a->tables, pm_hashtab__hash_bytes(&a->tables, f->id, f->id_len),
+				 (uint64_t)(f - a->files));
 	if (!err) {
 		st_out->files++;
 		st_out->file_syms += nr;
@@ -165,7 +202,7 @@ static int archive__table(struct pm_archive *a, struct pm_buf *out, const struct
 	return err;
 }
 
-static int archive__file(struct pm_archive *a, struct pm_buf *out, const struct ar_file *f,
+static int archive__file(struct pm_archive *a, struct pm_buf *out, struct ar_file *f,
 			 struct pm_archive_stats *st)
 {
 	const struct pm_symarchive *old = pm_namer__archive(a->n);
@@ -182,13 +219,21 @@ static int archive__file(struct pm_archive *a, struct pm_buf *out, const struct 
 	/* Without an id, a file that has one could be named by nothing else. */
 	if (!f->id_len) {
 		if (!err)
-			archive__missed(a, path, "no build id was recorded for it", st);
+			f->missed = "no build id was recorded for it";
 		return 0;
 	}
+	/*
+	 * A table is keyed by its build id: one program run from two paths
+	 * (copies, containers) has it written once, from the first path
+	 * that has the file.
+	 */
+	if (pm_hashtab__find(&a->tables, pm_hashtab__hash_bytes(&a->tables, f->id, f->id_len), f,
+			     NULL))
+		return 0;
 	if (!err && len == f->id_len && !memcmp(id, f->id, len)) {
 		err = pm_dso__symtab(f->dso, &syms);
 		if (err) {
-			archive__missed(a, path, "its symbols cannot be read", st);
+			f->missed = "its symbols cannot be read";
 			return 0;
 		}
 		return archive__table(a, out, f, syms, f->dso, st);
@@ -196,9 +241,9 @@ static int archive__file(struct pm_archive *a, struct pm_buf *out, const struct 
 	syms = old ? pm_symarchive__file(old, f->id, f->id_len) : NULL;
 	if (syms)
 		return archive__table(a, out, f, syms, NULL, st);
-	archive__missed(a, path, err == -ESTALE ? "the file was replaced since the recording" :
-			!err ? "its build id differs from the recorded one" :
-			"no file here has the recorded build id", st);
+	f->missed = err == -ESTALE ? "the file was replaced since the recording" :
+		    !err ? "its build id differs from the recorded one" :
+		    "no file here has the recorded build id";
 	return 0;
 }
 
@@ -292,6 +337,8 @@ int pm_archive__build(struct pm_archive *a, struct pm_buf *out, struct pm_archiv
 	for (i = 0; i < a->nr_files && !err; i++)
 		err = archive__file(a, out, &a->files[i], st);
 	err = err ?: archive__kernel(a, out, st) ?: pm_symarchive__end(out);
+	if (!err)
+		archive__say_missed(a, st);
 	st->bytes = out->len;
 	return err;
 }

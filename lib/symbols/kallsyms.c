@@ -232,6 +232,8 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 		munmap(ks->map, ks->map_len);
 	else
 		symtab__exit(&ks->st);
+	if (ks->old_map)
+		munmap(ks->old_map, ks->old_map_len);
 	free(ks->kallsyms);
 	free(ks);
 }
@@ -239,7 +241,9 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 /*
  * A cached table gives way to kallsyms read now, once it is asked what it
  * cannot answer alike.  The answers it gave stay right: the two agree on
- * every symbol it answers for.  Const to its callers, as a lookup is.
+ * every symbol it answers for, and the names it gave stay mapped (they
+ * were unmapped here once, and a report's or archive's names read
+ * whatever was mapped there next).  Const to its callers, as a lookup is.
  */
 static void kallsyms__refresh(const struct pm_kallsyms *cks)
 {
@@ -247,7 +251,8 @@ static void kallsyms__refresh(const struct pm_kallsyms *cks)
 
 	if (!ks->map || kallsyms__parse(&fresh, ks->kallsyms))
 		return;
-	munmap(ks->map, ks->map_len);
+	ks->old_map = ks->map;
+	ks->old_map_len = ks->map_len;
 	ks->map = NULL;
 	ks->key = NULL;
 	ks->st = fresh.st;

@@ -23,6 +23,13 @@ struct pm_kallsyms {
 	 */
 	void *map;
 	size_t map_len;
+	/*
+	 * The mapping once kallsyms was read in its place: callers hold names
+	 * from it (a report's frames, archive's table), so it lives as long
+	 * as the table.
+	 */
+	void *old_map;
+	size_t old_map_len;
 	const char *key;
 	size_t key_len;
 	char *kallsyms;		/* NULL: /proc/kallsyms */

@@ -140,6 +140,7 @@ int pm_symarchive__end(struct pm_buf *b)
 struct sa_file {
 	unsigned char id[PM_BUILD_ID_SIZE];
 	size_t id_len;
+	size_t table;		/* its place among the FILE tables */
 	struct pm_symtab st;
 };
 
@@ -309,7 +310,7 @@ static int sa__file(struct pm_symarchive *a, struct sa_reader *rd, const struct 
 	int err;
 
 	f = &a->files[a->nr_files];
-	*f = (struct sa_file){ .id_len = t->id_len };
+	*f = (struct sa_file){ .id_len = t->id_len, .table = a->nr_files };
 	memcpy(f->id, t->id, t->id_len);
 	f->st.syms = calloc(t->nr_syms ? t->nr_syms : 1, sizeof(*f->st.syms));
 	f->st.names = malloc(t->names_size ? t->names_size : 1);
@@ -372,6 +373,34 @@ static int sa_file__cmp(const void *x, const void *y)
 	return memcmp(a->id, b->id, a->id_len);
 }
 
+/* By build id, then in the order written. */
+static int sa_file__cmp_table(const void *x, const void *y)
+{
+	const struct sa_file *a = x, *b = y;
+	int c = sa_file__cmp(x, y);
+
+	return c ? c : a->table < b->table ? -1 : a->table > b->table;
+}
+
+/*
+ * pmrec archive wrote a table per path until it keyed them by build id:
+ * a program run from two paths had two.  Their symbols are the same
+ * file's, so the first one written is kept, not the whole section lost.
+ */
+static void sa__drop_repeats(struct pm_symarchive *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nr_files; i++) {
+		if (n && !sa_file__cmp(&a->files[n - 1], &a->files[i])) {
+			symtab__exit(&a->files[i].st);
+			continue;
+		}
+		a->files[n++] = a->files[i];
+	}
+	a->nr_files = n;
+}
+
 static int sa__header(struct sa_reader *rd, uint32_t *nr)
 {
 	uint64_t size;
@@ -398,7 +427,6 @@ static int sa__decode(struct pm_symarchive *a, struct sa_reader *rd)
 {
 	struct sa_table t;
 	uint32_t i, nr;
-	size_t j;
 	int err = sa__header(rd, &nr);
 
 	if (err)
@@ -420,10 +448,8 @@ static int sa__decode(struct pm_symarchive *a, struct sa_reader *rd)
 	}
 	if (rd->pos != rd->len)
 		return sa__fail(rd, rd->pos, "bytes after the last table");
-	qsort(a->files, a->nr_files, sizeof(*a->files), sa_file__cmp);
-	for (j = 1; j < a->nr_files; j++)
-		if (!sa_file__cmp(&a->files[j - 1], &a->files[j]))
-			return sa__fail(rd, HEADER_SIZE, "two tables of one build id");
+	qsort(a->files, a->nr_files, sizeof(*a->files), sa_file__cmp_table);
+	sa__drop_repeats(a);
 	return 0;
 }
 

@@ -35,7 +35,8 @@
  *				order, nothing after the last; zero-padded to 8
  *
  * A FILE table holds the function symbols of a mapped file, keyed by its
- * build id (never empty), at file offsets: a sample at ip in a mapping
+ * build id (never empty; one table per build id, the first one kept when
+ * an older pmrec wrote a build id twice), at file offsets: a sample at ip in a mapping
  * that starts at start with page offset pgoff is at ip - start + pgoff.
  * path is the file's path when archived (for messages).  A KERNEL table
  * holds the kallsyms entries of the kernel image (path

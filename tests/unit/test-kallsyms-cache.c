@@ -190,6 +190,31 @@ static void test_cache_answers(void)
 	pm_kallsyms__delete(ks);
 }
 
+/*
+ * A name the cache gave is still that name after a later lookup made the
+ * table read kallsyms (archive and report hold names across lookups).
+ */
+static void test_cache_names_kept(void)
+{
+	struct pm_kallsyms *ks;
+	const char *before = NULL, *after = NULL, *mod;
+	uint64_t off;
+
+	write_notes(4);
+	write_modules("");
+	write_kallsyms("old");
+	name_at(0xffffffff81000010);
+	ks = pm_kallsyms__load_running(source());
+	if (ks && pm_kallsyms__find(ks, 0xffffffff81000110, &before, &mod, &off))
+		before = NULL;
+	write_kallsyms("new");
+	if (ks && pm_kallsyms__find(ks, 0xffffffffc0001010, &after, &mod, &off))
+		after = NULL;
+	tap_ok(before && after && !strcmp(after, "new_f") && !strcmp(before, "old_b"),
+	       "a cached name stays readable once kallsyms is read in its place");
+	pm_kallsyms__delete(ks);
+}
+
 static void cleanup(void)
 {
 	static const char *const files[] = { "kallsyms", "notes", "modules" };
@@ -214,6 +239,7 @@ int main(void)
 	test_cache_key();
 	test_cache_trust();
 	test_cache_answers();
+	test_cache_names_kept();
 	cleanup();
 	return tap_done();
 }

@@ -117,6 +117,37 @@ static void test_round_trip(void)
 	pm_buf__exit(&b);
 }
 
+/*
+ * Two tables of one build id (archives written before the writer keyed
+ * them by id): the first is used, and the second's symbols name nothing.
+ */
+static void test_repeated_id(void)
+{
+	static const struct pm_symarchive_sym other[] = {
+		{ .start = 0x3000, .size = 0x10, .name = "second" },
+	};
+	struct pm_symarchive_error e = { 0 };
+	struct pm_buf b = { 0 };
+	struct pm_symarchive *a;
+	const struct pm_symtab *st;
+	int err;
+
+	err = pm_symarchive__begin(&b) ?:
+	      pm_symarchive__add(&b, &(struct pm_symarchive_table){
+		      .kind = PM_SYMARCHIVE_FILE, .path = "/a/prog", .build_id = id_a,
+		      .build_id_len = sizeof(id_a), .syms = file_syms, .nr_syms = 2 }) ?:
+	      pm_symarchive__add(&b, &(struct pm_symarchive_table){
+		      .kind = PM_SYMARCHIVE_FILE, .path = "/b/prog", .build_id = id_a,
+		      .build_id_len = sizeof(id_a), .syms = other, .nr_syms = 1 }) ?:
+	      pm_symarchive__end(&b);
+	a = err ? NULL : pm_symarchive__decode(b.data, b.len, 0, &e);
+	st = a ? pm_symarchive__file(a, id_a, sizeof(id_a)) : NULL;
+	tap_ok(st && file_names(st, 0x1000, "main", 0) && file_names(st, 0x3000, NULL, 0),
+	       "two tables of one build id: the first is used");
+	pm_symarchive__delete(a);
+	pm_buf__exit(&b);
+}
+
 static void test_writer_refuses(void)
 {
 	static const struct pm_symarchive_sym unsorted[] = {
@@ -280,6 +311,7 @@ static void test_from_elf(void)
 int main(void)
 {
 	test_round_trip();
+	test_repeated_id();
 	test_writer_refuses();
 	test_reader_refuses();
 	test_from_elf();
