@@ -29,14 +29,10 @@ struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg)
 		.jitcap = cfg->jitcap,
 		.stage_size = cfg->stage_size,
 		.stage_writer = cfg->stage_writer,
-		.pin = { .cpu = -1,
-			 .off = cfg->nr_cpus < (cfg->pin_rings ? cfg->pin_rings : PM_DRAIN_PIN_RINGS) },
+		.pin = { .cpu = -1 },
 	};
 	d->rings = calloc(cfg->nr_cpus ? cfg->nr_cpus : 1, sizeof(*d->rings));
-	d->pick = calloc(cfg->nr_cpus ? cfg->nr_cpus : 1, sizeof(*d->pick));
-	if (!d->rings || !d->pick) {
-		free(d->rings);
-		free(d->pick);
+	if (!d->rings) {
 		free(d);
 		errno = ENOMEM;
 		return NULL;
@@ -144,28 +140,17 @@ int pm_drain__start(struct pm_drain *d, const struct pm_drain_events *ev)
 	return err;
 }
 
-struct drain_ioctl {
-	struct pm_drain *d;
-	unsigned long req;
-};
-
-static void drain__ioctl_ring(void *ctx, size_t ring)
+/* Each fd from its ring's CPU: one move per CPU, the fds of a ring being together. */
+void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req)
 {
-	const struct drain_ioctl *j = ctx;
-	const struct pm_drain *d = j->d;
 	size_t i;
 
 	for (i = 0; i < d->nr_fds; i++)
-		if (d->fds[i].ring == ring && d->fds[i].fd >= 0)
-			d->ops->ioctl(d->ops->arg, d->fds[i].fd, j->req, 0);
-}
-
-/* Each ring's fds from the ring's CPU, every CPU at once. */
-void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req)
-{
-	struct drain_ioctl j = { .d = d, .req = req };
-
-	drain__each_ring(d, NULL, drain__ioctl_ring, &j);
+		if (d->fds[i].fd >= 0) {
+			drain__pin(d, d->rings[d->fds[i].ring].cpu);
+			d->ops->ioctl(d->ops->arg, d->fds[i].fd, req, 0);
+		}
+	drain__unpin(d);
 }
 
 /* The fd stops writing into its ring: one reference less. */
@@ -198,13 +183,14 @@ static void drain__read_lost(struct pm_drain *d, struct pm_drain_fd *f)
 	f->lost_read = true;
 }
 
-static void drain__retire_ring(void *ctx, size_t idx)
+void drain__retire(struct pm_drain *d, size_t idx)
 {
-	struct pm_drain *d = ctx;
 	struct pm_drain_ring *r = &d->rings[idx];
 	bool mapped = r->ring.ctl != NULL;
 	size_t i;
 
+	/* The caller moves the thread back once its rings are retired. */
+	drain__pin(d, r->cpu);
 	for (i = 0; i < d->nr_fds; i++)
 		if (d->fds[i].ring == idx)
 			drain__read_lost(d, &d->fds[i]);
@@ -230,11 +216,6 @@ static void drain__retire_ring(void *ctx, size_t idx)
 		d->ops->unmap(d->ops->arg, &r->ring);
 	pm_buf__exit(&r->copy);
 	r->state = PM_DRAIN_RETIRED;
-}
-
-void drain__retire(struct pm_drain *d, const bool *which)
-{
-	drain__each_ring(d, which, drain__retire_ring, d);
 }
 
 static int drain__stage(struct pm_drain *d)
@@ -298,8 +279,9 @@ void pm_drain__close(struct pm_drain *d)
 
 	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
 	for (i = 0; i < d->nr_rings; i++)
-		d->pick[i] = d->rings[i].state != PM_DRAIN_RETIRED;
-	drain__retire(d, d->pick);
+		if (d->rings[i].state != PM_DRAIN_RETIRED)
+			drain__retire(d, i);
+	drain__unpin(d);
 	/* Fds of no ring's: none, unless a ring index was bad. */
 	for (i = 0; i < d->nr_fds; i++)
 		if (d->fds[i].fd >= 0) {
@@ -334,7 +316,6 @@ void pm_drain__delete(struct pm_drain *d)
 		return;
 	pm_drain__close(d);
 	free(d->rings);
-	free(d->pick);
 	free(d->fds);
 	free(d->pfds);
 	free(d->pfd_fd);

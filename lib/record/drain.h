@@ -75,22 +75,7 @@ struct pm_drain_config {
 	 */
 	size_t stage_size;
 	bool stage_writer;
-	/*
-	 * From this many rings on, each CPU's opens, enables, disables and
-	 * closes are made from that CPU (drain_pin.c); with fewer, from
-	 * wherever the thread runs.  0: PM_DRAIN_PIN_RINGS.
-	 */
-	size_t pin_rings;
 };
-
-/*
- * Moving to each CPU pays where a round of cross-CPU calls costs more than
- * a round of moves, which grows with the CPUs: at 64 emulated CPUs the
- * calls took 44.8 s to enable 64 events and the moves 9.3 s, at 2 the
- * moves and threads cost a start and stop 34 ms of wall and 3.6 ms of CPU
- * more than the calls (bench/RESULTS.md, issue 43).
- */
-#define PM_DRAIN_PIN_RINGS 8
 
 /* What the opening of the events settled (pm_evset.opened), given at the start. */
 struct pm_drain_events {

@@ -55,7 +55,7 @@ struct pm_drain_pin {
 	cpu_set_t *one;			/* the mask of the CPU it moves to */
 	size_t size;			/* of both masks, in bytes */
 	int cpu;			/* the CPU it is held on, or -1 */
-	bool off;			/* too few rings, or no affinity to read: it never moves */
+	bool off;			/* the affinity cannot be read: it never moves */
 };
 
 struct pm_drain {
@@ -73,7 +73,6 @@ struct pm_drain {
 	bool stage_writer;
 	/* State. */
 	struct pm_drain_ring *rings;
-	bool *pick;			/* a choice of rings (drain__retire's) */
 	size_t nr_rings;
 	struct pm_drain_fd *fds;
 	size_t nr_fds;
@@ -94,11 +93,8 @@ struct pm_drain {
 /* The poll set: the fixed fds, then every fd not hung up. */
 int drain__build_pollfds(struct pm_drain *d);
 void drain__hang_up(struct pm_drain *d, struct pm_drain_fd *f);
-/*
- * The rings which says retired, each from its CPU: their fds' lost counts
- * read, the fds closed, the rings unmapped.
- */
-void drain__retire(struct pm_drain *d, const bool *which);
+/* Ring idx retired: its fds' lost counts read, the fds closed, the ring unmapped. */
+void drain__retire(struct pm_drain *d, size_t idx);
 
 /* drain_pass.c */
 void mmap2__repair(struct perf_event_header *h, bool build_ids_asked);
@@ -111,13 +107,5 @@ void drain__pin(struct pm_drain *d, int cpu);
 /* The thread back to its own affinity. */
 void drain__unpin(struct pm_drain *d);
 void drain__pin_exit(struct pm_drain *d);
-/*
- * fn(ctx, ring) for every ring (or those which says), each from a thread
- * on the ring's CPU, all at once (pm_perf_ops.run_on_cpus); the rings no
- * such thread did, one after the other with the engine's thread moved.
- * fn must touch only its ring and that ring's fds.
- */
-void drain__each_ring(struct pm_drain *d, const bool *which, void (*fn)(void *ctx, size_t ring),
-		      void *ctx);
 
 #endif

@@ -279,14 +279,14 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 		if (err)
 			return err;
 	}
-	if (retire) {
+	if (retire)
 		for (i = 0; i < d->nr_rings; i++) {
 			struct pm_drain_ring *r = &d->rings[i];
 
-			d->pick[i] = r->state == PM_DRAIN_DRAINING && r->span.start == r->span.end;
+			if (r->state == PM_DRAIN_DRAINING && r->span.start == r->span.end)
+				drain__retire(d, i);
 		}
-		drain__retire(d, d->pick);
-	}
+	drain__unpin(d);
 	return 0;
 }
 

@@ -9,9 +9,6 @@
  * system time at 64 CPUs, and the samples of a 2 s workload spread over
  * 22 s).  From the event's own CPU every call is local, and the one move
  * per CPU does not wait for the CPU it leaves (perf does the same).
- * Enables, disables and retirements go further: a thread on each CPU
- * makes that CPU's calls, all CPUs at once (drain__each_ring), so the
- * last CPU does not start or stop a round of moves after the first.
  *
  * The move outranks a mask the user gave (taskset) for those moments
  * only: the thread's own affinity is back as soon as the batch is done.
@@ -20,23 +17,9 @@
  */
 #include <errno.h>
 #include <sched.h>
-#include <stdbool.h>
 #include <stdlib.h>
 
 #include "record/drain_int.h"
-
-struct each_ring {
-	void (*fn)(void *ctx, size_t ring);
-	void *ctx;
-	const size_t *idx;		/* the jobs' rings */
-};
-
-static void each_ring__run(void *arg, size_t i)
-{
-	const struct each_ring *e = arg;
-
-	e->fn(e->ctx, e->idx[i]);
-}
 
 /* Up to this many CPUs in a mask (the kernel's CONFIG_NR_CPUS maximum). */
 #define PIN_MAX_CPUS 8192
@@ -87,44 +70,6 @@ void drain__unpin(struct pm_drain *d)
 	/* Failing that, the thread stays where it is: it still works from there. */
 	d->ops->set_affinity(d->ops->arg, p->home, p->size);
 	p->cpu = -1;
-}
-
-/*
- * The rings' jobs from their CPUs at once: one after the other, the last
- * CPU's events were enabled (or disabled) a whole round of moves after the
- * first's, and its samples began (or ended) that much later; at 64
- * emulated CPUs the round took seconds, more than the workload.
- */
-void drain__each_ring(struct pm_drain *d, const bool *which, void (*fn)(void *ctx, size_t ring),
-		      void *ctx)
-{
-	size_t i, n = 0;
-	size_t *idx = calloc(d->nr_rings, sizeof(*idx));
-	int *cpus = calloc(d->nr_rings, sizeof(*cpus));
-	bool *done = calloc(2 * d->nr_rings, sizeof(*done));
-	bool *ran = done ? done + d->nr_rings : NULL;
-	struct each_ring e = { .fn = fn, .ctx = ctx, .idx = idx };
-
-	for (i = 0; idx && cpus && done && i < d->nr_rings; i++)
-		if (!which || which[i]) {
-			cpus[n] = d->rings[i].cpu;
-			idx[n++] = i;
-		}
-	if (n > 1 && d->ops->run_on_cpus && !d->pin.off) {
-		d->ops->run_on_cpus(d->ops->arg, cpus, n, each_ring__run, &e, done);
-		for (i = 0; i < n; i++)
-			ran[idx[i]] = done[i];
-	}
-	/* What no thread of its CPU did: from here, the engine's thread moved there. */
-	for (i = 0; i < d->nr_rings; i++)
-		if ((!which || which[i]) && !(ran && ran[i])) {
-			drain__pin(d, d->rings[i].cpu);
-			fn(ctx, i);
-		}
-	drain__unpin(d);
-	free(idx);
-	free(cpus);
-	free(done);
 }
 
 void drain__pin_exit(struct pm_drain *d)

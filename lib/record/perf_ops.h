@@ -43,14 +43,6 @@ struct pm_perf_ops {
 	 */
 	int (*get_affinity)(void *arg, cpu_set_t *set, size_t size);
 	int (*set_affinity)(void *arg, const cpu_set_t *set, size_t size);
-	/*
-	 * fn(ctx, i) for every i < n, each from a thread of its own held on
-	 * CPU cpus[i], all at once; returns when every one has returned.
-	 * done[i] says which ran: where no thread could be made or held
-	 * there, the caller runs fn itself.  NULL (fakes): none runs.
-	 */
-	void (*run_on_cpus)(void *arg, const int *cpus, size_t n,
-			    void (*fn)(void *ctx, size_t i), void *ctx, bool *done);
 	void *arg;
 };
 

@@ -201,40 +201,7 @@ static const struct pm_perf_ops pin_ops = {
 	.set_affinity = f_set_affinity,
 };
 
-/*
- * Threads held on CPUs: each job runs at once, logged "on CPU"; the CPU
- * in no_thread_cpu gets no thread (a cpuset without it).
- */
-static int no_thread_cpu = -1;
-
-static void f_run_on_cpus(void *arg, const int *cpus, size_t n,
-			  void (*fn)(void *ctx, size_t i), void *ctx, bool *done)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		done[i] = cpus[i] != no_thread_cpu;
-		if (done[i]) {
-			klog("on %d%.0d", cpus[i], 0);
-			fn(ctx, i);
-		}
-	}
-}
-
-static const struct pm_perf_ops thread_ops = {
-	.ioctl = f_ioctl,
-	.mmap = f_mmap,
-	.unmap = f_unmap,
-	.read = f_read,
-	.close = f_close,
-	.poll = f_poll,
-	.get_affinity = f_get_affinity,
-	.set_affinity = f_set_affinity,
-	.run_on_cpus = f_run_on_cpus,
-};
-
-/* The kernel the next setup() gives the engine, and from how many rings it moves. */
-static size_t pin_rings = 1;
+/* The kernel the next setup() gives the engine. */
 static const struct pm_perf_ops *use_ops = &fake_ops;
 
 static int s_writev(void *arg, const struct iovec *iov, int iovcnt)
@@ -281,7 +248,6 @@ static struct pm_drain *setup_with(struct sink *s, size_t nr_rings, int fds_per_
 		.overwrite = overwrite,
 		.sink = { .writev = s_writev, .commit = s_commit, .arg = s },
 		.watch_fd = 15,
-		.pin_rings = pin_rings,
 	});
 	for (r = 0; r < nr_rings; r++)
 		for (i = 0; i < fds_per_ring; i++) {
@@ -761,50 +727,6 @@ static void test_pin(void)
 	use_ops = &fake_ops;
 }
 
-/*
- * One after the other, the last CPU's events start (and stop) a round of
- * moves after the first's: each CPU's calls come from a thread on it, all
- * at once.
- */
-static void test_threads(void)
-{
-	struct pm_drain *d;
-	struct sink s;
-
-	use_ops = &thread_ops;
-	d = setup(&s, 3, 2, false);
-	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
-	tap_ok(logged("on 0") < logged("disable 1") && logged("disable 2") < logged("on 1") &&
-	       logged("on 1") < logged("disable 5") && logged("disable 10") > logged("on 2") &&
-	       count_logged("disable") == 6 && count_logged("pin") == 0,
-	       "ioctl_all: each ring's fds from a thread on its CPU, the engine's thread stays");
-	K.nr_log = 0;
-	no_thread_cpu = 1;
-	pm_drain__stop(d, no_cut, NULL);
-	tap_ok(logged("pin 1") >= 0 && logged("pin 1") < logged("disable 5") &&
-	       logged("disable 6") < logged("home") && count_logged("pin") == 2 &&
-	       count_logged("disable") == 6,
-	       "a CPU where no thread can be held: the engine's thread moves there instead");
-	tap_ok(last_logged("on 2") < logged("close 10") && logged("close 10") < logged("unmap 9") &&
-	       last_logged("on 0") < logged("close 2") && logged("close 2") < logged("unmap 1") &&
-	       last_logged("pin 1") < logged("close 6") && count_logged("unmap") == 3 &&
-	       K.violations == 0 && pm_drain__all_retired(d),
-	       "the rings retire from their CPUs' threads, redirected fds before their owner");
-	no_thread_cpu = -1;
-	teardown(d, &s);
-
-	pin_rings = 3;
-	d = setup(&s, 2, 2, false);
-	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
-	pm_drain__stop(d, no_cut, NULL);
-	tap_ok(count_logged("pin") == 0 && count_logged("on") == 0 &&
-	       count_logged("disable") == 8 && count_logged("unmap") == 2,
-	       "fewer rings than pin_rings: every call from where the thread is");
-	teardown(d, &s);
-	pin_rings = 1;
-	use_ops = &fake_ops;
-}
-
 int main(void)
 {
 	test_hangup_order("owner first", true, false);
@@ -820,6 +742,5 @@ int main(void)
 	test_poll_and_close();
 	test_loop();
 	test_pin();
-	test_threads();
 	return tap_done();
 }
