@@ -75,7 +75,25 @@ struct pm_drain_config {
 	 */
 	size_t stage_size;
 	bool stage_writer;
+	/*
+	 * With more rings than this, each CPU's opens, enables, disables and
+	 * closes are made from that CPU (drain_pin.c); with as many or fewer,
+	 * from wherever the thread runs.  0: PM_DRAIN_PIN_RINGS.
+	 */
+	size_t pin_rings;
 };
+
+/*
+ * The moves pay where a round of cross-CPU calls costs more than a round
+ * of moves.  On 2 CPUs (one remote ring) they cost a start and stop 13 to
+ * 38 ms of wall (medians of 120 and 100 pairs, on a loaded host); there a
+ * call to another CPU took 25 us more than a local one and a move 42 us,
+ * so with two fds per CPU (an event and the tracking dummy) the moves
+ * break even at about 12 rings; issue 43's 16-CPU guest found pmrec
+ * without moves well ahead of perf, which moves; at 64 emulated CPUs the
+ * moves cut the enables from 44.8 s to 9.3 s (bench/RESULTS.md).
+ */
+#define PM_DRAIN_PIN_RINGS 16
 
 /* What the opening of the events settled (pm_evset.opened), given at the start. */
 struct pm_drain_events {
