@@ -89,9 +89,15 @@ void agent__print_counts(struct agent *a, const struct pm_uploader_counts *c)
 {
 	double secs = (double)(agent__clock(CLOCK_MONOTONIC) - a->mono0_ns) / 1e9;
 
+	char spool[64] = "";
+
+	if (a->o->spool_dir)
+		snprintf(spool, sizeof(spool), ", spooled %" PRIu64 ", in the spool %" PRIu64,
+			 c->spooled, c->in_spool);
 	note("%" PRIu64 " windows over %.1f s, %" PRIu64 " samples, %" PRIu64 " lost; %" PRIu64
 	     " files written; sent %" PRIu64 ", retried %" PRIu64 ", rejected %" PRIu64
-	     ", dropped %" PRIu64 ", queued %" PRIu64 "%s%s",
+	     ", dropped %" PRIu64 ", queued %" PRIu64 "%s%s%s",
 	     a->windows, secs, a->samples, a->lost, a->files, c->sent, c->retries, c->rejected,
-	     c->dropped, c->queued, *c->last_error ? "; last error: " : "", c->last_error);
+	     c->dropped, c->queued, spool, *c->last_error ? "; last error: " : "",
+	     c->last_error);
 }

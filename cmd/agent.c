@@ -18,6 +18,7 @@
 #include "agent.h"
 #include "builtin.h"
 #include "live-events.h"
+#include "base/units.h"
 
 #define AGENT_MMAP_PAGES 16	/* 64 KiB per CPU: 97 Hz with -g fills it in seconds */
 #define AGENT_FREQ 97		/* not 100: off the beat of timers that tick in round numbers */
@@ -31,7 +32,12 @@ enum {
 	OPT_HEADER,
 	OPT_TIMEOUT,
 	OPT_QUEUE,
+	OPT_SPOOL_DIR,
+	OPT_SPOOL_SIZE,
+	OPT_NO_CALL_GRAPH,
 };
+
+#define AGENT_SPOOL_SIZE (64ULL << 20)
 
 static const struct argp_option agent_options[] = {
 	{ .doc = "Where the windows go:", .group = 10 },
@@ -54,8 +60,53 @@ static const struct argp_option agent_options[] = {
 	  .doc = "give up a try after SECONDS, connecting included (default 10)" },
 	{ .name = "queue", .key = OPT_QUEUE, .arg = "N",
 	  .doc = "windows held in memory while the server does not take them (default 8); "
-		 "then the oldest is dropped" },
+		 "then the oldest goes to the spool, or is dropped" },
+	{ .name = "spool-dir", .key = OPT_SPOOL_DIR, .arg = "DIR",
+	  .doc = "keep the windows the queue has no room for, and those left at exit, as files "
+		 "in DIR (made 0700; root's alone), sent oldest first when the server answers, "
+		 "by this run or the next" },
+	{ .name = "spool-size", .key = OPT_SPOOL_SIZE, .arg = "SIZE",
+	  .doc = "the spool's bound on disk (default 64M, at least 4K); past it the oldest "
+		 "windows are dropped" },
 	{ 0 }
+};
+
+/* -u and -G, as pmrec record parses them (record__parse_owner). */
+static const struct argp_option agent_owner_options[] = {
+	{ .name = "uid", .key = 'u', .arg = "USER", .group = 1,
+	  .doc = "only the processes of USER (a name or a number) running at the start, and "
+		 "their children; the agent exits once they all have" },
+	{ .name = "cgroup", .key = 'G', .arg = "NAME",
+	  .doc = "only the tasks of cgroup NAME, a path under the perf_event cgroup hierarchy "
+		 "(v1, else cgroup2), on every CPU or those of -C" },
+	{ .name = "no-call-graph", .key = OPT_NO_CALL_GRAPH, .group = 2,
+	  .doc = "no call chains: the sampled function alone (cheaper samples, flat profiles)" },
+	{ 0 }
+};
+
+static error_t agent_parse_owner(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+
+	switch (key) {
+	case OPT_NO_CALL_GRAPH:
+		o->callchain = false;
+		o->dwarf = false;
+		return 0;
+	case ARGP_KEY_END:
+		if (o->uid_str && (o->pid_list || o->tid_list || o->cpu_list))
+			argp_error(state, "-u and -C/-p/-t exclude each other");
+		if (o->cgroup && (o->pid_list || o->tid_list || o->uid_str))
+			argp_error(state, "-G and -p/-t/-u exclude each other");
+		return 0;
+	default:
+		return record__parse_owner(key, arg, state);
+	}
+}
+
+static const struct argp agent_owner_argp = {
+	.options = agent_owner_options,
+	.parser = agent_parse_owner,
 };
 
 /* A positive whole number up to max, else a usage error naming what. */
@@ -92,6 +143,7 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->rec;
+		state->child_inputs[1] = &o->rec;
 		break;
 	case OPT_SERVER:
 		if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))
@@ -123,6 +175,15 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 	case OPT_QUEUE:
 		o->queue = agent__parse_count(state, arg, "queue", 1024);
 		break;
+	case OPT_SPOOL_DIR:
+		o->spool_dir = arg;
+		break;
+	case OPT_SPOOL_SIZE:
+		if (pm_units__parse_size(arg, &o->spool_size, &(bool){ false }) ||
+		    o->spool_size < 4096 || o->spool_size > (1ULL << 40))
+			argp_error(state, "bad --spool-size '%s' (a size like 64M, from 4K to 1024G)",
+				   arg);
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "pmrec agent takes no command; to watch one, start it and give -p");
 		break;
@@ -130,6 +191,11 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 		if (!o->server && !o->output_dir)
 			argp_error(state, "where do the windows go? give --server=URL or "
 				   "--output-dir=DIR");
+		if (o->spool_dir && !o->server)
+			argp_error(state, "--spool-dir keeps what --server did not take: give "
+				   "--server=URL");
+		if (o->spool_size && !o->spool_dir)
+			argp_error(state, "--spool-size bounds the spool: give --spool-dir=DIR");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -139,6 +205,7 @@ static error_t agent_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child agent_children[] = {
 	{ .argp = &record_sampling_argp, .group = 0 },
+	{ .argp = &agent_owner_argp, .group = 0 },
 	{ 0 }
 };
 
@@ -149,7 +216,7 @@ static const struct argp agent_argp = {
 	.doc = "Profile the machine continuously and send each window to a Grafana "
 	       "Pyroscope server, or write it as a pprof file: system-wide at 97 Hz with "
 	       "frame-pointer call chains unless told otherwise.\v"
-	       "SIGUSR1 prints what was sent, retried, rejected and dropped; SIGTERM and "
+	       "SIGUSR1 prints what was sent, retried, rejected, spooled and dropped; SIGTERM and "
 	       "SIGINT send the window under way, then exit.  Exit status: 0 when stopped "
 	       "by SIGTERM or SIGINT; 1 on a runtime failure; 64 on a usage error.",
 };
@@ -170,6 +237,8 @@ static int agent__open_events(struct agent *a)
 		.evlist = &a->o->rec.evlist,
 		.callchain = a->o->rec.callchain,
 		.addrs = true,
+		/* Mapped from the cache, the kernel's 100k+ symbols cost pages read, not 5 MB. */
+		.naming = { .kallsyms_cache = pm_cmd__kallsyms_cache_dir() },
 		.warn = agent__warn,
 		.warn_arg = a,
 	});
@@ -280,12 +349,49 @@ static int agent__loop(struct agent *a)
 
 /* ---- phases ----------------------------------------------------------- */
 
+/* --spool-dir: the directory checked, and what a previous run left said. */
+static int agent__open_spool(struct agent *a, struct pm_spool **spool)
+{
+	const struct agent_opts *o = a->o;
+	struct pm_spool_found f;
+	int err;
+
+	*spool = NULL;
+	if (!o->spool_dir)
+		return 0;
+	err = pm_spool__open(spool, o->spool_dir, o->spool_size ? o->spool_size :
+			     AGENT_SPOOL_SIZE, &f);
+	if (err == -EPERM) {
+		error("spool directory '%s' is not safe: it must be owned by uid %u and "
+		      "writable by no one else (chmod 700)", o->spool_dir,
+		      (unsigned)geteuid());
+		return PM_EXIT_FAILURE;
+	}
+	if (err == -EBUSY) {
+		error("spool directory '%s' is in use by another pmrec agent", o->spool_dir);
+		return PM_EXIT_FAILURE;
+	}
+	if (err) {
+		error("cannot use spool directory '%s': %s", o->spool_dir,
+		      strerror(-err));
+		return PM_EXIT_FAILURE;
+	}
+	if (f.windows || f.dropped)
+		note("%" PRIu64 " windows (%" PRIu64 " KiB) left in the spool by a previous run, "
+		     "sent first; %" PRIu64 " older ones dropped for room", f.windows,
+		     f.bytes / 1024, f.dropped);
+	return 0;
+}
+
 static int agent__start_uploader(struct agent *a)
 {
 	struct agent_opts *o = a->o;
+	struct pm_spool *spool;
 
 	if (!o->server)
 		return 0;
+	if (agent__open_spool(a, &spool))
+		return PM_EXIT_FAILURE;
 	a->up = pm_uploader__new(&(struct pm_uploader_config){
 		.server = {
 			.server = o->server, .name = a->series,
@@ -295,6 +401,7 @@ static int agent__start_uploader(struct agent *a)
 		},
 		.max_windows = o->queue,
 		.backoff_max_ms = (long)o->interval * 1000,
+		.spool = spool,
 	});
 	if (!a->up) {
 		error("cannot start sending: %s", strerror(errno));
@@ -347,6 +454,8 @@ static void agent__teardown(struct agent *a)
 	pm_live__delete(a->live);
 	if (a->sigfd >= 0)
 		close(a->sigfd);
+	if (a->rec.cgroup_fd >= 0)
+		close(a->rec.cgroup_fd);
 	pm_target__exit(&a->rec.targets);
 	pm_cpumap__exit(&a->rec.cpus);
 	free(a->series);
@@ -365,7 +474,8 @@ int cmd_agent(int argc, char **argv)
 	a.rec = (struct record){ .opts = &o.rec, .sigfd = -1, .epfd = -1, .cgroup_fd = -1 };
 	if (argp_parse(&agent_argp, argc, argv, 0, NULL, &o))
 		return PM_EXIT_USAGE;
-	o.rec.system_wide = !o.rec.pid_list && !o.rec.tid_list && !o.rec.cpu_list;
+	o.rec.system_wide = !o.rec.pid_list && !o.rec.tid_list && !o.rec.cpu_list &&
+			    !o.rec.uid_str;
 	if (!o.rec.freq && !o.rec.period)
 		o.rec.freq = AGENT_FREQ;
 	if (!o.rec.evlist.nr && pm_evlist__add(&o.rec.evlist, "cpu-clock", &bad)) {

@@ -27,6 +27,8 @@ struct agent_opts {
 	unsigned interval;		/* seconds per window */
 	long timeout_ms;		/* of one try */
 	size_t queue;			/* windows held in memory */
+	const char *spool_dir;		/* then on disk */
+	uint64_t spool_size;		/* bytes; 0: the default */
 	const char **headers;
 	size_t nr_headers;
 };

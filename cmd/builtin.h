@@ -107,5 +107,7 @@ void pm_cmd__lost_samples(const char *input, uint64_t n);
 extern const struct argp pm_cmd__naming_argp;
 /* Its --kallsyms alone (annotate), the same child input. */
 extern const struct argp pm_cmd__kallsyms_argp;
+/* The user's cache of the running kernel's symbols: $XDG_CACHE_HOME/pmrec, ~/.cache/pmrec. */
+const char *pm_cmd__kallsyms_cache_dir(void);
 
 #endif

@@ -315,8 +315,7 @@ static const struct argp_option kallsyms_options[] = {
 	{ 0 },
 };
 
-/* The user's cache of the running kernel's symbols: $XDG_CACHE_HOME/pmrec, ~/.cache/pmrec. */
-static const char *kallsyms_cache_dir(void)
+const char *pm_cmd__kallsyms_cache_dir(void)
 {
 	static char dir[PATH_MAX];
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -337,7 +336,7 @@ static error_t kallsyms_parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case ARGP_KEY_INIT:
-		o->kallsyms_cache = kallsyms_cache_dir();
+		o->kallsyms_cache = pm_cmd__kallsyms_cache_dir();
 		break;
 	case OPT_KALLSYMS:
 		o->kallsyms = arg;

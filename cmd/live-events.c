@@ -30,7 +30,9 @@ int live_events__open(struct record *rec, struct pm_live *live, int watch_fd)
 		.tids = rec->targets.tids,
 		.nr_tids = rec->targets.nr,
 		.mmap_pages = o->mmap_pages,
-		.cgroup_fd = -1,
+		.cgroup = rec->cgroup_fd >= 0,
+		.cgroup_fd = rec->cgroup_fd,
+		.skip_gone = o->uid_str != NULL,
 	};
 	struct pm_evset_error e;
 	int err;

@@ -390,6 +390,13 @@ static error_t parse_perf_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+error_t record__parse_owner(int key, char *arg, struct argp_state *state)
+{
+	if (key != 'u' && key != 'G')
+		return ARGP_ERR_UNKNOWN;
+	return parse_perf_opt(key, arg, state);
+}
+
 /* When to start, stop and switch files, and how fast to drain. */
 static error_t parse_timing_opt(int key, char *arg, struct argp_state *state)
 {

@@ -111,6 +111,11 @@ extern const struct argp record_argp;
  * record uses too, for pmrec top: its input is a struct record_opts.
  */
 extern const struct argp record_sampling_argp;
+/*
+ * -u and -G alone, parsed as record parses them, for pmrec agent (which
+ * words them): a parser whose input is a struct record_opts.
+ */
+error_t record__parse_owner(int key, char *arg, struct argp_state *state);
 
 /*
  * Signals and polling, as record and top watch them (cmd/sigwatch.c).

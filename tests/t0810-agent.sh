@@ -92,7 +92,7 @@ test_expect_success 'top_hot has the share a report of the recording gives (3 po
 	awk -v a=$a -v r=$r "BEGIN { d = a - r; exit !(d <= 3 && d >= -3) }"
 '
 
-test_expect_success '--output-dir: the same windows as NAME-FROM-UNTIL.pb.gz' '
+test_expect_success '--output-dir: the same windows as NAME-FROM-UNTIL.pb.gz, kernel names from the cache' '
 	mkdir out
 	"$PMREC" agent --output-dir=out --interval=1 --app-name=files 2>files.log &
 	agent=$!
@@ -102,7 +102,11 @@ test_expect_success '--output-dir: the same windows as NAME-FROM-UNTIL.pb.gz' '
 	ls out | sed "s/^files-\([0-9]*\)-\([0-9]*\)\.pb\.gz$/0 \1 \2/" >files.list &&
 	test_equal 0 "$(grep -vc "^0 " files.list)" "other names" &&
 	windows_check files.list >/dev/null &&
-	decodes out
+	decodes out &&
+	echo "the kernel symbols: from the cache, which the first run wrote" &&
+	ls "$HOME"/.cache/pmrec/kallsyms-* &&
+	grep -h -E "^ +[0-9]+: 0xffff[0-9a-f]+ M=[0-9]+ [A-Za-z_]" out/*.raw | head -n 3 >kernel &&
+	test -s kernel
 '
 
 test_expect_success 'errors: no destination, bad values' '

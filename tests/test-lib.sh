@@ -33,7 +33,12 @@ trap 'rm -rf "$TMP_ROOT"' EXIT
 # script's perf record had run first.  perf record here keeps the build ids
 # in the file but copies nothing (50 MB for a -a recording).  The download
 # cache of test-only tools (lib-speedscope.sh) stays in the real HOME.
+# Toolchains installed under the real HOME (rustup's rustc, pyenv's
+# python3) find themselves through these, as they did through HOME.
 export PMREC_TEST_CACHE="${PMREC_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pmrec-tests}"
+[ -d "$HOME/.rustup" ] && export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}"
+[ -d "$HOME/.cargo" ] && export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+[ -d "$HOME/.pyenv" ] && export PYENV_ROOT="${PYENV_ROOT:-$HOME/.pyenv}"
 export HOME="$TMP_ROOT/home"
 unset XDG_CACHE_HOME
 mkdir "$HOME"

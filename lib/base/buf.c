@@ -101,7 +101,7 @@ void pm_buf__exit(struct pm_buf *b)
 	b->len = b->cap = 0;
 }
 
-int pm_array__grow(void **arr, size_t *cap, size_t nr, size_t size)
+int pm_array__grow_by(void **arr, size_t *cap, size_t nr, size_t size, pm_resize_fn *resize)
 {
 	size_t ncap;
 	void *n;
@@ -111,10 +111,21 @@ int pm_array__grow(void **arr, size_t *cap, size_t nr, size_t size)
 	ncap = *cap ? *cap * 2 : 16;
 	if (ncap > SIZE_MAX / size)
 		return -ENOMEM;
-	n = realloc(*arr, ncap * size);
+	n = resize(*arr, *cap * size, ncap * size);
 	if (!n)
 		return -ENOMEM;
 	*arr = n;
 	*cap = ncap;
 	return 0;
+}
+
+static void *array__realloc(void *p, size_t old, size_t bytes)
+{
+	(void)old;
+	return realloc(p, bytes);
+}
+
+int pm_array__grow(void **arr, size_t *cap, size_t nr, size_t size)
+{
+	return pm_array__grow_by(arr, cap, nr, size, array__realloc);
 }

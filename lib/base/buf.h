@@ -32,5 +32,9 @@ void pm_buf__exit(struct pm_buf *b);
  * bytes, doubling *cap.  0 or -ENOMEM.
  */
 int pm_array__grow(void **arr, size_t *cap, size_t nr, size_t size);
+/* The block p of old bytes as one of bytes, its first old bytes kept; NULL: p unchanged. */
+typedef void *pm_resize_fn(void *p, size_t old, size_t bytes);
+/* pm_array__grow over another allocator's resize. */
+int pm_array__grow_by(void **arr, size_t *cap, size_t nr, size_t size, pm_resize_fn *resize);
 
 #endif

@@ -5,6 +5,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "base/bigmem.h"
 #include "base/hash.h"
 #include "base/hashtab.h"
 
@@ -48,14 +49,6 @@ void pm_hashtab__init_seeded(struct pm_hashtab *t, const struct pm_hashtab_ops *
 	*t = (struct pm_hashtab){ .ops = ops, .arg = arg, .fixed_seed = true };
 	t->seed[0] = pm_mix64(seed ^ K2);
 	t->seed[1] = pm_mix64(t->seed[0] + K0);
-}
-
-void pm_hashtab__exit(struct pm_hashtab *t)
-{
-	free(t->slot);
-	t->slot = NULL;
-	t->mask = 0;
-	t->nr = 0;
 }
 
 /* ---- hashing ---- */
@@ -175,6 +168,14 @@ static inline size_t slot__free(const struct pm_hashtab *t, uint64_t h)
 	return i;
 }
 
+void pm_hashtab__exit(struct pm_hashtab *t)
+{
+	pm_bigmem__free(t->slot, (t->mask + 1) * slot__size(t));
+	t->slot = NULL;
+	t->mask = 0;
+	t->nr = 0;
+}
+
 /* Moves every entry into nr_slots new slots, under a new seed if reseed. */
 static int hashtab__rebuild(struct pm_hashtab *t, size_t nr_slots, bool reseed)
 {
@@ -183,7 +184,7 @@ static int hashtab__rebuild(struct pm_hashtab *t, size_t nr_slots, bool reseed)
 	void *s;
 
 	/* Zeroed pages come from the kernel as they are touched: no pass to clear them. */
-	s = calloc(nr_slots, slot__size(t));
+	s = pm_bigmem__alloc(nr_slots * slot__size(t));
 	if (!s)
 		return -ENOMEM;
 	if (reseed)
@@ -204,7 +205,7 @@ static int hashtab__rebuild(struct pm_hashtab *t, size_t nr_slots, bool reseed)
 			key = old.hslot[i].hash;
 		slot__set(t, slot__free(t, t->ops ? key : pm_hashtab__hash_u64(t, key)), key, val);
 	}
-	free(old.slot);
+	pm_bigmem__free(old.slot, (old.mask + 1) * slot__size(&old));
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "symbols/naming.h"
+#include "base/cache.h"
 #include "base/intern.h"
 #include "export/pbuf.h"
 #include "export/pprof.h"
@@ -78,6 +79,21 @@ struct mapinfo {
 	uint64_t stamp;			/* the serial of the last sample counted */
 };
 
+/*
+ * The location of a frame that makes one alone (no inlined frames with
+ * it), met before: its strings, function and location are interned
+ * already, and only its mapping's weight is left to count.  Every sample
+ * names its callers' frames again, each a dozen string look-ups.  A
+ * direct-mapped cache (cache.h) by the frame's address, which the profile
+ * keeps while it lives.
+ */
+#define LOC_SEEN_BITS 14
+
+struct loc_seen {
+	const struct pm_profile_frame *f;	/* NULL: empty */
+	uint64_t loc, map;
+};
+
 struct builder {
 	const struct pm_profile *p;
 	const struct pm_pprof_opts *o;
@@ -90,6 +106,7 @@ struct builder {
 	uint64_t key[SMP_LOCS + PM_PROFILE_MAX_FRAMES];
 	uint64_t lines[LOC_LINES + 2 * PM_PROFILE_MAX_FRAMES];	/* function and line each */
 	const struct pm_profile_frame *frames[PM_PROFILE_MAX_FRAMES];
+	struct loc_seen *loc_seen;
 	struct pm_buf scratch, name, msg, sub;
 	struct pm_buf top;		/* one field of the Profile message */
 	struct pm_out *out;
@@ -145,11 +162,22 @@ static int key_id(struct pm_intern *k, const uint64_t *w, size_t nr, uint64_t *i
 	return err;
 }
 
+/* The sample's weight counted once in mapping id, which inl says has inlined frames. */
+static void mapping_count(struct builder *bd, uint64_t id, bool inl, uint64_t weight)
+{
+	struct mapinfo *mi = &bd->mi[id - 1];
+
+	mi->inline_frames |= inl;
+	if (mi->stamp != bd->serial) {
+		mi->stamp = bd->serial;
+		mi->samples += weight;
+	}
+}
+
 /* The mapping of f (0: none), counting the sample's weight in it once. */
 static int mapping_id(struct builder *bd, const struct pm_profile_frame *f, bool inl,
 		      uint64_t weight, uint64_t *id)
 {
-	struct mapinfo *mi;
 	uint64_t w[MAP__NR];
 	bool added;
 
@@ -167,12 +195,7 @@ static int mapping_id(struct builder *bd, const struct pm_profile_frame *f, bool
 			return -ENOMEM;
 		bd->mi[*id - 1] = (struct mapinfo){ 0 };
 	}
-	mi = &bd->mi[*id - 1];
-	mi->inline_frames |= inl;
-	if (mi->stamp != bd->serial) {
-		mi->stamp = bd->serial;
-		mi->samples += weight;
-	}
+	mapping_count(bd, *id, inl, weight);
 	return 0;
 }
 
@@ -254,6 +277,26 @@ static int location_id(struct builder *bd, const struct pm_profile_frame *const 
 	return key_id(&bd->locs, w, LOC_LINES + 2 * n, id, &added);
 }
 
+/* The location of frame f alone, as location_id gives it, from loc_seen when it can. */
+static int location_of_frame(struct builder *bd, const struct pm_profile_frame *f,
+			     uint64_t weight, uint64_t *id)
+{
+	struct loc_seen *e = &bd->loc_seen[pm_cache__slot(pm_cache__mix((uintptr_t)f, 0),
+							   LOC_SEEN_BITS)];
+	int err;
+
+	if (e->f == f) {
+		if (e->map)
+			mapping_count(bd, e->map, false, weight);
+		*id = e->loc;
+		return 0;
+	}
+	err = location_id(bd, &f, 1, weight, id);
+	if (!err)
+		*e = (struct loc_seen){ .f = f, .loc = *id, .map = bd->lines[LOC_MAPPING] };
+	return err;
+}
+
 /* The sample of leaf node id, added to its Sample. */
 static int sample_add(struct builder *bd, uint32_t leaf, const struct pm_profile_node *n,
 		      const struct pm_profile_ctx *ctx)
@@ -293,8 +336,10 @@ static int sample_add(struct builder *bd, uint32_t leaf, const struct pm_profile
 		for (j = i; j + 1 < nr && bd->frames[j]->inlined; j++)
 			;
 		j++;
-		err = location_id(bd, bd->frames + i, j - i, n->self_samples,
-				  &k[SMP_LOCS + nlocs]);
+		err = j - i == 1 ? location_of_frame(bd, bd->frames[i], n->self_samples,
+						     &k[SMP_LOCS + nlocs]) :
+				   location_id(bd, bd->frames + i, j - i, n->self_samples,
+					       &k[SMP_LOCS + nlocs]);
 		if (err)
 			return err;
 		nlocs++;
@@ -563,8 +608,10 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 	pm_intern__init(&bd->funcs);
 	pm_intern__init(&bd->locs);
 	pm_intern__init(&bd->samples);
+	bd->loc_seen = calloc((size_t)1 << LOC_SEEN_BITS, sizeof(*bd->loc_seen));
 	/* string_table[0] must be "". */
-	err = str_id0(bd, "", &empty) ?: builder__collect(bd) ?: emit_profile(bd, &bd->top);
+	err = !bd->loc_seen ? -ENOMEM :
+	      str_id0(bd, "", &empty) ?: builder__collect(bd) ?: emit_profile(bd, &bd->top);
 	pm_intern__exit(&bd->strs);
 	pm_intern__exit(&bd->maps);
 	pm_intern__exit(&bd->funcs);
@@ -577,6 +624,7 @@ int pm_pprof__encode(const struct pm_profile *p, const struct pm_pprof_opts *o,
 	pm_buf__exit(&bd->top);
 	free(bd->values);
 	free(bd->mi);
+	free(bd->loc_seen);
 	free(bd);
 	return err;
 }

@@ -22,6 +22,7 @@ struct pm_uploader {
 	struct pm_pyroscope_window *q;
 	size_t nr, max;
 	bool in_flight, closing;
+	struct pm_spool *spool;		/* older windows than q's; NULL: none */
 	struct timespec give_up;	/* closing: CLOCK_MONOTONIC past which the thread stops */
 	long backoff_min, backoff_max;
 	struct pm_uploader_counts counts;
@@ -58,9 +59,54 @@ static void uploader__remove(struct pm_uploader *u, size_t i)
 	u->counts.queued = u->nr;
 }
 
-/* The outcome of a try of q[0] (locked): the window leaves or stays. */
+/* q[i] leaves memory, for room or at the end: to the spool, else dropped (locked). */
+static void uploader__spill(struct pm_uploader *u, size_t i)
+{
+	int err = u->spool ? pm_spool__put(u->spool, &u->q[i], &u->counts.dropped) : -ENOSPC;
+
+	if (!err) {
+		u->counts.spooled++;
+	} else {
+		u->counts.dropped++;
+		if (u->spool)
+			snprintf(u->counts.last_error, sizeof(u->counts.last_error),
+				 "cannot spool a window: %s", strerror(-err));
+	}
+	u->counts.in_spool = u->spool ? pm_spool__nr(u->spool) : 0;
+	uploader__remove(u, i);
+}
+
+/* The next window to send is the spool's (locked): it holds the oldest. */
+static bool uploader__from_spool(const struct pm_uploader *u)
+{
+	if (!u->spool || !pm_spool__nr(u->spool))
+		return false;
+	return !u->nr || pm_spool__head_from(u->spool) <= u->q[0].from;
+}
+
+static bool uploader__empty(const struct pm_uploader *u)
+{
+	return !u->nr && !(u->spool && pm_spool__nr(u->spool));
+}
+
+/* The window w taken from the spool leaves it or stays (locked). */
+static void uploader__tried_spool(struct pm_uploader *u, enum pm_pyroscope_result r,
+				  struct pm_pyroscope_window *w)
+{
+	if (r == PM_PYROSCOPE_RETRY)
+		pm_spool__untake(u->spool);
+	else
+		pm_spool__done(u->spool);
+	u->counts.in_spool = pm_spool__nr(u->spool);
+	free(w->data);
+}
+
+/*
+ * The outcome of a try (locked): the window, q[0] or the spool's oldest,
+ * leaves or stays.
+ */
 static void uploader__tried(struct pm_uploader *u, enum pm_pyroscope_result r, long status,
-			    const char *err)
+			    const char *err, struct pm_pyroscope_window *spooled)
 {
 	u->counts.last_status = status;
 	if (r == PM_PYROSCOPE_SENT) {
@@ -73,7 +119,9 @@ static void uploader__tried(struct pm_uploader *u, enum pm_pyroscope_result r, l
 		else
 			u->counts.rejected++;
 	}
-	if (r != PM_PYROSCOPE_RETRY)
+	if (spooled)
+		uploader__tried_spool(u, r, spooled);
+	else if (r != PM_PYROSCOPE_RETRY)
 		uploader__remove(u, 0);
 }
 
@@ -91,6 +139,31 @@ static void uploader__backoff(struct pm_uploader *u, long ms)
 			break;
 }
 
+/*
+ * The oldest window into w, marked as on the wire (locked): q[0], or the
+ * spool's oldest (*spooled true).  false when the spool's could not be
+ * read (dropped, counted).
+ */
+static bool uploader__next(struct pm_uploader *u, struct pm_pyroscope_window *w, bool *spooled)
+{
+	int err;
+
+	*spooled = uploader__from_spool(u);
+	if (!*spooled) {
+		*w = u->q[0];
+		u->in_flight = true;
+		return true;
+	}
+	err = pm_spool__take(u->spool, w);
+	if (!err)
+		return true;
+	u->counts.dropped++;
+	u->counts.in_spool = pm_spool__nr(u->spool);
+	snprintf(u->counts.last_error, sizeof(u->counts.last_error),
+		 "cannot read a spooled window: %s", strerror(-err));
+	return false;
+}
+
 static void *uploader__thread(void *arg)
 {
 	struct pm_uploader *u = arg;
@@ -101,18 +174,19 @@ static void *uploader__thread(void *arg)
 	for (;;) {
 		struct pm_pyroscope_window w;
 		enum pm_pyroscope_result r;
+		bool spooled;
 
-		while (!u->nr && !u->closing)
+		while (uploader__empty(u) && !u->closing)
 			pthread_cond_wait(&u->cond, &u->lock);
-		if (!u->nr || (u->closing && uploader__past(&u->give_up)))
+		if (uploader__empty(u) || (u->closing && uploader__past(&u->give_up)))
 			break;
-		w = u->q[0];
-		u->in_flight = true;
+		if (!uploader__next(u, &w, &spooled))
+			continue;
 		pthread_mutex_unlock(&u->lock);
 		r = pm_pyroscope__send(u->server, &w, &status, err);
 		pthread_mutex_lock(&u->lock);
 		u->in_flight = false;
-		uploader__tried(u, r, status, err);
+		uploader__tried(u, r, status, err, spooled ? &w : NULL);
 		if (r != PM_PYROSCOPE_RETRY) {
 			backoff = 0;
 			continue;
@@ -122,15 +196,16 @@ static void *uploader__thread(void *arg)
 			backoff = u->backoff_max;
 		uploader__backoff(u, backoff);
 	}
-	u->counts.dropped += u->nr;
+	/* Oldest first: the spool drops the oldest for room. */
 	while (u->nr)
-		uploader__remove(u, u->nr - 1);
+		uploader__spill(u, 0);
 	pthread_mutex_unlock(&u->lock);
 	return NULL;
 }
 
 static void uploader__free(struct pm_uploader *u)
 {
+	pm_spool__delete(u->spool);
 	pm_pyroscope__delete(u->server);
 	pthread_cond_destroy(&u->cond);
 	pthread_mutex_destroy(&u->lock);
@@ -146,17 +221,18 @@ struct pm_uploader *pm_uploader__new(const struct pm_uploader_config *cfg)
 
 	/* Not thread-safe: here, before the thread; libcurl counts the calls. */
 	err = pm_libcurl__load();
-	if (err) {
-		errno = -err;
+	if (!err && pm_libcurl.global_init(CURL_GLOBAL_DEFAULT))
+		err = -ENOMEM;
+	u = err ? NULL : calloc(1, sizeof(*u));
+	if (!u) {
+		if (!err)
+			pm_libcurl.global_cleanup();
+		pm_spool__delete(cfg->spool);
+		errno = err ? -err : ENOMEM;
 		return NULL;
 	}
-	if (pm_libcurl.global_init(CURL_GLOBAL_DEFAULT)) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return NULL;
+	u->spool = cfg->spool;
+	u->counts.in_spool = u->spool ? pm_spool__nr(u->spool) : 0;
 	u->max = cfg->max_windows ? cfg->max_windows : UPLOADER_MAX_WINDOWS;
 	/* Room for one window on the wire and one waiting. */
 	if (u->max < 2)
@@ -187,10 +263,8 @@ void pm_uploader__push(struct pm_uploader *u, const struct pm_pyroscope_window *
 	pthread_mutex_lock(&u->lock);
 	u->counts.windows++;
 	/* Full: the oldest that is not on the wire makes room. */
-	if (u->nr == u->max) {
-		uploader__remove(u, u->in_flight ? 1 : 0);
-		u->counts.dropped++;
-	}
+	if (u->nr == u->max)
+		uploader__spill(u, u->in_flight ? 1 : 0);
 	u->q[u->nr++] = *w;
 	u->counts.queued = u->nr;
 	pthread_cond_signal(&u->cond);

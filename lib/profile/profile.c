@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bigmem.h"
 #include "base/buf.h"
 #include "base/cache.h"
 #include "base/hashtab.h"
@@ -179,7 +180,7 @@ static uint32_t node__new(struct pm_profile *p, uint32_t parent, uint32_t frame,
 	uint32_t id;
 
 	if (p->nr_nodes >= UINT32_MAX / 2 ||
-	    pm_array__grow((void **)&p->nodes, &p->nodes_cap, p->nr_nodes, sizeof(*p->nodes)))
+	    pm_bigmem__grow((void **)&p->nodes, &p->nodes_cap, p->nr_nodes, sizeof(*p->nodes)))
 		return NONE;
 	id = (uint32_t)p->nr_nodes++;
 	p->nodes[id] = (struct node){
@@ -258,7 +259,7 @@ struct pm_profile *pm_profile__new(void)
 	pm_hashtab__init(&p->stack_tab, &stack_ops, p);
 	/* Node 0: the root of every context. */
 	if (node__new(p, NONE, NONE, NONE) == NONE) {
-		free(p->nodes);
+		pm_bigmem__free(p->nodes, p->nodes_cap * sizeof(*p->nodes));
 		free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -281,10 +282,10 @@ void pm_profile__delete(struct pm_profile *p)
 	pm_hashtab__exit(&p->frame_tab);
 	free(p->ctxs);
 	pm_hashtab__exit(&p->ctx_tab);
-	free(p->nodes);
+	pm_bigmem__free(p->nodes, p->nodes_cap * sizeof(*p->nodes));
 	pm_hashtab__exit(&p->node_tab);
-	free(p->stacks);
-	free(p->stack_ids);
+	pm_bigmem__free(p->stacks, p->stacks_cap * sizeof(*p->stacks));
+	pm_bigmem__free(p->stack_ids, p->stack_ids_cap * sizeof(*p->stack_ids));
 	pm_hashtab__exit(&p->stack_tab);
 	free(p->events);
 	free(p->slices);
@@ -368,7 +369,7 @@ static uint32_t stack_find(struct pm_profile *p, uint32_t ctx, const uint32_t *i
 		return p->stacks[found].leaf;
 	leaf = path_find(p, ctx, ids, nr);
 	if (leaf == NONE || p->nr_stacks >= UINT32_MAX / 2 ||
-	    pm_array__grow((void **)&p->stacks, &p->stacks_cap, p->nr_stacks, sizeof(*p->stacks)))
+	    pm_bigmem__grow((void **)&p->stacks, &p->stacks_cap, p->nr_stacks, sizeof(*p->stacks)))
 		return NONE;
 	if (p->nr_stack_ids + nr > p->stack_ids_cap) {
 		size_t cap = p->stack_ids_cap ? p->stack_ids_cap : 4096;
@@ -376,7 +377,7 @@ static uint32_t stack_find(struct pm_profile *p, uint32_t ctx, const uint32_t *i
 
 		while (cap < p->nr_stack_ids + nr)
 			cap *= 2;
-		a = realloc(p->stack_ids, cap * sizeof(*a));
+		a = pm_bigmem__resize(p->stack_ids, p->stack_ids_cap * sizeof(*a), cap * sizeof(*a));
 		if (!a)
 			return NONE;
 		p->stack_ids = a;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "base/bigmem.h"
 #include "base/buf.h"
 #include "base/hashtab.h"
 #include "base/sat.h"
@@ -52,7 +53,7 @@ static uint32_t gnode__new(struct gstate *gs, uint32_t parent, uint32_t frame)
 {
 	uint32_t id;
 
-	if (gs->nr >= UINT32_MAX / 2 || pm_array__grow((void **)&gs->g, &gs->cap, gs->nr, sizeof(*gs->g)))
+	if (gs->nr >= UINT32_MAX / 2 || pm_bigmem__grow((void **)&gs->g, &gs->cap, gs->nr, sizeof(*gs->g)))
 		return NONE;
 	id = (uint32_t)gs->nr++;
 	gs->g[id] = (struct gnode){
@@ -260,7 +261,7 @@ int qstate__build_graphs(struct qstate *qs)
 	}
 out:
 	free(gs.roots);
-	free(gs.g);
+	pm_bigmem__free(gs.g, gs.cap * sizeof(*gs.g));
 	pm_hashtab__exit(&gs.tab);
 	return err;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bigmem.h"
 #include "base/buf.h"
 #include "base/hashtab.h"
 #include "base/sat.h"
@@ -139,7 +140,7 @@ static uint32_t row_find(struct qstate *qs, const struct rowkey *k, uint32_t nod
 
 	if (pm_hashtab__find(&qs->row_tab, h, k, &found))
 		return (uint32_t)found;
-	if (pm_array__grow((void **)&qs->keys, &qs->keys_cap, r->nr_rows, sizeof(*qs->keys)) ||
+	if (pm_bigmem__grow((void **)&qs->keys, &qs->keys_cap, r->nr_rows, sizeof(*qs->keys)) ||
 	    pm_array__grow((void **)&r->rows, &qs->rows_cap, r->nr_rows, sizeof(*r->rows)))
 		return NONE;
 	id = (uint32_t)r->nr_rows;
@@ -162,7 +163,7 @@ static int rows_assign(struct qstate *qs)
 	struct rowkey k;
 	size_t n;
 
-	qs->node_row = malloc(p->nr_nodes * sizeof(*qs->node_row));
+	qs->node_row = pm_bigmem__alloc(p->nr_nodes * sizeof(*qs->node_row));
 	if (!qs->node_row)
 		return -ENOMEM;
 	for (n = 0; n < p->nr_nodes; n++) {
@@ -291,7 +292,6 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 {
 	const struct qstate *qs = arg;
 	const struct pm_profile_row *a = va, *b = vb;
-	const struct ctx *ca, *cb;
 	size_t i;
 	int c;
 
@@ -301,10 +301,11 @@ static int row_cmp(const void *va, const void *vb, void *arg)
 	if (qs->q->children) {
 		if (a->children_period != b->children_period)
 			return a->children_period > b->children_period ? -1 : 1;
-		ca = &qs->p->ctxs[qs->p->nodes[a->first_node].ctx];
-		cb = &qs->p->ctxs[qs->p->nodes[b->first_node].ctx];
-		/* __hpp__sort_acc: caller above callee within one thread. */
-		if (qs->q->callchain && ca->pid == cb->pid && ca->tid == cb->tid &&
+		/*
+		 * __hpp__sort_acc: caller above callee within one thread (a row's
+		 * pid and tid are its first node's, whatever the keys).
+		 */
+		if (qs->q->callchain && a->pid == b->pid && a->tid == b->tid &&
 		    a->max_depth != b->max_depth) {
 			c = CMP(a->max_depth, b->max_depth);
 			return qs->q->order == PM_PROFILE_ORDER_CALLER ? -c : c;
@@ -443,8 +444,8 @@ int pm_profile__query(struct pm_profile *p, const struct pm_profile_query *q,
 			err = qstate__build_graphs(&qs);
 	}
 	free(qs.ctx_state);
-	free(qs.node_row);
-	free(qs.keys);
+	pm_bigmem__free(qs.node_row, p->nr_nodes * sizeof(*qs.node_row));
+	pm_bigmem__free(qs.keys, qs.keys_cap * sizeof(*qs.keys));
 	pm_hashtab__exit(&qs.row_tab);
 	if (err) {
 		pm_profile_result__delete(r);

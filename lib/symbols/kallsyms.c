@@ -263,7 +263,7 @@ static const struct pm_sym *kallsyms__symbol(const struct pm_kallsyms *ks, uint6
 {
 	const struct pm_sym *s = symtab__lookup(&ks->st, addr);
 
-	if (!ks->map || kallsyms_cache__answers(ks, s))
+	if (!ks->map || kallsyms_cache__answers(ks, addr, s))
 		return s;
 	kallsyms__refresh(ks);
 	return symtab__lookup(&ks->st, addr);

@@ -11,8 +11,9 @@
  * programs, ftrace and kprobe trampolines: "modules" /proc/modules does
  * not list).  So a cached table answers only for a symbol of the kernel
  * image or of a listed module that the next symbol of the same file
- * bounds; any other address (run-time code, a file's last symbol, no
- * symbol at all) reads /proc/kallsyms in place (kallsyms.c).  Run-time
+ * bounds, and for no symbol in the user's half; any other address
+ * (run-time code, a file's last symbol, no symbol at all in the kernel's
+ * half) reads /proc/kallsyms in place (kallsyms.c).  Run-time
  * code is never inside the kernel's or a module's text, so the answers
  * the cache gives are the ones /proc/kallsyms would.
  */
@@ -303,12 +304,25 @@ static bool kcache__listed(const struct pm_kallsyms *ks, const char *mod)
 	return false;
 }
 
-bool kallsyms_cache__answers(const struct pm_kallsyms *ks, const struct pm_sym *s)
+/*
+ * No text symbol is in the user's half of the address space of a kernel
+ * whose own text is in the other (x86-64, arm64, riscv64, ppc64: run-time
+ * code too), so /proc/kallsyms read now would find none there either: a
+ * kernel-mode frame of such an address (a stack's garbage) keeps the cache.
+ */
+static bool kcache__user_half(const struct pm_kallsyms *ks, uint64_t addr)
+{
+	return ks->st.nr && ks->st.syms[0].addr >> 63 && !(addr >> 63);
+}
+
+bool kallsyms_cache__answers(const struct pm_kallsyms *ks, uint64_t addr, const struct pm_sym *s)
 {
 	const struct pm_sym *end = ks->st.syms + ks->st.nr;
 	const char *mod;
 
-	if (!s || s + 1 == end)
+	if (!s)
+		return kcache__user_half(ks, addr);
+	if (s + 1 == end)
 		return false;
 	mod = kallsyms__sym_module(&ks->st, s);
 	return !strcmp(mod, kallsyms__sym_module(&ks->st, s + 1)) &&

@@ -9,6 +9,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "symbols/kallsyms.h"
 #include "symbols/symtab_int.h"
@@ -40,9 +41,9 @@ int kallsyms__parse(struct pm_kallsyms *ks, const char *path);
 /* The symbol of the module after s's name, "" in the kernel image. */
 const char *kallsyms__sym_module(const struct pm_symtab *st, const struct pm_sym *s);
 /*
- * Whether s, the symbol a cached table finds for an address (NULL: none),
- * is what /proc/kallsyms would give now: see kallsyms_cache.c.
+ * Whether s, the symbol a cached table finds for addr (NULL: none), is
+ * what /proc/kallsyms would give now: see kallsyms_cache.c.
  */
-bool kallsyms_cache__answers(const struct pm_kallsyms *ks, const struct pm_sym *s);
+bool kallsyms_cache__answers(const struct pm_kallsyms *ks, uint64_t addr, const struct pm_sym *s);
 
 #endif

@@ -215,6 +215,26 @@ static void test_cache_names_kept(void)
 	pm_kallsyms__delete(ks);
 }
 
+/* A kernel frame in the user's half (a stack's garbage) names nothing, and keeps the cache. */
+static void test_cache_user_half(void)
+{
+	struct pm_kallsyms *ks;
+	const char *name = NULL, *mod;
+	uint64_t off;
+
+	write_notes(4);
+	write_modules("");
+	write_kallsyms("old");
+	name_at(0xffffffff81000010);
+	write_kallsyms("new");
+	ks = pm_kallsyms__load_running(source());
+	tap_ok(ks && pm_kallsyms__find(ks, 13, &name, &mod, &off) == -ENOENT,
+	       "an address in the user's half: no symbol");
+	tap_ok(ks && !pm_kallsyms__find(ks, 0xffffffff81000110, &name, &mod, &off) &&
+	       !strcmp(name, "old_b"), "and the cache still answers");
+	pm_kallsyms__delete(ks);
+}
+
 static void cleanup(void)
 {
 	static const char *const files[] = { "kallsyms", "notes", "modules" };
@@ -240,6 +260,7 @@ int main(void)
 	test_cache_trust();
 	test_cache_answers();
 	test_cache_names_kept();
+	test_cache_user_half();
 	cleanup();
 	return tap_done();
 }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "base/bigmem.h"
+#include "base/buf.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* Blocks of more than this are refused: rounding them up, with a huge page more, must not wrap. */
+#define BIGMEM_MAX (SIZE_MAX / 2)
+
+static size_t huge__round(size_t bytes)
+{
+	return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
+/*
+ * bytes (a multiple of HUGE_PAGE) of fresh zero pages starting on a huge
+ * page: mapped one huge page over, then trimmed.
+ */
+static void *huge__map(size_t bytes)
+{
+	char *p, *start;
+	size_t head;
+
+	p = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	start = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	head = (size_t)(start - p);
+	if (head)
+		munmap(p, head);
+	munmap(start + bytes, HUGE_PAGE - head);
+	madvise(start, bytes, MADV_HUGEPAGE);
+	return start;
+}
+
+void *pm_bigmem__alloc(size_t bytes)
+{
+	if (bytes > BIGMEM_MAX)
+		return NULL;
+	return bytes < HUGE_PAGE ? calloc(1, bytes ? bytes : 1) : huge__map(huge__round(bytes));
+}
+
+void *pm_bigmem__resize(void *p, size_t old, size_t bytes)
+{
+	void *n;
+
+	if (bytes > BIGMEM_MAX)
+		return NULL;
+	if (old < HUGE_PAGE && bytes < HUGE_PAGE)
+		return realloc(p, bytes ? bytes : 1);
+	if (old >= HUGE_PAGE && bytes >= HUGE_PAGE) {
+		/* The pages move, not their bytes: onto a huge page boundary reserved first. */
+		n = huge__map(huge__round(bytes));
+		if (n && mremap(p, huge__round(old), huge__round(bytes),
+				MREMAP_MAYMOVE | MREMAP_FIXED, n) == MAP_FAILED) {
+			munmap(n, huge__round(bytes));
+			n = NULL;
+		}
+		return n;
+	}
+	n = pm_bigmem__alloc(bytes);
+	if (n) {
+		memcpy(n, p, old < bytes ? old : bytes);
+		pm_bigmem__free(p, old);
+	}
+	return n;
+}
+
+void pm_bigmem__free(void *p, size_t bytes)
+{
+	if (bytes < HUGE_PAGE)
+		free(p);
+	else if (p)
+		munmap(p, huge__round(bytes));
+}
+
+int pm_bigmem__grow(void **arr, size_t *cap, size_t nr, size_t size)
+{
+	return pm_array__grow_by(arr, cap, nr, size, pm_bigmem__resize);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PMREC_BIGMEM_H
+#define PMREC_BIGMEM_H
+
+/*
+ * Memory for the large tables and arrays that a report walks at random
+ * (hash slots, a profile's nodes and rows): from 2 MiB up, mapped on its
+ * own and offered transparent huge pages (where the system leaves them to
+ * madvise), so that it faults in 2 MiB at a time, not 4 KiB, and a
+ * random access misses the TLB less.  Smaller blocks are malloc's.  The
+ * caller keeps each block's size: it says which kind the block is.
+ */
+#include <stddef.h>
+
+/* bytes of zeroes, or NULL (ENOMEM). */
+void *pm_bigmem__alloc(size_t bytes);
+/* The block p of old bytes as one of bytes, its first old bytes kept; NULL: p unchanged. */
+void *pm_bigmem__resize(void *p, size_t old, size_t bytes);
+/* p of bytes (NULL: nothing). */
+void pm_bigmem__free(void *p, size_t bytes);
+/* pm_array__grow's rule (buf.h) over pm_bigmem: element nr of *arr made room for.  0 or -ENOMEM. */
+int pm_bigmem__grow(void **arr, size_t *cap, size_t nr, size_t size);
+
+#endif

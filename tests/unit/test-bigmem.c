@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * base/bigmem: blocks from 2 MiB up start on a huge page and come zeroed,
+ * and a block keeps its bytes as it grows, within one kind and across
+ * the two (malloc's below 2 MiB, mapped above).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bigmem.h"
+#include "tap.h"
+
+#define MIB ((size_t)1 << 20)
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* The byte at i of a block filled by fill(). */
+static unsigned char pattern(size_t i)
+{
+	return (unsigned char)(i * 131 + (i >> 12));
+}
+
+static void fill(unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = pattern(i);
+}
+
+static int kept(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != pattern(i))
+			return 0;
+	return 1;
+}
+
+static void test_alloc(void)
+{
+	unsigned char *small = pm_bigmem__alloc(1000), *big = pm_bigmem__alloc(3 * MIB);
+
+	tap_ok(small && all_zero(small, 1000), "a small block comes zeroed");
+	tap_ok(big && all_zero(big, 3 * MIB), "a large block comes zeroed");
+	tap_ok(big && (uintptr_t)big % (2 * MIB) == 0, "a large block starts on a huge page");
+	pm_bigmem__free(small, 1000);
+	pm_bigmem__free(big, 3 * MIB);
+	pm_bigmem__free(NULL, 3 * MIB);
+}
+
+static void test_resize(void)
+{
+	static const size_t sizes[] = { 4096, MIB, 2 * MIB, 5 * MIB, 16 * MIB };
+	unsigned char *p = pm_bigmem__alloc(sizes[0]), *n;
+	size_t i, ok = 1;
+
+	fill(p, sizes[0]);
+	for (i = 1; p && i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		n = pm_bigmem__resize(p, sizes[i - 1], sizes[i]);
+		if (!n) {
+			ok = 0;
+			break;
+		}
+		p = n;
+		ok &= kept(p, sizes[i - 1]);
+		fill(p, sizes[i]);
+	}
+	tap_ok(p && ok, "grown from 4 KiB to 16 MiB, across the 2 MiB line, every byte kept");
+	tap_ok(p && (uintptr_t)p % (2 * MIB) == 0, "a large block moved stays on a huge page");
+	pm_bigmem__free(p, sizes[i - 1]);
+}
+
+static void test_grow(void)
+{
+	uint64_t *a = NULL;
+	size_t cap = 0, i, ok = 1;
+
+	for (i = 0; i < 1000000; i++) {
+		if (pm_bigmem__grow((void **)&a, &cap, i, sizeof(*a))) {
+			ok = 0;
+			break;
+		}
+		a[i] = i * 7;
+	}
+	for (i = 0; ok && i < 1000000; i++)
+		ok = a[i] == i * 7;
+	tap_ok(ok && cap >= 1000000, "an array of a million elements grown one at a time keeps them");
+	pm_bigmem__free(a, cap * sizeof(*a));
+}
+
+int main(void)
+{
+	test_alloc();
+	test_resize();
+	test_grow();
+	return tap_done();
+}
