@@ -609,7 +609,8 @@ static const struct argp_option sampling_options[] = {
 	{ .name = "event", .key = 'e', .arg = "EVENT",
 	  .doc = "event to sample (repeatable, comma-separated), as pmrec record -e "
 		 "(default cpu-clock)" },
-	{ .name = "freq", .key = 'F', .arg = "HZ|max", .doc = "sample at this rate (default 4000)" },
+	{ .name = "freq", .key = 'F', .arg = "HZ|max",
+	  .doc = "sample at this rate (default: top 4000, agent 97)" },
 	{ .name = "count", .key = 'c', .arg = "PERIOD", .doc = "sample every PERIOD events" },
 	{ .name = NULL, .key = 'g', .doc = "frame-pointer call chains (call graphs, Enter on a row)" },
 	{ .name = "call-graph", .key = OPT_CALL_GRAPH, .arg = "fp|dwarf[,SIZE]",
