@@ -348,7 +348,27 @@ static int record__init_clock(struct record *rec)
 	return 0;
 }
 
-/* The events and rings, enabled unless the workload's exec enables them. */
+/*
+ * System-wide, every CPU samples from its event's enable on, and the
+ * file's prologue (the /proc walk) takes seconds on a large machine: 5-9 s
+ * at 64 emulated CPUs (issue 43), all sampled and in the samples' span.
+ * There the events are enabled after the prologue, and a dummy event,
+ * enabled at its open, tracks the tasks meanwhile: no MMAP, COMM or FORK
+ * between the walk and the enable is missed (perf does the same).  A
+ * flight recorder writes no prologue before it runs.
+ */
+static bool record__enable_late(const struct record *rec)
+{
+	return rec->targets.tids[0] == -1 && !rec->opts->overwrite;
+}
+
+static void record__enable(struct record *rec)
+{
+	pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
+	record__phase(rec, "events enabled");
+}
+
+/* The events and rings, enabled unless the workload's exec or the prologue's end does. */
 static int record__prepare_events(struct record *rec)
 {
 	const struct record_opts *o = rec->opts;
@@ -380,6 +400,10 @@ static int record__prepare_events(struct record *rec)
 		.clockid = o->clockid,
 	};
 
+	if (record__enable_late(rec) && pm_evlist__add_tracking(&rec->opts->evlist)) {
+		error("out of memory");
+		return PM_EXIT_FAILURE;
+	}
 	if (!o->no_buildid && record__init_build_ids(rec))
 		return PM_EXIT_FAILURE;
 	rec->rf.build_ids = rec->build_ids;
@@ -390,10 +414,8 @@ static int record__prepare_events(struct record *rec)
 	if (record__open_events(rec, &cfg) || record__init_clock(rec))
 		return PM_EXIT_FAILURE;
 	record__phase(rec, "events opened and mapped");
-	if (!cfg.enable_on_exec && !o->delay_ms) {
-		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
-		record__phase(rec, "events enabled");
-	}
+	if (!cfg.enable_on_exec && !o->delay_ms && !record__enable_late(rec))
+		record__enable(rec);
 	return 0;
 }
 
@@ -472,6 +494,8 @@ static int record__prepare(struct record *rec, int *err)
 			return PM_EXIT_FAILURE;
 		record__phase(rec, "file's prologue");
 	}
+	if (record__enable_late(rec) && !o->delay_ms)
+		record__enable(rec);
 	if (o->workload && (status = record__start_workload(rec)))
 		return status;
 	/* From here on a killed recording leaves a readable file. */

@@ -246,11 +246,13 @@ perf_sample_count() {
 		awk '/^ *SAMPLE events:/ { print $3; found = 1; exit } END { if (!found) print 0 }'
 }
 
-# Samples the kernel reported dropped (LOST_SAMPLES records, summed by perf).
+# Samples the kernel reported dropped (LOST_SAMPLES records), summed over
+# the events as perf's "Total Lost Samples": a system-wide recording's
+# side-band records (EXIT included) are its dummy event's, and the kernel
+# counts their drops there.
 perf_lost_samples() {
 	perf report -i "$1" --stats 2>/dev/null |
-		awk '/^ *LOST_SAMPLES events:/ && !/\(/ { print $3; found = 1; exit }
-		     END { if (!found) print 0 }'
+		awk '/^ *LOST_SAMPLES events:/ && !/\(/ { n += $3 } END { print n + 0 }'
 }
 
 # seq_check FILE N: the seqcheck oracle over a raw_syscalls:sys_enter file;
@@ -259,7 +261,7 @@ perf_lost_samples() {
 seq_check() {
 	echo "$(perf script -i "$1" -F trace 2>/dev/null | "$HELPERS/seqcheck" "$2")" \
 	     "$(perf report -i "$1" --stats 2>/dev/null |
-		awk '/^ *LOST_SAMPLES events:/ && !/\(/ && !l++ { lost = $3 }
+		awk '/^ *LOST_SAMPLES events:/ && !/\(/ { lost += $3 }
 		     /^ *EXIT events:/ && !e++ { exits = $3 }
 		     END { printf "lost=%d exits=%d\n", lost, exits }')"
 }

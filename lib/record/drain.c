@@ -29,7 +29,8 @@ struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg)
 		.jitcap = cfg->jitcap,
 		.stage_size = cfg->stage_size,
 		.stage_writer = cfg->stage_writer,
-		.pin = { .cpu = -1 },
+		.pin = { .cpu = -1,
+			 .off = cfg->nr_cpus <= (cfg->pin_rings ? cfg->pin_rings : PM_DRAIN_PIN_RINGS) },
 	};
 	d->rings = calloc(cfg->nr_cpus ? cfg->nr_cpus : 1, sizeof(*d->rings));
 	if (!d->rings) {

@@ -75,7 +75,27 @@ struct pm_drain_config {
 	 */
 	size_t stage_size;
 	bool stage_writer;
+	/*
+	 * With more rings than this, each CPU's opens, enables, disables and
+	 * closes are made from that CPU (drain_pin.c); with as many or fewer,
+	 * from wherever the thread runs.  0: PM_DRAIN_PIN_RINGS.
+	 */
+	size_t pin_rings;
 };
+
+/*
+ * The moves pay where a round of cross-CPU calls costs more than a round
+ * of moves.  On 2 CPUs they cost a start and stop 13 to 38 ms of wall
+ * (medians of 120 and 100 pairs, a loaded host), where a call to the other
+ * CPU took 25 us more than a local one and a move 42 us: with an event
+ * and the tracking dummy per CPU the moves break even near 12 rings when
+ * the other CPUs are idle, sooner when they are busy.  In a 16-CPU guest,
+ * all CPUs busy, the calls cost 11-11.5 s of system time and the moves
+ * 1.9 s; at 64, the enables took 44.8 s by calls and 9.3 s by moves
+ * (bench/RESULTS.md).  Between the size measured to lose and the one
+ * measured to win, below the idle break-even:
+ */
+#define PM_DRAIN_PIN_RINGS 8
 
 /* What the opening of the events settled (pm_evset.opened), given at the start. */
 struct pm_drain_events {

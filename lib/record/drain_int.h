@@ -55,7 +55,7 @@ struct pm_drain_pin {
 	cpu_set_t *one;			/* the mask of the CPU it moves to */
 	size_t size;			/* of both masks, in bytes */
 	int cpu;			/* the CPU it is held on, or -1 */
-	bool off;			/* the affinity cannot be read: it never moves */
+	bool off;			/* too few rings, or no affinity to read: it never moves */
 };
 
 struct pm_drain {

@@ -8,7 +8,9 @@
  * or emulated machine the waits add up to seconds (issue 43: 20 s of
  * system time at 64 CPUs, and the samples of a 2 s workload spread over
  * 22 s).  From the event's own CPU every call is local, and the one move
- * per CPU does not wait for the CPU it leaves (perf does the same).
+ * per CPU does not wait for the CPU it leaves (perf does the same).  Up to
+ * PM_DRAIN_PIN_RINGS rings it never moves: there a round of moves costs
+ * more than the calls it saves (drain.h).
  *
  * The move outranks a mask the user gave (taskset) for those moments
  * only: the thread's own affinity is back as soon as the batch is done.

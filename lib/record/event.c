@@ -292,9 +292,9 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 			a->freq = 1;
 			a->sample_freq = cfg->freq ? cfg->freq : 4000;
 		}
-		a->disabled = 1;
+		a->disabled = !l->events[i].immediate;
 		a->inherit = cfg->inherit;
-		a->enable_on_exec = cfg->enable_on_exec;
+		a->enable_on_exec = cfg->enable_on_exec && !l->events[i].immediate;
 		a->sample_id_all = 1;
 		a->exclude_guest = 1;
 		a->write_backward = cfg->overwrite;
@@ -307,7 +307,7 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 			a->exclude_kernel = 1, a->exclude_user = 0;
 		else if (cfg->mode == PM_EVENT_MODE_KERNEL)
 			a->exclude_user = 1, a->exclude_kernel = 0;
-		if (i == 0) {
+		if (i == l->tracking) {
 			a->mmap = 1;
 			a->mmap2 = 1;
 			a->comm = 1;
@@ -323,6 +323,21 @@ void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg)
 			a->context_switch = cfg->context_switch;
 		}
 	}
+}
+
+int pm_evlist__add_tracking(struct pm_evlist *l)
+{
+	char *bad = NULL;
+	int err = pm_evlist__add(l, "dummy", &bad);
+
+	free(bad);
+	if (err)
+		return err;
+	/* It never samples: a period of one keeps it out of the tick's frequency work. */
+	l->events[l->nr - 1].every = true;
+	l->events[l->nr - 1].immediate = true;
+	l->tracking = l->nr - 1;
+	return 0;
 }
 
 int pm_evlist__add_id(struct pm_evlist *l, size_t idx, uint64_t id)
@@ -350,4 +365,5 @@ void pm_evlist__exit(struct pm_evlist *l)
 	free(l->events);
 	l->events = NULL;
 	l->nr = 0;
+	l->tracking = 0;
 }

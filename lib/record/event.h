@@ -18,6 +18,7 @@ struct pm_event {
 	char *tracepoint;		/* "sys:name" for tracepoints, else NULL */
 	char *filter;			/* tracepoint filter expression or NULL */
 	bool every;			/* sampled on every event, whatever -F and -c say */
+	bool immediate;			/* opened enabled (the tracking event) */
 	struct perf_event_attr attr;
 	uint64_t *ids;			/* kernel sample ids, one per opened fd */
 	size_t nr_ids;
@@ -26,6 +27,7 @@ struct pm_event {
 struct pm_evlist {
 	struct pm_event *events;
 	size_t nr;
+	size_t tracking;		/* the event that carries the side-band records */
 };
 
 /* --all-user, --all-kernel: one mode for every event, over its modifiers. */
@@ -63,7 +65,13 @@ struct pm_event_config {
 int pm_evlist__add(struct pm_evlist *l, const char *spec, char **bad);
 /* Sets the filter of the last event; -EINVAL if it is not a tracepoint. */
 int pm_evlist__set_filter(struct pm_evlist *l, const char *filter);
-/* Fills every attr from cfg; the first event also carries side-band records. */
+/*
+ * Appends a dummy event that carries the side-band records (MMAP, COMM,
+ * FORK, ...) instead of the first event, and is opened enabled: it tracks
+ * the tasks while the others are still disabled (perf's tracking event).
+ */
+int pm_evlist__add_tracking(struct pm_evlist *l);
+/* Fills every attr from cfg; the tracking event also carries side-band records. */
 void pm_evlist__config(struct pm_evlist *l, const struct pm_event_config *cfg);
 bool pm_evlist__has_tracepoints(const struct pm_evlist *l);
 /* Records the sample id of a newly opened fd of event idx. */

@@ -178,7 +178,7 @@ int pm_evset__open(struct pm_evset *s, struct pm_event_config *cfg, struct pm_ev
 	if (!err)
 		s->opened = (struct pm_drain_events){
 			.lost_format = s->lost_format,
-			.build_id_mmap = s->evlist->events[0].attr.build_id,
+			.build_id_mmap = s->evlist->events[s->evlist->tracking].attr.build_id,
 			.time_off = pm_evlist__sample_time_offset(s->evlist),
 		};
 	return err;

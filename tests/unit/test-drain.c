@@ -201,7 +201,8 @@ static const struct pm_perf_ops pin_ops = {
 	.set_affinity = f_set_affinity,
 };
 
-/* The kernel the next setup() gives the engine. */
+/* The kernel the next setup() gives the engine, and from how many rings it moves. */
+static size_t pin_rings = 1;
 static const struct pm_perf_ops *use_ops = &fake_ops;
 
 static int s_writev(void *arg, const struct iovec *iov, int iovcnt)
@@ -248,6 +249,7 @@ static struct pm_drain *setup_with(struct sink *s, size_t nr_rings, int fds_per_
 		.overwrite = overwrite,
 		.sink = { .writev = s_writev, .commit = s_commit, .arg = s },
 		.watch_fd = 15,
+		.pin_rings = pin_rings,
 	});
 	for (r = 0; r < nr_rings; r++)
 		for (i = 0; i < fds_per_ring; i++) {
@@ -724,6 +726,15 @@ static void test_pin(void)
 	       "an affinity that cannot be read: the calls are made from where the thread is");
 	teardown(d, &s);
 	affinity_fails = false;
+
+	pin_rings = 2;
+	d = setup(&s, 2, 2, false);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(count_logged("pin") == 0 && count_logged("disable") == 4 &&
+	       count_logged("unmap") == 2,
+	       "no more rings than pin_rings: every call from where the thread is");
+	teardown(d, &s);
+	pin_rings = 1;
 	use_ops = &fake_ops;
 }
 

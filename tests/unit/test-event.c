@@ -2,9 +2,11 @@
 /*
  * The attrs pm_evlist__config builds from the record options that change
  * them on every event (--all-user, --all-kernel, -d) or on the first one
- * only (--switch-events), as perf record 6.1 sets them.
+ * only (--switch-events), as perf record 6.1 sets them, and the tracking
+ * event that carries the side-band records instead of the first.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "record/event.h"
 #include "tap.h"
@@ -75,9 +77,38 @@ static void test_addr_and_switch(void)
 	pm_evlist__exit(&l);
 }
 
+static void test_tracking(void)
+{
+	struct pm_evlist l = { 0 };
+	const struct perf_event_attr *a, *t;
+	char *bad = NULL;
+
+	tap_ok(!pm_evlist__add(&l, "cpu-clock", &bad) && !pm_evlist__add_tracking(&l) &&
+	       l.nr == 2 && l.tracking == 1, "the tracking event is added last");
+	free(bad);
+	pm_evlist__config(&l, &(struct pm_event_config){ .freq = 99, .context_switch = true,
+							  .enable_on_exec = true, .build_id = true });
+	a = &l.events[0].attr;
+	t = &l.events[1].attr;
+	tap_ok(t->type == PERF_TYPE_SOFTWARE && t->config == PERF_COUNT_SW_DUMMY &&
+	       !strcmp(l.events[1].name, "dummy"), "as a dummy event");
+	tap_ok(t->mmap && t->mmap2 && t->comm && t->comm_exec && t->task && t->build_id &&
+	       t->context_switch, "it asks for the side-band records");
+	tap_ok(!a->mmap && !a->mmap2 && !a->comm && !a->task && !a->build_id && !a->context_switch,
+	       "the first event no longer does (no record comes twice)");
+	tap_ok(a->disabled && a->enable_on_exec && !t->disabled && !t->enable_on_exec,
+	       "it is enabled at its open, the others later");
+	tap_ok(!t->freq && t->sample_period == 1 && a->freq && a->sample_freq == 99,
+	       "it never samples by rate; the others do");
+	tap_ok(t->sample_type == a->sample_type, "its records carry the same trailer");
+	pm_evlist__exit(&l);
+	tap_ok(l.tracking == 0, "an emptied list tracks with its first event again");
+}
+
 int main(void)
 {
 	test_modes();
 	test_addr_and_switch();
+	test_tracking();
 	return tap_done();
 }

@@ -151,7 +151,7 @@ static int run(struct fixture *f)
 	if (pm_evlist__add(&f->evlist, "cpu-clock,page-faults", &bad))
 		return -1;
 	f->drain = pm_drain__new(&(struct pm_drain_config){ .ops = &fake_ops, .cpus = cpus,
-							   .nr_cpus = 2, .watch_fd = -1 });
+							   .nr_cpus = 2, .watch_fd = -1, .pin_rings = 1 });
 	f->set = (struct pm_evset){ .evlist = &f->evlist, .drain = f->drain, .tids = f->tids,
 				    .nr_tids = 2, .mmap_pages = 128, .skip_gone = S.skip_gone,
 				    .cgroup = S.cgroup, .cgroup_fd = 42 };
