@@ -224,7 +224,7 @@ static int loop__tick(void *arg)
 		pm_filecap__poll(rec->filecap);
 	if (rec->enable_at && now_ns() >= rec->enable_at) {
 		rec->enable_at = 0;
-		pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
+		record__enable(rec);
 	}
 	return record__switch_due(rec) ? record__switch(rec) : 0;
 }

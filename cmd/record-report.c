@@ -253,6 +253,11 @@ void record__summary(struct record *rec, uint64_t lost_samples)
 	if (st->skipped_bytes)
 		hint("stopped at once on a second signal: %llu bytes left in the rings were not "
 		     "written", (unsigned long long)st->skipped_bytes);
+	/* A few in the microseconds of the rounds are no news; a large machine's are. */
+	if (st->outside && (rec->opts->verbose || st->outside * 100 > st->samples))
+		note("left out %llu samples taken while the CPUs' events were being enabled, or "
+		     "disabled, one CPU after another: the file covers the time every CPU sampled",
+		     (unsigned long long)st->outside);
 }
 
 /*

@@ -362,9 +362,11 @@ static bool record__enable_late(const struct record *rec)
 	return rec->targets.tids[0] == -1 && !rec->opts->overwrite;
 }
 
-static void record__enable(struct record *rec)
+void record__enable(struct record *rec)
 {
 	pm_drain__ioctl_all(rec->drain, PERF_EVENT_IOC_ENABLE);
+	if (record__enable_late(rec))
+		pm_drain__open_window(rec->drain);
 	record__phase(rec, "events enabled");
 }
 

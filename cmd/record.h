@@ -141,6 +141,8 @@ int record__watch(struct record *rec);
 int record__record(struct record *rec);
 /* -vv: how long the phase just ended took, since the last one (or the start). */
 void record__phase(struct record *rec, const char *what);
+/* Every event on; system-wide, the file holds the samples from here on (pm_drain__open_window). */
+void record__enable(struct record *rec);
 int record__drain_stop(struct record *rec);
 bool record__handle_signals(struct record *rec);
 /* --overwrite: a snapshot file of the rings' newest records.  0 or a negative errno. */

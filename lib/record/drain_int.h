@@ -36,7 +36,8 @@ struct pm_drain_ring {
 	enum pm_drain_state state;
 	uint64_t lost;			/* from PERF_RECORD_LOST */
 	struct pm_span span;		/* peeked in the current pass */
-	struct pm_buf copy;		/* the span, when its records need fixing */
+	struct pm_buf copy;		/* the span, when its records need fixing or leaving out */
+	struct pm_ring_window window;	/* where its samples count (pm_drain__open_window) */
 };
 
 struct pm_drain_fd {
@@ -85,6 +86,7 @@ struct pm_drain {
 	struct pm_drain_stats stats;
 	struct pm_stage *stage;		/* NULL: passes write to the sink themselves */
 	bool blocked;			/* the last pass found no room in the stage */
+	bool windowed;			/* pm_drain__open_window: the stop closes the windows */
 	struct pm_drain_stats staged;	/* the stage's counts already in stats */
 	struct pm_drain_pin pin;
 };

@@ -127,6 +127,35 @@ void drain__note_times(struct pm_drain_stats *st, uint64_t first, uint64_t last)
 }
 
 /*
+ * The first len bytes of the span but the samples outside the ring's
+ * window, into the ring's copy, which the span then points at; *len
+ * becomes the bytes kept.  Only the passes around the rounds of enables
+ * and disables meet such samples.
+ */
+static int drain__copy_window(struct pm_drain_ring *r, uint64_t *len)
+{
+	struct pm_span s = r->span;
+	const struct perf_event_header *h;
+	uint64_t pos = s.start, at = pos;
+	int more;
+
+	s.end = s.start + *len;
+	r->copy.len = 0;
+	while ((more = pm_ring__next(&r->ring, &s, &pos, &h)) > 0) {
+		if ((h->type != PERF_RECORD_SAMPLE || pm_ring_window__holds(&r->window, at)) &&
+		    pm_buf__append(&r->copy, h, h->size))
+			return -ENOMEM;
+		at = pos;
+	}
+	if (more < 0)
+		return more;
+	*len = r->copy.len;
+	r->span.iov[0] = (struct iovec){ .iov_base = r->copy.data, .iov_len = *len };
+	r->span.iovcnt = *len ? 1 : 0;
+	return 0;
+}
+
+/*
  * Scans one ring's peeked span of *len bytes; *len becomes the bytes to
  * write, *samples their samples.
  */
@@ -134,8 +163,10 @@ static int drain__scan_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_
 			    uint64_t *samples)
 {
 	struct pm_ring_scan sc;
+	uint64_t scanned;
+	int err;
 
-	if (pm_ring__scan(&r->ring, &r->span, d->time_off, &sc)) {
+	if (pm_ring__scan(&r->ring, &r->span, d->time_off, &r->window, &sc)) {
 		/* Keep the valid prefix; the rest cannot be parsed by anyone. */
 		d->stats.corrupt++;
 		*len = sc.valid;
@@ -146,20 +177,23 @@ static int drain__scan_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_
 			r->span.iov[1].iov_len = *len - r->span.iov[0].iov_len;
 		}
 	}
+	/* The notes below read the ring itself, where every record still is. */
+	scanned = *len;
+	if (sc.outside && (err = drain__copy_window(r, len)))
+		return err;
 	if (sc.mmap2_build_id && !d->build_id_mmap) {
-		int err = drain__copy_span(r, *len);
-
-		if (err)
+		if (!sc.outside && (err = drain__copy_span(r, *len)))
 			return err;
 		drain__repair_mmaps(d, r->copy.data, *len);
 	} else if (sc.mmap2 && d->build_ids) {
-		drain__note_mmaps(d, r, *len);
+		drain__note_mmaps(d, r, scanned);
 	}
 	if ((sc.mmap2 || sc.exits) && d->jitcap)
-		drain__note_jit(d, r, *len);
+		drain__note_jit(d, r, scanned);
 	*samples = sc.samples;
 	r->lost += sc.lost;
 	d->stats.lost += sc.lost;
+	d->stats.outside += sc.outside;
 	drain__note_times(&d->stats, sc.first_time, sc.last_time);
 	return 0;
 }
@@ -240,7 +274,7 @@ static uint64_t drain__peek(struct pm_drain *d)
 int pm_drain__pass(struct pm_drain *d, bool *busy)
 {
 	size_t i, nr_iov = 0;
-	uint64_t bytes = 0, samples = 0, pending;
+	uint64_t bytes = 0, samples = 0, pending, read = 0;
 	bool retire = false;
 	int err;
 
@@ -262,6 +296,7 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 			err = drain__scan_ring(d, r, &len, &n);
 			if (err)
 				return err;
+			read += r->span.end - r->span.start;
 		}
 		if (!len) {
 			retire |= r->state == PM_DRAIN_DRAINING;
@@ -278,6 +313,9 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 		err = drain__write(d, nr_iov, bytes, samples);
 		if (err)
 			return err;
+	} else if (read) {
+		/* Samples outside the windows only: nothing to write, the tails move. */
+		drain__release(d);
 	}
 	if (retire)
 		for (i = 0; i < d->nr_rings; i++) {
@@ -358,12 +396,37 @@ static void drain__wait_room(struct pm_drain *d, int timeout_ms)
 		pm_stage__clear_room(d->stage);
 }
 
+/* Each ring's window from (or, closing, up to) where the kernel writes next. */
+static void drain__mark_windows(struct pm_drain *d, bool closing)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct pm_drain_ring *r = &d->rings[i];
+
+		if (r->state == PM_DRAIN_RETIRED || !r->ring.ctl)
+			continue;
+		if (closing)
+			r->window.to = pm_ring__head(&r->ring), r->window.ended = true;
+		else
+			r->window = (struct pm_ring_window){ .from = pm_ring__head(&r->ring) };
+	}
+}
+
+void pm_drain__open_window(struct pm_drain *d)
+{
+	d->windowed = true;
+	drain__mark_windows(d, false);
+}
+
 int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 {
 	bool busy;
 	size_t i;
 	int err, pass;
 
+	if (d->windowed)
+		drain__mark_windows(d, true);
 	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
 	for (i = 0; i < d->nr_rings; i++)
 		if (d->rings[i].state == PM_DRAIN_ACTIVE)

@@ -235,8 +235,18 @@ static uint64_t ring__u64(const struct pm_ring *r, uint64_t pos)
 	return v;
 }
 
+uint64_t pm_ring__head(const struct pm_ring *r)
+{
+	return load_head(r);
+}
+
+bool pm_ring_window__holds(const struct pm_ring_window *w, uint64_t pos)
+{
+	return pos - w->from < (1ULL << 63) && (!w->ended || w->to - pos - 1 < (1ULL << 63));
+}
+
 int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_off,
-		  struct pm_ring_scan *sc)
+		  const struct pm_ring_window *w, struct pm_ring_scan *sc)
 {
 	uint64_t pos = s->start;
 
@@ -248,7 +258,9 @@ int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_
 
 		if (left < sizeof(*h) || h->size < sizeof(*h) || (h->size & 7) || h->size > left)
 			return -EBADMSG;
-		if (h->type == PERF_RECORD_SAMPLE) {
+		if (h->type == PERF_RECORD_SAMPLE && !pm_ring_window__holds(w, pos)) {
+			sc->outside++;
+		} else if (h->type == PERF_RECORD_SAMPLE) {
 			sc->samples++;
 			if (time_off && time_off + 8 <= h->size) {
 				uint64_t t = ring__u64(r, pos + time_off);

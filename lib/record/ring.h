@@ -70,6 +70,8 @@ void pm_ring__unmap(struct pm_ring *r);
  * is counted.
  */
 uint64_t pm_ring__peek(struct pm_ring *r, struct pm_span *s);
+/* One acquire-load of data_head: where the kernel's next record will start. */
+uint64_t pm_ring__head(const struct pm_ring *r);
 /* Marks the span consumed: release-store of data_tail = s->end. */
 void pm_ring__release(struct pm_ring *r, const struct pm_span *s);
 
@@ -83,17 +85,31 @@ void pm_ring__release(struct pm_ring *r, const struct pm_span *s);
 int pm_ring__next(struct pm_ring *r, const struct pm_span *s, uint64_t *pos,
 		  const struct perf_event_header **ev);
 
+/*
+ * The ring positions whose samples count: [from, to), or from on when !ended.
+ * The zero window keeps every sample.
+ */
+struct pm_ring_window {
+	uint64_t from;
+	uint64_t to;
+	bool ended;
+};
+
 /* What a drain pass needs to know about a span, from its headers alone. */
 struct pm_ring_scan {
-	uint64_t samples;
+	uint64_t samples;		/* inside the window */
+	uint64_t outside;		/* samples outside it */
 	uint64_t lost;			/* sum of PERF_RECORD_LOST counts */
 	uint64_t mmap2;			/* MMAP2 records, which name mapped files */
 	uint64_t mmap2_build_id;	/* those flagged PERF_RECORD_MISC_MMAP_BUILD_ID */
 	uint64_t exits;			/* EXIT records */
-	uint64_t first_time;		/* of the first sample, 0 if none */
-	uint64_t last_time;		/* largest sample time seen */
+	uint64_t first_time;		/* of the first sample inside, 0 if none */
+	uint64_t last_time;		/* largest time of those */
 	uint64_t valid;			/* bytes of whole, valid records */
 };
+
+/* Whether the sample at ring position pos counts. */
+bool pm_ring_window__holds(const struct pm_ring_window *w, uint64_t pos);
 
 /*
  * Walks the record headers of a span without copying anything.  time_off is
@@ -102,7 +118,7 @@ struct pm_ring_scan {
  * be used.
  */
 int pm_ring__scan(const struct pm_ring *r, const struct pm_span *s, size_t time_off,
-		  struct pm_ring_scan *sc);
+		  const struct pm_ring_window *w, struct pm_ring_scan *sc);
 
 /*
  * For a paused backward (overwrite) ring: appends the complete records from

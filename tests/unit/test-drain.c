@@ -39,6 +39,7 @@ struct kernel {
 	int violations;			/* unmaps that came too early */
 	bool watch_ready;
 	uint64_t lost_while_paused;	/* added to an fd's count per pause */
+	void (*on_disable)(int fd);	/* what the other CPUs write meanwhile */
 	int polls;
 };
 
@@ -81,6 +82,8 @@ static int f_ioctl(void *arg, int fd, unsigned long req, unsigned long val)
 		klog("pause %d %d", fd, (int)val);
 	} else if (req == PERF_EVENT_IOC_DISABLE) {
 		klog("disable %d%.0d", fd, 0);
+		if (K.on_disable)
+			K.on_disable(fd);
 	}
 	return 0;
 }
@@ -544,6 +547,72 @@ static void test_mmap2_repair(void)
 	teardown(d, &s);
 }
 
+/*
+ * The window: what a CPU sampled while the others were still being enabled,
+ * or were being disabled at the stop, is left out and counted; the side-band
+ * records of those moments are kept.
+ */
+static struct pm_drain *window_drain;
+
+static void sample_while_disabling(int fd)
+{
+	/* Ring 1 still samples while ring 0's event is disabled. */
+	if (fd == 1)
+		produce(window_drain, 1, PERF_RECORD_SAMPLE, 48, 90);
+}
+
+static void test_window(void)
+{
+	struct pm_drain *d;
+	struct sink s;
+	struct perf_event_header h;
+	bool busy;
+
+	d = window_drain = setup(&s, 2, 1, false);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 5);
+	produce(d, 0, PERF_RECORD_MMAP2, 64, 0);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 6);
+	pm_drain__open_window(d);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 20);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 30);
+	pm_drain__pass(d, &busy);
+	memcpy(&h, s.got.data, sizeof(h));
+	tap_ok(s.got.len == 64 + 48 + 48 + 8 && h.type == PERF_RECORD_MMAP2,
+	       "window: samples taken before it opened are left out, the MMAP2 between them kept");
+	tap_ok(d->stats.samples == 2 && d->stats.outside == 2 && d->stats.first_time == 20 &&
+	       d->stats.last_time == 30, "window: the left-out samples counted apart, not in the times");
+	tap_ok(pending(d, 0) == 0 && pending(d, 1) == 0, "window: their bytes are released");
+
+	/* A pass of left-out samples only writes nothing, and counts them once. */
+	teardown(d, &s);
+	d = window_drain = setup(&s, 2, 1, false);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 5);
+	pm_drain__open_window(d);
+	pm_drain__pass(d, &busy);
+	pm_drain__pass(d, &busy);
+	tap_ok(s.writes == 0 && d->stats.outside == 1 && pending(d, 1) == 0,
+	       "window: a pass with only left-out samples writes nothing and moves the tail");
+
+	/* At the stop: ring 1 samples on while ring 0 is disabled first. */
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 50);
+	K.on_disable = sample_while_disabling;
+	pm_drain__stop(d, no_cut, NULL);
+	K.on_disable = NULL;
+	tap_ok(pm_drain__all_retired(d) && d->stats.samples == 1 && d->stats.outside == 2 &&
+	       d->stats.last_time == 50 && s.got.len == 48 + 8 && K.violations == 0,
+	       "window: samples after the stop began are left out, the rings still drained");
+	teardown(d, &s);
+
+	/* Without a window nothing is left out, the stop's samples included. */
+	d = window_drain = setup(&s, 2, 1, false);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 5);
+	K.on_disable = sample_while_disabling;
+	pm_drain__stop(d, no_cut, NULL);
+	K.on_disable = NULL;
+	tap_ok(d->stats.samples == 2 && d->stats.outside == 0, "no window: every sample kept");
+	teardown(d, &s);
+}
+
 /* Overwrite: every ring paused before any copy, resumed after, drops counted. */
 static void test_snapshot(void)
 {
@@ -749,6 +818,7 @@ int main(void)
 	test_stop();
 	test_corrupt();
 	test_mmap2_repair();
+	test_window();
 	test_snapshot();
 	test_poll_and_close();
 	test_loop();
