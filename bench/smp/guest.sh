@@ -37,13 +37,25 @@ counts() {	# counts TOOL DIR -> "samples lost"
 	echo "${sl:-NA NA}"
 }
 
-# seconds between the first and the last sample (one reader for both tools)
-span() {
-	perf script -F time -i "$1" 2>/dev/null | awk '
-		{ t = $1; sub(/:$/, "", t); t += 0 }
-		NR == 1 || t < lo { lo = t }
+# "span=S life=L": seconds between the first and the last sample, and
+# between COMM's exec and the EXIT of the recorded command (one reader for
+# both tools): the time the workload itself took, emulated exec included.
+span() {	# span FILE COMM
+	perf script --show-task-events -F comm,pid,time,event -i "$1" 2>/dev/null | awk -v c="$2" '
+		function when(   i) {
+			for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return substr($i, 1, length($i) - 1) + 0
+			return -1
+		}
+		/PERF_RECORD_COMM exec: / { if ($1 == c && !x) x = when(); next }
+		/PERF_RECORD_EXIT/ { if ($1 == c && x && !e) e = when(); next }
+		/PERF_RECORD_/ { next }
+		{ t = when(); if (t < 0) next; n++ }
+		n == 1 || t < lo { lo = t }
 		t > hi { hi = t }
-		END { if (NR) printf "%.3f", hi - lo; else print "NA" }'
+		END {
+			printf "span=%s life=%s", n ? sprintf("%.3f", hi - lo) : "NA",
+				x && e ? sprintf("%.3f", e - x) : "NA"
+		}'
 }
 
 # The common fields of a recording in DIR.
@@ -105,19 +117,29 @@ burners() {	# burners N SECONDS: N burns in the background, their pids in $BURN
 	done
 }
 
-# How long each phase of pmrec's idle recording took, as -vv says it
-# (pmrec-before may not say it).
+# How long each phase of pmrec's idle and busy recordings took, as -vv
+# says it (pmrec-before may not say it).
 phases() {
-	local tool d=$W/phases
-	for tool in $TOOLS; do
-		case $tool in pmrec*) ;; *) continue ;; esac
-		rm -rf "$d"
-		mkdir -p "$d"
-		cputime -o "$d/ct" -- "$tool" record -vv -a -F "$IDLE_F" -o "$d/f.data" \
-			-- sleep "$IDLE_S" >/dev/null 2>"$d/err"
-		say "scen=phases tool=$tool rep=0 wall=$(ct wall "$d/ct")"
-		sed -n 's/^[^:]*: \([^:]*\): \([0-9.]*\) s$/\1|\2/p' "$d/err" | while IFS='|' read -r ph t; do
-			echo "@P tool=$tool phase=$(echo "$ph" | tr ' ' '_') s=$t"
+	local tool kind n d=$W/phases
+	for kind in idle busy; do
+		for tool in $TOOLS; do
+			case $tool in pmrec*) ;; *) continue ;; esac
+			rm -rf "$d"
+			mkdir -p "$d"
+			[ "$kind" = busy ] && burners "$NCPU" $((BUSY_S + 30))
+			cputime -o "$d/ct" -- "$tool" record -vv -a -F "$IDLE_F" -o "$d/f.data" \
+				-- sleep "$IDLE_S" >/dev/null 2>"$d/err"
+			if [ "$kind" = busy ]; then
+				# shellcheck disable=SC2086
+				kill $BURN 2>/dev/null
+				wait
+			fi
+			say "scen=phases tool=$tool rep=0 wall=$(ct wall "$d/ct")"
+			sed -n 's/^[^:]*: \([^:]*\): \([0-9.]*\) s$/\1|\2/p' "$d/err" | while IFS='|' read -r ph t; do
+				echo "@P tool=$tool kind=$kind phase=$(echo "$ph" | tr ' ' '_') s=$t"
+			done
+			n=$(sed -n 's/^[^:]*: left out \([0-9]*\) samples.*/\1/p' "$d/err")
+			[ -z "$n" ] || echo "@P tool=$tool kind=$kind note=left_out_${n}_samples_of_the_rounds"
 		done
 	done
 }
@@ -130,7 +152,7 @@ while [ "$REP" -le "$REPS" ]; do
 			case $scen in
 			idle)
 				rec_cmd "$tool" "$d" -a -F "$IDLE_F" -- sleep "$IDLE_S"
-				say "scen=idle tool=$tool rep=$REP $(fields "$tool" "$d") span=$(span "$d/f.data")"
+				say "scen=idle tool=$tool rep=$REP $(fields "$tool" "$d") $(span "$d/f.data" sleep)"
 				;;
 			busy)
 				burners "$NCPU" $((BUSY_S + 30))
@@ -138,7 +160,7 @@ while [ "$REP" -le "$REPS" ]; do
 				# shellcheck disable=SC2086
 				kill $BURN 2>/dev/null
 				wait
-				say "scen=busy tool=$tool rep=$REP $(fields "$tool" "$d") span=$(span "$d/f.data")"
+				say "scen=busy tool=$tool rep=$REP $(fields "$tool" "$d") $(span "$d/f.data" sleep)"
 				;;
 			paced)
 				n=$((NCPU * PACED_RATE * PACED_S))
@@ -157,7 +179,7 @@ while [ "$REP" -le "$REPS" ]; do
 				;;
 			long)
 				rec_cmd "$tool" "$d" -a -F 97 -g -- burn "$LONG_S"
-				say "scen=long tool=$tool rep=$REP $(fields "$tool" "$d") span=$(span "$d/f.data")"
+				say "scen=long tool=$tool rep=$REP $(fields "$tool" "$d") $(span "$d/f.data" burn)"
 				;;
 			esac
 			rm -rf "$d"
