@@ -30,7 +30,9 @@ struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg)
 		.stage_size = cfg->stage_size,
 		.stage_writer = cfg->stage_writer,
 		.pin = { .cpu = -1,
-			 .off = cfg->nr_cpus <= (cfg->pin_rings ? cfg->pin_rings : PM_DRAIN_PIN_RINGS) },
+			 .off = cfg->nr_cpus <= (cfg->pin_rings ? cfg->pin_rings : PM_DRAIN_PIN_RINGS),
+			 .per_mover = cfg->rings_per_mover ? cfg->rings_per_mover :
+							     PM_DRAIN_RINGS_PER_MOVER },
 	};
 	d->rings = calloc(cfg->nr_cpus ? cfg->nr_cpus : 1, sizeof(*d->rings));
 	if (!d->rings) {
@@ -141,17 +143,19 @@ int pm_drain__start(struct pm_drain *d, const struct pm_drain_events *ev)
 	return err;
 }
 
-/* Each fd from its ring's CPU: one move per CPU, the fds of a ring being together. */
-void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req)
+static void drain__ioctl_ring(struct pm_drain *d, size_t ring, void *req)
 {
 	size_t i;
 
 	for (i = 0; i < d->nr_fds; i++)
-		if (d->fds[i].fd >= 0) {
-			drain__pin(d, d->rings[d->fds[i].ring].cpu);
-			d->ops->ioctl(d->ops->arg, d->fds[i].fd, req, 0);
-		}
-	drain__unpin(d);
+		if (d->fds[i].ring == ring && d->fds[i].fd >= 0)
+			d->ops->ioctl(d->ops->arg, d->fds[i].fd, *(unsigned long *)req, 0);
+}
+
+/* Each fd from its ring's CPU: one move per CPU. */
+void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req)
+{
+	drain__each_ring(d, NULL, drain__ioctl_ring, &req);
 }
 
 /* The fd stops writing into its ring: one reference less. */
@@ -190,8 +194,6 @@ void drain__retire(struct pm_drain *d, size_t idx)
 	bool mapped = r->ring.ctl != NULL;
 	size_t i;
 
-	/* The caller moves the thread back once its rings are retired. */
-	drain__pin(d, r->cpu);
 	for (i = 0; i < d->nr_fds; i++)
 		if (d->fds[i].ring == idx)
 			drain__read_lost(d, &d->fds[i]);
@@ -217,6 +219,17 @@ void drain__retire(struct pm_drain *d, size_t idx)
 		d->ops->unmap(d->ops->arg, &r->ring);
 	pm_buf__exit(&r->copy);
 	r->state = PM_DRAIN_RETIRED;
+}
+
+static void drain__retire_ring(struct pm_drain *d, size_t ring, void *arg)
+{
+	if (d->rings[ring].state != PM_DRAIN_RETIRED)
+		drain__retire(d, ring);
+}
+
+void drain__retire_all(struct pm_drain *d, const bool *which)
+{
+	drain__each_ring(d, which, drain__retire_ring, NULL);
 }
 
 static int drain__stage(struct pm_drain *d)
@@ -279,10 +292,7 @@ void pm_drain__close(struct pm_drain *d)
 	size_t i;
 
 	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
-	for (i = 0; i < d->nr_rings; i++)
-		if (d->rings[i].state != PM_DRAIN_RETIRED)
-			drain__retire(d, i);
-	drain__unpin(d);
+	drain__retire_all(d, NULL);
 	/* Fds of no ring's: none, unless a ring index was bad. */
 	for (i = 0; i < d->nr_fds; i++)
 		if (d->fds[i].fd >= 0) {

@@ -82,6 +82,8 @@ struct pm_drain_config {
 	 * from wherever the thread runs.  0: PM_DRAIN_PIN_RINGS.
 	 */
 	size_t pin_rings;
+	/* Above pin_rings, a mover per this many rings (drain_pin.c).  0: PM_DRAIN_RINGS_PER_MOVER. */
+	size_t rings_per_mover;
 };
 
 /*
@@ -97,6 +99,20 @@ struct pm_drain_config {
  * measured to win, below the idle break-even:
  */
 #define PM_DRAIN_PIN_RINGS 8
+
+/*
+ * With more rings than this, a round of moves is split among movers that
+ * run at once, one per this many rings, at most PM_DRAIN_MAX_MOVERS
+ * (drain_pin.c).  At 16 CPUs one thread's moves cost 1-2 s of a busy
+ * emulated guest's start and stop (bench/RESULTS.md).  A build may set
+ * them (bench variants).
+ */
+#ifndef PM_DRAIN_RINGS_PER_MOVER
+#define PM_DRAIN_RINGS_PER_MOVER 16
+#endif
+#ifndef PM_DRAIN_MAX_MOVERS
+#define PM_DRAIN_MAX_MOVERS 8
+#endif
 
 /* What the opening of the events settled (pm_evset.opened), given at the start. */
 struct pm_drain_events {

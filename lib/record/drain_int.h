@@ -57,6 +57,7 @@ struct pm_drain_pin {
 	size_t size;			/* of both masks, in bytes */
 	int cpu;			/* the CPU it is held on, or -1 */
 	bool off;			/* too few rings, or no affinity to read: it never moves */
+	size_t per_mover;		/* rings a mover takes in a round */
 };
 
 struct pm_drain {
@@ -97,6 +98,8 @@ int drain__build_pollfds(struct pm_drain *d);
 void drain__hang_up(struct pm_drain *d, struct pm_drain_fd *f);
 /* Ring idx retired: its fds' lost counts read, the fds closed, the ring unmapped. */
 void drain__retire(struct pm_drain *d, size_t idx);
+/* Every ring not retired yet (which[ring], if which) retired, each from its CPU. */
+void drain__retire_all(struct pm_drain *d, const bool *which);
 
 /* drain_pass.c */
 void mmap2__repair(struct perf_event_header *h, bool build_ids_asked);
@@ -108,6 +111,13 @@ void drain__sync_stage(struct pm_drain *d);
 void drain__pin(struct pm_drain *d, int cpu);
 /* The thread back to its own affinity. */
 void drain__unpin(struct pm_drain *d);
+/*
+ * fn for every ring (which[ring], if which), each from the ring's CPU; with
+ * many rings split among movers that run at once, so fn must touch only
+ * that ring and its fds.
+ */
+void drain__each_ring(struct pm_drain *d, const bool *which,
+		      void (*fn)(struct pm_drain *d, size_t ring, void *ctx), void *ctx);
 void drain__pin_exit(struct pm_drain *d);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <sys/uio.h>
 
 #include "base/buf.h"
@@ -198,6 +199,26 @@ static int drain__scan_ring(struct pm_drain *d, struct pm_drain_ring *r, uint64_
 	return 0;
 }
 
+/* The draining rings this pass found empty retire, all in one round. */
+static void drain__retire_emptied(struct pm_drain *d)
+{
+	bool *which = calloc(d->nr_rings, sizeof(*which));
+	size_t i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct pm_drain_ring *r = &d->rings[i];
+		bool emptied = r->state == PM_DRAIN_DRAINING && r->span.start == r->span.end;
+
+		if (which)
+			which[i] = emptied;
+		else if (emptied)
+			drain__retire(d, i);	/* out of memory: from wherever the thread is */
+	}
+	if (which)
+		drain__retire_all(d, which);
+	free(which);
+}
+
 /* The pass is out of the rings: the tails move. */
 static void drain__release(struct pm_drain *d)
 {
@@ -318,13 +339,7 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 		drain__release(d);
 	}
 	if (retire)
-		for (i = 0; i < d->nr_rings; i++) {
-			struct pm_drain_ring *r = &d->rings[i];
-
-			if (r->state == PM_DRAIN_DRAINING && r->span.start == r->span.end)
-				drain__retire(d, i);
-		}
-	drain__unpin(d);
+		drain__retire_emptied(d);
 	return 0;
 }
 

@@ -12,13 +12,22 @@
  * PM_DRAIN_PIN_RINGS rings it never moves: there a round of moves costs
  * more than the calls it saves (drain.h).
  *
+ * With many rings, a round of moves is split among movers: threads that
+ * each take every Nth ring and move from CPU to CPU, all at once
+ * (drain__each_ring).  One thread per CPU was measured to cost far more
+ * than it saves (bench/RESULTS.md: 190-340 s of system time at 64
+ * emulated CPUs); a few movers each wait for their own CPUs at the same
+ * time.
+ *
  * The move outranks a mask the user gave (taskset) for those moments
- * only: the thread's own affinity is back as soon as the batch is done.
+ * only: the thread's own affinity is back as soon as the batch is done;
+ * the movers exit with theirs.
  * Where the affinity cannot be read or set (a cpuset without that CPU),
  * the calls are made from where the thread is, as before.
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "record/drain_int.h"
@@ -72,6 +81,75 @@ void drain__unpin(struct pm_drain *d)
 	/* Failing that, the thread stays where it is: it still works from there. */
 	d->ops->set_affinity(d->ops->arg, p->home, p->size);
 	p->cpu = -1;
+}
+
+struct batch {
+	struct pm_drain *d;
+	const bool *which;
+	void (*fn)(struct pm_drain *d, size_t ring, void *ctx);
+	void *ctx;
+	size_t movers;
+};
+
+/* Mover t: rings t, t + movers, ..., each from its CPU. */
+static void batch__move_along(void *arg, size_t t)
+{
+	const struct batch *b = arg;
+	struct pm_drain *d = b->d;
+	size_t size = d->pin.size, i;
+	cpu_set_t *one = CPU_ALLOC(8 * size);
+
+	for (i = t; i < d->nr_rings; i += b->movers) {
+		int cpu = d->rings[i].cpu;
+
+		if (b->which && !b->which[i])
+			continue;
+		/* Failing the move, the calls are made from where the mover is. */
+		if (one && cpu >= 0 && (size_t)cpu < 8 * size) {
+			CPU_ZERO_S(size, one);
+			CPU_SET_S((size_t)cpu, size, one);
+			d->ops->set_affinity(d->ops->arg, one, size);
+		}
+		b->fn(d, i, b->ctx);
+	}
+	CPU_FREE(one);
+}
+
+static size_t batch__movers(struct pm_drain *d, size_t rings)
+{
+	size_t n = (rings + d->pin.per_mover - 1) / d->pin.per_mover;
+
+	if (d->pin.off || !d->ops->run_threads || !d->ops->set_affinity || n < 2)
+		return 1;
+	/* The movers' masks are the size of the engine's own. */
+	if (!d->pin.home && pin__save_home(d)) {
+		d->pin.off = true;
+		return 1;
+	}
+	return n < PM_DRAIN_MAX_MOVERS ? n : PM_DRAIN_MAX_MOVERS;
+}
+
+void drain__each_ring(struct pm_drain *d, const bool *which,
+		      void (*fn)(struct pm_drain *d, size_t ring, void *ctx), void *ctx)
+{
+	struct batch b = { .d = d, .which = which, .fn = fn, .ctx = ctx };
+	bool ran[PM_DRAIN_MAX_MOVERS] = { false };
+	size_t i, t, n = 0;
+
+	for (i = 0; i < d->nr_rings; i++)
+		n += !which || which[i];
+	b.movers = batch__movers(d, n);
+	if (b.movers > 1)
+		d->ops->run_threads(d->ops->arg, b.movers, batch__move_along, &b, ran);
+	/* What no mover did, the engine's thread does, moving itself. */
+	for (i = 0; i < d->nr_rings; i++) {
+		t = i % b.movers;
+		if ((which && !which[i]) || (b.movers > 1 && ran[t]))
+			continue;
+		drain__pin(d, d->rings[i].cpu);
+		fn(d, i, ctx);
+	}
+	drain__unpin(d);
 }
 
 void drain__pin_exit(struct pm_drain *d)

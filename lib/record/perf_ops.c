@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -60,6 +62,48 @@ static int kernel_set_affinity(void *arg, const cpu_set_t *set, size_t size)
 	return sched_setaffinity(0, size, set) ? -errno : 0;
 }
 
+struct thread_job {
+	void (*fn)(void *ctx, size_t t);
+	void *ctx;
+	size_t t;
+};
+
+static void *thread_job__run(void *arg)
+{
+	struct thread_job *j = arg;
+
+	j->fn(j->ctx, j->t);
+	return NULL;
+}
+
+static void kernel_run_threads(void *arg, size_t n, void (*fn)(void *ctx, size_t t), void *ctx,
+			       bool *ran)
+{
+	struct thread_job *jobs = calloc(n, sizeof(*jobs));
+	pthread_t *th = calloc(n, sizeof(*th));
+	pthread_attr_t a;
+	bool attr = !pthread_attr_init(&a);
+	size_t t;
+
+	/* The jobs are a few system calls each: a small stack. */
+	if (attr)
+		pthread_attr_setstacksize(&a, 64 << 10);
+	for (t = 0; t < n; t++) {
+		ran[t] = false;
+		if (!jobs || !th || !attr)
+			continue;
+		jobs[t] = (struct thread_job){ .fn = fn, .ctx = ctx, .t = t };
+		ran[t] = !pthread_create(&th[t], &a, thread_job__run, &jobs[t]);
+	}
+	for (t = 0; t < n; t++)
+		if (ran[t])
+			pthread_join(th[t], NULL);
+	if (attr)
+		pthread_attr_destroy(&a);
+	free(jobs);
+	free(th);
+}
+
 const struct pm_perf_ops pm_perf_ops__kernel = {
 	.open = kernel_open,
 	.ioctl = kernel_ioctl,
@@ -70,4 +114,5 @@ const struct pm_perf_ops pm_perf_ops__kernel = {
 	.poll = kernel_poll,
 	.get_affinity = kernel_get_affinity,
 	.set_affinity = kernel_set_affinity,
+	.run_threads = kernel_run_threads,
 };

@@ -43,6 +43,14 @@ struct pm_perf_ops {
 	 */
 	int (*get_affinity)(void *arg, cpu_set_t *set, size_t size);
 	int (*set_affinity)(void *arg, const cpu_set_t *set, size_t size);
+	/*
+	 * fn(ctx, t) for every t < n, each on a thread of its own, all at
+	 * once; returns when every one has returned.  ran[t] says which ran:
+	 * where no thread could be made, the caller runs fn itself.  NULL
+	 * (fakes): none runs, the engine does it all on its own thread.
+	 */
+	void (*run_threads)(void *arg, size_t n, void (*fn)(void *ctx, size_t t), void *ctx,
+			    bool *ran);
 	void *arg;
 };
 

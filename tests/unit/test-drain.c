@@ -193,6 +193,35 @@ static int f_set_affinity(void *arg, const cpu_set_t *set, size_t size)
 	return 0;
 }
 
+/* The movers one after the other, each logged; mover no_thread is not made. */
+static int no_thread = -1;
+
+static void f_run_threads(void *arg, size_t n, void (*fn)(void *ctx, size_t t), void *ctx,
+			  bool *ran)
+{
+	size_t t;
+
+	for (t = 0; t < n; t++) {
+		ran[t] = (int)t != no_thread;
+		if (!ran[t])
+			continue;
+		klog("mover %d%.0d", (int)t, 0);
+		fn(ctx, t);
+	}
+}
+
+static const struct pm_perf_ops mover_ops = {
+	.ioctl = f_ioctl,
+	.mmap = f_mmap,
+	.unmap = f_unmap,
+	.read = f_read,
+	.close = f_close,
+	.poll = f_poll,
+	.get_affinity = f_get_affinity,
+	.set_affinity = f_set_affinity,
+	.run_threads = f_run_threads,
+};
+
 static const struct pm_perf_ops pin_ops = {
 	.ioctl = f_ioctl,
 	.mmap = f_mmap,
@@ -206,6 +235,7 @@ static const struct pm_perf_ops pin_ops = {
 
 /* The kernel the next setup() gives the engine, and from how many rings it moves. */
 static size_t pin_rings = 1;
+static size_t rings_per_mover;
 static const struct pm_perf_ops *use_ops = &fake_ops;
 
 static int s_writev(void *arg, const struct iovec *iov, int iovcnt)
@@ -253,6 +283,7 @@ static struct pm_drain *setup_with(struct sink *s, size_t nr_rings, int fds_per_
 		.sink = { .writev = s_writev, .commit = s_commit, .arg = s },
 		.watch_fd = 15,
 		.pin_rings = pin_rings,
+		.rings_per_mover = rings_per_mover,
 	});
 	for (r = 0; r < nr_rings; r++)
 		for (i = 0; i < fds_per_ring; i++) {
@@ -804,6 +835,35 @@ static void test_pin(void)
 	       "no more rings than pin_rings: every call from where the thread is");
 	teardown(d, &s);
 	pin_rings = 1;
+
+	/* Four rings, two a mover: rings 0 and 2 go to mover 0, 1 and 3 to mover 1. */
+	use_ops = &mover_ops;
+	rings_per_mover = 2;
+	d = setup(&s, 4, 1, false);
+	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
+	tap_ok(logged("mover 0") == 0 && logged("pin 0") == 1 && logged("disable 1") == 2 &&
+	       logged("pin 2") == 3 && logged("disable 9") == 4 && logged("mover 1") == 5 &&
+	       logged("pin 1") == 6 && logged("disable 5") == 7 && logged("pin 3") == 8 &&
+	       logged("disable 13") == 9 && K.nr_log == 10,
+	       "movers: each takes every other ring, each from its CPU; the engine stays home");
+	K.nr_log = 0;
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(pm_drain__all_retired(d) && count_logged("mover") == 4 && count_logged("unmap") == 4 &&
+	       count_logged("home") == 0 && K.violations == 0,
+	       "movers: the stop's disables and retirements too");
+	teardown(d, &s);
+
+	no_thread = 1;
+	d = setup(&s, 4, 1, false);
+	pm_drain__ioctl_all(d, PERF_EVENT_IOC_ENABLE);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(logged("mover 0") == 0 && logged("pin 1") > logged("pin 2") &&
+	       logged("pin 3") > logged("pin 1") && count_logged("home") == 3 &&
+	       pm_drain__all_retired(d) && count_logged("unmap") == 4 && K.violations == 0,
+	       "a mover that cannot be made: the engine does its rings itself, and goes home");
+	teardown(d, &s);
+	no_thread = -1;
+	rings_per_mover = 0;
 	use_ops = &fake_ops;
 }
 
