@@ -8,6 +8,7 @@
  * every redirected fd was closed first.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +53,15 @@ struct sink {
 };
 
 static struct kernel K;
+/* The movers' threads (test_movers_threads) call the fakes at once. */
+static pthread_mutex_t kmu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static void klog(const char *fmt, int a, int b)
 {
+	pthread_mutex_lock(&kmu);
 	if (K.nr_log < MAX_LOG)
 		snprintf(K.log[K.nr_log++], sizeof(K.log[0]), fmt, a, b);
+	pthread_mutex_unlock(&kmu);
 }
 
 /* Position of the first log entry equal to s, or -1. */
@@ -72,6 +77,7 @@ static int logged(const char *s)
 
 static int f_ioctl(void *arg, int fd, unsigned long req, unsigned long val)
 {
+	pthread_mutex_lock(&kmu);
 	if (req == PERF_EVENT_IOC_SET_OUTPUT) {
 		K.fds[fd].owner = (int)val;
 		klog("redirect %d %d", fd, (int)val);
@@ -85,6 +91,7 @@ static int f_ioctl(void *arg, int fd, unsigned long req, unsigned long val)
 		if (K.on_disable)
 			K.on_disable(fd);
 	}
+	pthread_mutex_unlock(&kmu);
 	return 0;
 }
 
@@ -104,6 +111,7 @@ static void f_unmap(void *arg, struct pm_ring *r)
 {
 	int fd;
 
+	pthread_mutex_lock(&kmu);
 	klog("unmap %d%.0d", r->fd, 0);
 	if (r->ctl->data_tail != r->ctl->data_head && !r->backward)
 		K.violations++;
@@ -118,22 +126,27 @@ static void f_unmap(void *arg, struct pm_ring *r)
 	K.fds[r->fd].open = false;
 	r->fd = -1;
 	pm_ring__unmap(r);
+	pthread_mutex_unlock(&kmu);
 }
 
 static ssize_t f_read(void *arg, int fd, void *buf, size_t len)
 {
 	uint64_t v[3] = { 1, 100 + (uint64_t)fd, K.fds[fd].lost };
 
+	pthread_mutex_lock(&kmu);
 	K.fds[fd].lost_read = true;
 	klog("read %d%.0d", fd, 0);
+	pthread_mutex_unlock(&kmu);
 	memcpy(buf, v, len < sizeof(v) ? len : sizeof(v));
 	return len < sizeof(v) ? (ssize_t)len : (ssize_t)sizeof(v);
 }
 
 static int f_close(void *arg, int fd)
 {
+	pthread_mutex_lock(&kmu);
 	klog("close %d%.0d", fd, 0);
 	K.fds[fd].open = false;
+	pthread_mutex_unlock(&kmu);
 	return 0;
 }
 
@@ -221,6 +234,9 @@ static const struct pm_perf_ops mover_ops = {
 	.set_affinity = f_set_affinity,
 	.run_threads = f_run_threads,
 };
+
+/* The same, with real threads: the kernel's run_threads. */
+static struct pm_perf_ops thread_ops;
 
 static const struct pm_perf_ops pin_ops = {
 	.ioctl = f_ioctl,
@@ -863,6 +879,22 @@ static void test_pin(void)
 	       "a mover that cannot be made: the engine does its rings itself, and goes home");
 	teardown(d, &s);
 	no_thread = -1;
+
+	thread_ops = mover_ops;
+	thread_ops.run_threads = pm_perf_ops__kernel.run_threads;
+	use_ops = &thread_ops;
+	d = setup(&s, 4, 2, false);
+	produce(d, 3, PERF_RECORD_SAMPLE, 48, 1);
+	pm_drain__ioctl_all(d, PERF_EVENT_IOC_ENABLE);
+	pm_drain__stop(d, no_cut, NULL);
+	/* Rings 0-2 retire in the first pass, by two movers; ring 3, drained then, alone after. */
+	tap_ok(count_logged("disable") == 8 && logged("pin 2") < logged("disable 9") &&
+	       logged("pin 3") < logged("disable 14") && last_logged("pin 3") < logged("unmap 13") &&
+	       last_logged("home") == K.nr_log - 1 && count_logged("home") == 1 &&
+	       pm_drain__all_retired(d) && count_logged("unmap") == 4 &&
+	       count_logged("close") == 4 && K.violations == 0 && s.got.len == 48 + 8,
+	       "movers on threads of their own: every fd disabled and every ring retired once");
+	teardown(d, &s);
 	rings_per_mover = 0;
 	use_ops = &fake_ops;
 }
