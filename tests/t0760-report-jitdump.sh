@@ -36,9 +36,10 @@ test_expect_success 'report names the code of each time: equal to perf inject --
 	HOME=$PWD perf inject --jit -i - <p.data >ji.data 2>/dev/null &&
 	HOME=$PWD perf report -i - --no-children -g none --sort sym --stdio <ji.data >perf.txt 2>/dev/null &&
 	jit_rows ../pm >a && jit_rows perf.txt >b &&
-	test_equal 2 "$(wc -l <a)" "JIT rows (jit_inner, jit_inner_v2)" &&
 	test_cmp b a &&
 	test_grep "jit_inner$" a && test_grep "jit_inner_v2$" a &&
+	# jit_outer has a row when a sample chanced on its five instructions.
+	! grep -v -e " jit_inner$" -e " jit_inner_v2$" -e " jit_outer$" a &&
 	! grep -q stale_code ../pm &&
 	! test -s ../err
 '
