@@ -144,6 +144,32 @@ phases() {
 	done
 }
 
+# Where the recorders' threads spend their system calls, idle and busy:
+# `perf trace -s` over the same recording as phases, its busiest calls.
+syscalls() {
+	local tool kind d=$W/syscalls
+	for kind in idle busy; do
+		for tool in $TOOLS; do
+			rm -rf "$d"
+			mkdir -p "$d"
+			[ "$kind" = busy ] && burners "$NCPU" $((BUSY_S + 60))
+			perf trace -s -o "$d/trace" -- "$tool" record -a -F "$IDLE_F" -o "$d/f.data" \
+				-- sleep "$IDLE_S" >/dev/null 2>"$d/err"
+			if [ "$kind" = busy ]; then
+				# shellcheck disable=SC2086
+				kill $BURN 2>/dev/null
+				wait
+			fi
+			awk -v t="$tool" -v k="$kind" '
+				/ events, / { th = $1 "/" $2; gsub(/[(),]/, "", th); n = 0; next }
+				$1 ~ /^[a-z_0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 8 && n < 6 {
+					n++
+					printf "@S tool=%s kind=%s thread=%s syscall=%s calls=%s ms=%s\n", t, k, th, $1, $2, $4
+				}' "$d/trace"
+		done
+	done
+}
+
 REP=1
 while [ "$REP" -le "$REPS" ]; do
 	for scen in $SCENARIOS; do
@@ -188,3 +214,4 @@ while [ "$REP" -le "$REPS" ]; do
 	REP=$((REP + 1))
 done
 case " $SCENARIOS " in *" phases "*) phases ;; esac
+case " $SCENARIOS " in *" syscalls "*) syscalls ;; esac
