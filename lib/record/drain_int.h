@@ -118,6 +118,8 @@ void drain__unpin(struct pm_drain *d);
  */
 void drain__each_ring(struct pm_drain *d, const bool *which,
 		      void (*fn)(struct pm_drain *d, size_t ring, void *ctx), void *ctx);
+/* How many movers drain__each_ring would split a round of that many rings among. */
+size_t drain__movers(struct pm_drain *d, size_t rings);
 void drain__pin_exit(struct pm_drain *d);
 
 #endif

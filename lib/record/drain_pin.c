@@ -91,18 +91,18 @@ struct batch {
 	size_t movers;
 };
 
-/* Mover t: rings t, t + movers, ..., each from its CPU. */
+/* Mover t: the batch's rings t, t + movers, ..., each from its CPU. */
 static void batch__move_along(void *arg, size_t t)
 {
 	const struct batch *b = arg;
 	struct pm_drain *d = b->d;
-	size_t size = d->pin.size, i;
+	size_t size = d->pin.size, i, k = 0;
 	cpu_set_t *one = CPU_ALLOC(8 * size);
 
-	for (i = t; i < d->nr_rings; i += b->movers) {
+	for (i = 0; i < d->nr_rings; i++) {
 		int cpu = d->rings[i].cpu;
 
-		if (b->which && !b->which[i])
+		if ((b->which && !b->which[i]) || k++ % b->movers != t)
 			continue;
 		/* Failing the move, the calls are made from where the mover is. */
 		if (one && cpu >= 0 && (size_t)cpu < 8 * size) {
@@ -115,7 +115,7 @@ static void batch__move_along(void *arg, size_t t)
 	CPU_FREE(one);
 }
 
-static size_t batch__movers(struct pm_drain *d, size_t rings)
+size_t drain__movers(struct pm_drain *d, size_t rings)
 {
 	size_t n = (rings + d->pin.per_mover - 1) / d->pin.per_mover;
 
@@ -138,13 +138,14 @@ void drain__each_ring(struct pm_drain *d, const bool *which,
 
 	for (i = 0; i < d->nr_rings; i++)
 		n += !which || which[i];
-	b.movers = batch__movers(d, n);
+	b.movers = drain__movers(d, n);
 	if (b.movers > 1)
 		d->ops->run_threads(d->ops->arg, b.movers, batch__move_along, &b, ran);
 	/* What no mover did, the engine's thread does, moving itself. */
-	for (i = 0; i < d->nr_rings; i++) {
-		t = i % b.movers;
-		if ((which && !which[i]) || (b.movers > 1 && ran[t]))
+	for (i = 0, t = 0; i < d->nr_rings; i++) {
+		if (which && !which[i])
+			continue;
+		if (b.movers > 1 && ran[t++ % b.movers])
 			continue;
 		drain__pin(d, d->rings[i].cpu);
 		fn(d, i, ctx);

@@ -108,8 +108,26 @@ static int f_get_affinity(void *arg, cpu_set_t *set, size_t size)
 
 static int f_set_affinity(void *arg, const cpu_set_t *set, size_t size)
 {
-	K.pinned = CPU_COUNT_S(size, set) > 1 ? -1 : CPU_ISSET_S(1, size, set);
+	int cpu;
+
+	K.pinned = -1;
+	for (cpu = 0; CPU_COUNT_S(size, set) == 1 && cpu < 8; cpu++)
+		if (CPU_ISSET_S((size_t)cpu, size, set))
+			K.pinned = cpu;
 	return 0;
+}
+
+/* The movers one after the other, each moving itself (f_set_affinity). */
+static void f_run_threads(void *arg, size_t n, void (*fn)(void *ctx, size_t t), void *ctx,
+			  bool *ran)
+{
+	size_t t;
+
+	for (t = 0; t < n; t++) {
+		ran[t] = true;
+		fn(ctx, t);
+	}
+	K.pinned = -1;
 }
 
 static const struct pm_perf_ops fake_ops = {
@@ -121,6 +139,18 @@ static const struct pm_perf_ops fake_ops = {
 	.close = f_close,
 	.get_affinity = f_get_affinity,
 	.set_affinity = f_set_affinity,
+};
+
+static const struct pm_perf_ops mover_ops = {
+	.open = f_open,
+	.ioctl = f_ioctl,
+	.mmap = f_mmap,
+	.unmap = f_unmap,
+	.read = f_read,
+	.close = f_close,
+	.get_affinity = f_get_affinity,
+	.set_affinity = f_set_affinity,
+	.run_threads = f_run_threads,
 };
 
 struct fixture {
@@ -235,7 +265,16 @@ static void test_lost_fallback(void)
 	tap_ok(!(f.evlist.events[0].attr.read_format & PERF_FORMAT_LOST) &&
 	       !(f.evlist.events[1].attr.read_format & PERF_FORMAT_LOST),
 	       "dropped from every event's read_format");
-	tap_ok(K.opens == 8 + 2, "one try with build ids and one with FORMAT_LOST, then none");
+	tap_ok(K.opens == 8 + 1, "one try with FORMAT_LOST, then none");
+	tap_ok(f.evlist.events[0].attr.build_id && f.set.opened.build_id_mmap,
+	       "build ids kept (kernels 5.12-5.19 take them, not FORMAT_LOST)");
+	done(&f);
+
+	kernel();
+	K.reject_lost = K.reject_build_id = true;
+	err = run(&f);
+	tap_ok(err == 0 && !f.set.lost_format && !f.evlist.events[0].attr.build_id &&
+	       f.drain->nr_fds == 8, "neither taken (before 5.12): opened without both");
 	done(&f);
 }
 
@@ -371,6 +410,51 @@ static void test_clockid(void)
 	done(&f);
 }
 
+/* System-wide on 4 CPUs, a mover a ring: the opens of rings 1-3 are made by the movers first. */
+static int run_wide(struct fixture *f)
+{
+	static const int cpus[] = { 0, 1, 2, 3 };
+	char *bad = NULL;
+
+	memset(f, 0, sizeof(*f));
+	f->tids[0] = -1;
+	if (pm_evlist__add(&f->evlist, "cpu-clock,page-faults", &bad))
+		return -1;
+	f->drain = pm_drain__new(&(struct pm_drain_config){ .ops = &mover_ops, .cpus = cpus,
+							   .nr_cpus = 4, .watch_fd = -1, .pin_rings = 1,
+							   .rings_per_mover = 1 });
+	f->set = (struct pm_evset){ .evlist = &f->evlist, .drain = f->drain, .tids = f->tids,
+				    .nr_tids = 1, .mmap_pages = 128 };
+	f->cfg = (struct pm_event_config){ .lost_format = true, .build_id = true };
+	return pm_evset__open(&f->set, &f->cfg, &f->err);
+}
+
+static void test_prefetch(void)
+{
+	struct fixture f;
+	int err;
+
+	kernel();
+	K.reject_lost = true;
+	err = run_wide(&f);
+	tap_ok(err == 0 && K.opens == 8 + 1 && K.remote_opens == 0 && f.drain->nr_fds == 8 &&
+	       K.open_fds == 8, "movers: each CPU's opens made there, once (the first ring's twice: a refusal)");
+	/* Ring 0 alone first (fds 3, 4); then the movers, one ring each: rings 1-3 get 5-10. */
+	tap_ok(f.drain->rings[0].ring.fd == 3 && f.drain->rings[1].ring.fd == 5 &&
+	       f.drain->rings[3].ring.fd == 9 && K.owner[10] == 9 && !f.set.opened.lost_format,
+	       "movers: the prefetched fds set up, with the first ring's settled attrs");
+	done(&f);
+	tap_ok(K.open_fds == 0, "movers: every fd closed at exit");
+
+	kernel();
+	K.fail_cpu = 2;
+	err = run_wide(&f);
+	tap_ok(err == -ENOENT && f.err.stage == PM_EVSET_OPEN && f.err.cpu == 2 && K.opens == 8 + 1,
+	       "movers: a CPU whose open fails is tried once more, and the error says which");
+	done(&f);
+	tap_ok(K.open_fds == 0, "movers: the prefetched fds not set up are closed");
+}
+
 int main(void)
 {
 	test_plain();
@@ -381,5 +465,6 @@ int main(void)
 	test_gone_threads();
 	test_cgroup();
 	test_clockid();
+	test_prefetch();
 	return tap_done();
 }
