@@ -145,7 +145,8 @@ phases() {
 }
 
 # Where the recorders' threads spend their system calls, idle and busy:
-# `perf trace -s` over the same recording as phases, its busiest calls.
+# `perf trace -s` over the same recording as phases, the busiest calls of
+# each thread that took 50 ms or more.
 syscalls() {
 	local tool kind d=$W/syscalls
 	for kind in idle busy; do
@@ -162,7 +163,7 @@ syscalls() {
 			fi
 			awk -v t="$tool" -v k="$kind" '
 				/ events, / { th = $1 "/" $2; gsub(/[(),]/, "", th); n = 0; next }
-				$1 ~ /^[a-z_0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 8 && n < 6 {
+				$1 ~ /^[a-z_0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 8 && n < 6 && $4 >= 50 {
 					n++
 					printf "@S tool=%s kind=%s thread=%s syscall=%s calls=%s ms=%s\n", t, k, th, $1, $2, $4
 				}' "$d/trace"

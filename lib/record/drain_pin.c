@@ -91,6 +91,11 @@ struct batch {
 	size_t movers;
 };
 
+static bool batch__has(const struct batch *b, size_t ring)
+{
+	return b->which[ring];
+}
+
 /* Mover t: the batch's rings t, t + movers, ..., each from its CPU. */
 static void batch__move_along(void *arg, size_t t)
 {
@@ -102,7 +107,7 @@ static void batch__move_along(void *arg, size_t t)
 	for (i = 0; i < d->nr_rings; i++) {
 		int cpu = d->rings[i].cpu;
 
-		if ((b->which && !b->which[i]) || k++ % b->movers != t)
+		if (!batch__has(b, i) || k++ % b->movers != t)
 			continue;
 		/* Failing the move, the calls are made from where the mover is. */
 		if (one && cpu >= 0 && (size_t)cpu < 8 * size) {
@@ -132,18 +137,33 @@ size_t drain__movers(struct pm_drain *d, size_t rings)
 void drain__each_ring(struct pm_drain *d, const bool *which,
 		      void (*fn)(struct pm_drain *d, size_t ring, void *ctx), void *ctx)
 {
-	struct batch b = { .d = d, .which = which, .fn = fn, .ctx = ctx };
+	/* Taken before any mover runs: the rings' states change under them. */
+	bool *sel = calloc(d->nr_rings ? d->nr_rings : 1, sizeof(*sel));
+	struct batch b = { .d = d, .which = sel, .fn = fn, .ctx = ctx };
 	bool ran[PM_DRAIN_MAX_MOVERS] = { false };
 	size_t i, t, n = 0;
 
-	for (i = 0; i < d->nr_rings; i++)
-		n += !which || which[i];
+	/* A retired ring has no fd left: nothing to move there for. */
+	for (i = 0; i < d->nr_rings; i++) {
+		bool has = (!which || which[i]) && d->rings[i].state != PM_DRAIN_RETIRED;
+
+		if (sel)
+			sel[i] = has;
+		n += has;
+	}
+	if (!sel) {
+		/* Out of memory: one ring after the other, from where the thread is. */
+		for (i = 0; i < d->nr_rings; i++)
+			if ((!which || which[i]) && d->rings[i].state != PM_DRAIN_RETIRED)
+				fn(d, i, ctx);
+		return;
+	}
 	b.movers = drain__movers(d, n);
 	if (b.movers > 1)
 		d->ops->run_threads(d->ops->arg, b.movers, batch__move_along, &b, ran);
 	/* What no mover did, the engine's thread does, moving itself. */
 	for (i = 0, t = 0; i < d->nr_rings; i++) {
-		if (which && !which[i])
+		if (!batch__has(&b, i))
 			continue;
 		if (b.movers > 1 && ran[t++ % b.movers])
 			continue;
@@ -151,6 +171,7 @@ void drain__each_ring(struct pm_drain *d, const bool *which,
 		fn(d, i, ctx);
 	}
 	drain__unpin(d);
+	free(sel);
 }
 
 void drain__pin_exit(struct pm_drain *d)

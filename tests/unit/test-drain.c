@@ -867,6 +867,9 @@ static void test_pin(void)
 	tap_ok(pm_drain__all_retired(d) && count_logged("mover") == 4 && count_logged("unmap") == 4 &&
 	       count_logged("home") == 0 && K.violations == 0,
 	       "movers: the stop's disables and retirements too");
+	K.nr_log = 0;
+	pm_drain__close(d);
+	tap_ok(K.nr_log == 0, "movers: retired rings need no move when the engine closes");
 	teardown(d, &s);
 
 	no_thread = 1;
