@@ -223,17 +223,8 @@ static void f_run_threads(void *arg, size_t n, void (*fn)(void *ctx, size_t t), 
 	}
 }
 
-static const struct pm_perf_ops mover_ops = {
-	.ioctl = f_ioctl,
-	.mmap = f_mmap,
-	.unmap = f_unmap,
-	.read = f_read,
-	.close = f_close,
-	.poll = f_poll,
-	.get_affinity = f_get_affinity,
-	.set_affinity = f_set_affinity,
-	.run_threads = f_run_threads,
-};
+/* pin_ops with movers, made in test_pin. */
+static struct pm_perf_ops mover_ops;
 
 /* The same, with real threads: the kernel's run_threads. */
 static struct pm_perf_ops thread_ops;
@@ -853,6 +844,8 @@ static void test_pin(void)
 	pin_rings = 1;
 
 	/* Four rings, two a mover: rings 0 and 2 go to mover 0, 1 and 3 to mover 1. */
+	mover_ops = pin_ops;
+	mover_ops.run_threads = f_run_threads;
 	use_ops = &mover_ops;
 	rings_per_mover = 2;
 	d = setup(&s, 4, 1, false);

@@ -141,17 +141,8 @@ static const struct pm_perf_ops fake_ops = {
 	.set_affinity = f_set_affinity,
 };
 
-static const struct pm_perf_ops mover_ops = {
-	.open = f_open,
-	.ioctl = f_ioctl,
-	.mmap = f_mmap,
-	.unmap = f_unmap,
-	.read = f_read,
-	.close = f_close,
-	.get_affinity = f_get_affinity,
-	.set_affinity = f_set_affinity,
-	.run_threads = f_run_threads,
-};
+/* fake_ops with movers (run_wide). */
+static struct pm_perf_ops mover_ops;
 
 struct fixture {
 	struct pm_evlist evlist;
@@ -417,6 +408,8 @@ static int run_wide(struct fixture *f)
 	char *bad = NULL;
 
 	memset(f, 0, sizeof(*f));
+	mover_ops = fake_ops;
+	mover_ops.run_threads = f_run_threads;
 	f->tids[0] = -1;
 	if (pm_evlist__add(&f->evlist, "cpu-clock,page-faults", &bad))
 		return -1;
