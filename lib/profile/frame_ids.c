@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "base/cache.h"
+#include "format/perf_data.h"
 #include "profile/frame_ids.h"
 
 #define SEEN_BITS 12
@@ -35,6 +36,13 @@ int pm_frame_ids__get(struct pm_frame_ids *fi, struct pm_namer *n, int32_t pid,
 	struct pm_frame_seen *e = NULL;
 	int err;
 
+	/*
+	 * The kernel's names are every process's: named once for all of them,
+	 * where a recording of many short processes named its kernel frames
+	 * again in each.
+	 */
+	if (fr->cpumode == PERF_RECORD_MISC_KERNEL)
+		pid = -1;
 	if (!fr->inlined) {
 		e = frame_ids__slot(fi, pid, fr);
 		if (e->gen == pm_namer__generation_of(n, pid) && e->ip == fr->ip &&

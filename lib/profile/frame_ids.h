@@ -44,7 +44,8 @@ void pm_frame_ids__exit(struct pm_frame_ids *fi);
 
 /*
  * The id of frame fr of process pid: named by n and made by the caller's
- * function unless met under this naming generation of pid.  An inlined frame is
+ * function unless met under this naming generation of pid (kernel frames:
+ * of any process, and named as pid -1's).  An inlined frame is
  * always made again: its name comes with it, and one address has several.
  */
 int pm_frame_ids__get(struct pm_frame_ids *fi, struct pm_namer *n, int32_t pid,

@@ -220,7 +220,7 @@ static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s
 	node = node__new(p, 0, NONE, id);
 	if (node == NONE)
 		goto nomem;
-	k.node = node;
+	k.node = k.last = node;
 	p->ctxs[id] = k;
 	if (pm_hashtab__insert(&p->ctx_tab, h, id))
 		goto nomem;
@@ -349,13 +349,29 @@ bool pm_profile__in_time(const struct pm_profile *p, uint64_t time)
 	return in_time(p, time);
 }
 
-/* The leaf of the path of ids[0..nr) (innermost first) under ctx, made as needed. */
+/*
+ * The leaf of the path of ids[0..nr) (innermost first) under ctx, made as
+ * needed.  A thread's new stack mostly shares its callers with the one
+ * before it: the part they share is found by walking that one's nodes up,
+ * loads of nodes just made, instead of a node-table probe per frame.
+ */
 static uint32_t path_find(struct pm_profile *p, uint32_t ctx, const uint32_t *ids, uint32_t nr)
 {
-	uint32_t node = p->ctxs[ctx].node;
+	struct ctx *c = &p->ctxs[ctx];
+	uint32_t node = c->node, m, depth = 0, i;
 
-	while (node != NONE && nr--)
+	for (m = c->last; m != c->node && depth < PM_PROFILE_MAX_FRAMES; m = p->nodes[m].parent)
+		p->above[depth++] = m;
+	if (m != c->node)
+		depth = 0;	/* deeper than a stack can be: start from the root */
+	/* above[depth - 1] is the outermost frame's node. */
+	for (i = 0; i < depth && i < nr && p->nodes[p->above[depth - 1 - i]].frame == ids[nr - 1 - i];
+	     i++)
+		node = p->above[depth - 1 - i];
+	for (nr -= i; node != NONE && nr--;)
 		node = child_find(p, node, ids[nr], ctx);
+	if (node != NONE)
+		c->last = node;
 	return node;
 }
 

@@ -34,6 +34,7 @@ struct stack {
 
 struct ctx {
 	uint32_t event, comm, node;
+	uint32_t last;		/* the leaf of its last new stack; node: none yet */
 	int32_t pid, tid, cpu;
 	enum pm_profile_state state;
 	uint64_t samples, period;
@@ -102,6 +103,7 @@ struct pm_profile {
 	void *observe_arg;
 
 	uint32_t path[PM_PROFILE_MAX_FRAMES];	/* scratch for queries */
+	uint32_t above[PM_PROFILE_MAX_FRAMES];	/* scratch for path_find */
 };
 
 /* Two words, as the tables of several-field keys hash them. */

@@ -2,8 +2,9 @@
 /*
  * Unit tests of the frame front end (lib/profile/frame_ids.c): a frame is
  * made once per process, address, lookup address and mode while the
- * process's naming generation holds, again after a record of that process
- * (not another's) that may change names,
+ * process's naming generation holds (a kernel frame: once for every
+ * process), again after a record of that process (not another's) that may
+ * change names,
  * always when inlined; evictions cost a remake, never a wrong id.  Prints
  * TAP.
  */
@@ -90,7 +91,7 @@ int main(void)
 	struct pm_frame_ids fi;
 	uint64_t gen;
 	bool right = true;
-	uint32_t id;
+	uint32_t id, kid;
 	int i;
 
 	if (!n || pm_frame_ids__init(&fi, make, NULL)) {
@@ -111,6 +112,11 @@ int main(void)
 	tap_ok(made == 6, "an inlined frame is made every time");
 	/* The kernel frame read kallsyms, which renames everything: made again, once. */
 	get(&fi, n, 10, 0x1000, 0x0fff, PERF_RECORD_MISC_USER, false);
+	made = 0;
+	kid = get(&fi, n, 12, 0x2000, 0x1fff, PERF_RECORD_MISC_KERNEL, false);
+	tap_ok(get(&fi, n, 13, 0x2000, 0x1fff, PERF_RECORD_MISC_KERNEL, false) == kid && made == 1 &&
+	       kid == (uint32_t)(0x2000 * 7 + 0x1fff * 3 - 1 + PERF_RECORD_MISC_KERNEL),
+	       "a kernel frame is every process's: made once, as process -1's");
 	made = 0;
 	gen = pm_namer__generation(n);
 	comm(n, 1);

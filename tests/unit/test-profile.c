@@ -937,6 +937,56 @@ static void test_random(void)
 	pm_profile__delete(p);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A thread's new stack is found under the callers it shares with the one
+ * before it: the tree holds each distinct call path of a thread once, as
+ * many nodes as there are distinct prefixes of its stacks.
+ */
+static void test_tree_prefixes(void)
+{
+	enum { N = 3000, DEPTH = 12 };
+	static const char *const names[] = { "a", "b", "c", "d" };
+	static char *prefixes[N * DEPTH];
+	struct pm_profile *p = pm_profile__new();
+	struct pm_profile_frame f[DEPTH];
+	struct pm_profile_sample s = { .event = 0, .frames = f, .period = 1, .comm = "t" };
+	size_t i, j, nr = 0, distinct = 0;
+	unsigned long x = 777;
+	char key[2 * DEPTH + 8];
+	bool ok = p && pm_profile__add_event(p, "e") == 0;
+
+	for (i = 0; ok && i < N; i++) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		s.tid = s.pid = 1 + (int32_t)((x >> 20) & 1);
+		s.nr_frames = 1 + (uint32_t)((x >> 33) % DEPTH);
+		snprintf(key, sizeof(key), "%d", s.tid);
+		for (j = 0; j < s.nr_frames; j++) {
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+			/* Outer frames mostly alike, inner ones not. */
+			f[s.nr_frames - 1 - j] = (struct pm_profile_frame){
+				.dso = "x", .sym = names[j < 4 ? (x >> 40) % 2 : (x >> 40) % 4] };
+			strcat(key, f[s.nr_frames - 1 - j].sym);
+			ok &= (prefixes[nr++] = strdup(key)) != NULL;
+		}
+		ok &= pm_profile__add(p, &s) == 0;
+	}
+	qsort(prefixes, nr, sizeof(*prefixes), str_cmp);
+	for (i = 0; i < nr; i++)
+		distinct += !i || strcmp(prefixes[i], prefixes[i - 1]);
+	/* The root, a node per thread, a node per distinct path. */
+	tap_ok(ok && pm_profile__nr_nodes(p) == 1 + 2 + distinct,
+	       "a thread's stacks share their callers' nodes: %zu nodes for %zu paths",
+	       p ? pm_profile__nr_nodes(p) : 0, distinct);
+	for (i = 0; i < nr; i++)
+		free(prefixes[i]);
+	pm_profile__delete(p);
+}
+
 /* The one statement of report's filters that flame graphs and pprof use too. */
 static void test_filter_keeps(void)
 {
@@ -983,6 +1033,7 @@ int main(void)
 	test_bounded();
 	test_tree_and_input();
 	test_random();
+	test_tree_prefixes();
 	test_dso_id();
 	test_frame_ids();
 	test_add_again();
