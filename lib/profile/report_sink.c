@@ -40,7 +40,11 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 #define SINK_DEFER_MAX (1u << 18)
 #define SINK_PENDING_MAX (1u << 18)
 #define SINK_PENDING_BIT (1u << 31)
-#define SINK_REPEAT_BITS 10
+#define SINK_REPEAT_BITS 12
+/* 1 MiB: the chains of every repeat slot, at 32 addresses each. */
+#define SINK_CHAIN_POOL (1u << 17)
+/* Longer chains are not remembered: one would take too much of the ring. */
+#define SINK_CHAIN_MAX (SINK_CHAIN_POOL / 64)
 #define SINK_WAIT_BITS 12
 
 static pm_frame_id_fn sink__named;
@@ -65,6 +69,7 @@ void pm_report_sink__exit(struct pm_report_sink *k)
 	free(k->ids);
 	pm_frame_ids__exit(&k->frames);
 	free(k->repeat);
+	free(k->chains);
 	free(k->deferred_slot);
 	free(k->pending_slot);
 	free(k->deferred);
@@ -351,18 +356,88 @@ int pm_report_sink__finish(struct pm_report_sink *k)
 	return sink__flush(k);
 }
 
+/* Whether slot e holds the place of sample s of this key and mode on this CPU. */
+static bool sink__repeat_holds(struct pm_report_sink *k, const struct pm_sink_repeat *e,
+			       const struct pm_sample *s, uint64_t key, uint16_t cpumode,
+			       int32_t cpu)
+{
+	return e->gen == pm_namer__generation_of(k->namer, (int32_t)s->pid) && e->key == key &&
+	       e->tid == (int32_t)s->tid && e->pid == (int32_t)s->pid && e->cpu == cpu &&
+	       e->evsel == s->evsel->idx && e->cpumode == cpumode;
+}
+
+static struct pm_sink_repeat *sink__repeat_slot(struct pm_report_sink *k,
+						const struct pm_sample *s, uint64_t key,
+						uint16_t cpumode, int32_t cpu)
+{
+	uint64_t h = pm_cache__mix(pm_cache__mix(key, (uint64_t)s->tid << 32 | (uint32_t)cpu),
+				   cpumode);
+
+	return &k->repeat[pm_cache__slot(h, SINK_REPEAT_BITS)];
+}
+
 /* The slot of an ip_only sample with an ip, and whether it holds its place. */
 static struct pm_sink_repeat *sink__repeat(struct pm_report_sink *k, const struct pm_sample *s,
 					   uint16_t cpumode, int32_t cpu, bool *hit)
 {
-	uint64_t h = pm_cache__mix(pm_cache__mix(s->ip, (uint64_t)s->tid << 32 | (uint32_t)cpu),
-				   cpumode);
-	struct pm_sink_repeat *e = &k->repeat[pm_cache__slot(h, SINK_REPEAT_BITS)];
+	struct pm_sink_repeat *e = sink__repeat_slot(k, s, s->ip, cpumode, cpu);
 
-	*hit = e->gen == pm_namer__generation_of(k->namer, (int32_t)s->pid) && e->ip == s->ip &&
-	       e->tid == (int32_t)s->tid && e->pid == (int32_t)s->pid && e->cpu == cpu &&
-	       e->evsel == s->evsel->idx && e->cpumode == cpumode;
+	*hit = !e->nr && sink__repeat_holds(k, e, s, s->ip, cpumode, cpu);
 	return e;
+}
+
+/*
+ * The hash of sample s's call chain and ip.  A slot's chain is compared
+ * whole: a collision costs a naming, never a wrong place.
+ */
+static uint64_t sink__chain_hash(const struct pm_sample *s)
+{
+	uint64_t h = s->ip ^ s->callchain_nr << 48;
+	size_t i;
+
+	for (i = 0; i < s->callchain_nr; i++) {
+		h = (h ^ s->callchain[i]) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/*
+ * The slot of a sample named by its call chain alone, and whether it holds
+ * its place; NULL when its chain is not remembered (too long, no memory).
+ */
+static struct pm_sink_repeat *sink__repeat_chain(struct pm_report_sink *k,
+						 const struct pm_sample *s, uint16_t cpumode,
+						 int32_t cpu, bool *hit)
+{
+	uint64_t key, nr = s->callchain_nr;
+	struct pm_sink_repeat *e;
+
+	*hit = false;
+	if (!nr || nr > SINK_CHAIN_MAX)
+		return NULL;
+	if (!k->chains && !(k->chains = malloc(SINK_CHAIN_POOL * sizeof(*k->chains))))
+		return NULL;
+	key = sink__chain_hash(s);
+	e = sink__repeat_slot(k, s, key, cpumode, cpu);
+	*hit = e->nr == nr && sink__repeat_holds(k, e, s, key, cpumode, cpu) &&
+	       k->chains_written - e->pos <= SINK_CHAIN_POOL &&
+	       !memcmp(k->chains + e->pos % SINK_CHAIN_POOL, s->callchain, nr * sizeof(uint64_t));
+	return e;
+}
+
+/* Keeps sample s's chain in the ring: where it starts. */
+static uint64_t sink__keep_chain(struct pm_report_sink *k, const struct pm_sample *s)
+{
+	uint64_t pos = k->chains_written;
+
+	/* A chain is whole in the ring: one that would wrap starts it again. */
+	if (pos % SINK_CHAIN_POOL + s->callchain_nr > SINK_CHAIN_POOL)
+		pos += SINK_CHAIN_POOL - pos % SINK_CHAIN_POOL;
+	memcpy(k->chains + pos % SINK_CHAIN_POOL, s->callchain,
+	       s->callchain_nr * sizeof(uint64_t));
+	k->chains_written = pos + s->callchain_nr;
+	return pos;
 }
 
 /*
@@ -426,21 +501,30 @@ static int sink__frames(struct pm_report_sink *k, const struct pm_sample *s, uin
 	return sink__ids(k, (int32_t)s->pid, nf, nr, defer);
 }
 
-/* Adds ps where it goes, and remembers where for the next sample of repeat's thread and ip. */
+/*
+ * Adds ps where it goes, and remembers where for the next sample of
+ * repeat's thread and ip (an ip_only sink) or chain.
+ */
 static int sink__place(struct pm_report_sink *k, const struct pm_profile_sample *ps,
 		       const struct pm_sample *s, uint16_t cpumode, struct pm_sink_repeat *repeat)
 {
 	int err = pm_profile__add_placed(k->profile, ps, &repeat->at);
 
 	/* The generation after the naming: naming may start one. */
-	if (!err && repeat->at.node != UINT32_MAX)
-		*repeat = (struct pm_sink_repeat){ .ip = s->ip,
+	if (!err && repeat->at.node != UINT32_MAX) {
+		*repeat = (struct pm_sink_repeat){ .key = s->ip,
 						   .gen = pm_namer__generation_of(k->namer, ps->pid),
 						   .pid = ps->pid, .tid = ps->tid, .cpu = ps->cpu,
 						   .evsel = s->evsel->idx, .cpumode = cpumode,
 						   .at = repeat->at };
-	else
+		if (!k->ip_only) {
+			repeat->key = sink__chain_hash(s);
+			repeat->nr = (uint32_t)s->callchain_nr;
+			repeat->pos = sink__keep_chain(k, s);
+		}
+	} else {
 		repeat->gen = 0;
+	}
 	return err;
 }
 
@@ -463,12 +547,14 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 	err = sink__waits(k, &defer);
 	if (err)
 		return err;
-	if (k->ip_only && !defer && (s->fields & PERF_SAMPLE_IP)) {
+	if (k->ip_only && !defer && (s->fields & PERF_SAMPLE_IP))
 		repeat = sink__repeat(k, s, cpumode, cpu, &hit);
-		if (hit) {
-			pm_profile__add_again(k->profile, &repeat->at, s->time, s->period);
-			return 0;
-		}
+	else if (!k->ip_only && !defer && (s->fields & PERF_SAMPLE_CALLCHAIN) &&
+		 pm_namer__chain_only(k->namer, s))
+		repeat = sink__repeat_chain(k, s, cpumode, cpu, &hit);
+	if (repeat && hit) {
+		pm_profile__add_again(k->profile, &repeat->at, s->time, s->period);
+		return 0;
 	}
 	err = sink__frames(k, s, cpumode, defer, &nr);
 	if (err)
@@ -507,8 +593,11 @@ int pm_report_sink__redirect(struct pm_report_sink *k, int idx, uint32_t ev)
 {
 	int err = sink__events(k, k->r);
 
-	if (!err && idx >= 0 && (size_t)idx < k->nr_events)
+	if (!err && idx >= 0 && (size_t)idx < k->nr_events) {
 		k->event_of[idx] = ev;
+		/* The places remembered are the old event's. */
+		memset(k->repeat, 0, (1u << SINK_REPEAT_BITS) * sizeof(*k->repeat));
+	}
 	return err;
 }
 

@@ -22,13 +22,15 @@
 #include "dwarf/srcline.h"
 
 /*
- * Where a sample of an ip_only sink went: the next one of the same thread,
- * CPU, event, mode and address under the same naming generation of its
- * process (which its COMMs start too) goes there, without naming it or finding its context
- * and stack again.
+ * Where a sample went: the next one of the same thread, CPU, event, mode
+ * and address (an ip_only sink) or call chain, under the same naming
+ * generation of its process (which its COMMs start too), goes there,
+ * without naming its frames or finding its context and stack again.
  */
 struct pm_sink_repeat {
-	uint64_t ip, gen;		/* gen 0: empty */
+	uint64_t key, gen;		/* the ip, or the chain's hash; gen 0: empty */
+	uint64_t pos;			/* a chain's addresses in the sink's chains */
+	uint32_t nr;			/* how many (0: an ip_only sample's) */
 	int32_t pid, tid, cpu;
 	int evsel;
 	uint16_t cpumode;
@@ -82,7 +84,14 @@ struct pm_report_sink {
 	size_t cap_ids;
 	struct pm_named_frame ip;	/* the frame of an ip_only sample */
 	struct pm_frame_ids frames;	/* the profile's frame ids, by address */
-	struct pm_sink_repeat *repeat;	/* SINK_REPEAT_SLOTS, by thread and address */
+	struct pm_sink_repeat *repeat;	/* by thread and address or chain (a cache) */
+	/*
+	 * The repeat slots' chains, written in turn round a ring of
+	 * SINK_CHAIN_POOL addresses: a slot's chain is there while no more
+	 * than that was written since it.
+	 */
+	uint64_t *chains;
+	uint64_t chains_written;
 	struct pm_sink_deferred *deferred;
 	size_t nr_deferred, cap_deferred;
 	uint32_t *deferred_ids;		/* a pending frame: its index, top bit set */

@@ -162,6 +162,12 @@ int pm_namer__frames(struct pm_namer *n, uint16_t cpumode, const struct pm_sampl
  */
 int pm_namer__chain(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s,
 		    struct pm_named_frame **frames, size_t *nr);
+/*
+ * Whether s's frames come from its call chain and ip alone (no user stack
+ * to unwind): two samples of one process, mode, ip and chain then have the
+ * same frames while the process's naming generation holds.
+ */
+bool pm_namer__chain_only(const struct pm_namer *n, const struct pm_sample *s);
 /* Names fr, a frame of pm_namer__chain, of process pid. */
 void pm_namer__name(struct pm_namer *n, int32_t pid, struct pm_named_frame *fr);
 /*

@@ -175,6 +175,11 @@ static int namer__collect(struct pm_namer *n, uint16_t cpumode, const struct pm_
 	return 0;
 }
 
+bool pm_namer__chain_only(const struct pm_namer *n, const struct pm_sample *s)
+{
+	return n->opts.no_unwind || !pm_unwind__possible(s);
+}
+
 int pm_namer__count_unwind(struct pm_namer *n, uint16_t cpumode, const struct pm_sample *s)
 {
 	size_t nr;
