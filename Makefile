@@ -51,12 +51,9 @@ IBERTY_LIBS ?= -liberty
 # its header only; the library is loaded when a server is named (base/dynlib.h).
 DEBUGINFOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdebuginfod 2>/dev/null)
 
-# Disassembly for annotate (capstone: BSD-licensed; GNU libopcodes is GPL-3).
+# Disassembly for annotate (capstone: BSD-licensed; GNU libopcodes is GPL-3):
+# its header only; annotate loads the library (profile/libcapstone.c).
 CAPSTONE_CFLAGS := $(shell $(PKG_CONFIG) --cflags capstone 2>/dev/null)
-CAPSTONE_LIBS := $(shell $(PKG_CONFIG) --libs capstone 2>/dev/null)
-ifeq ($(strip $(CAPSTONE_LIBS)),)
-CAPSTONE_LIBS := -lcapstone
-endif
 
 # pmrec agent's uploads to Pyroscope (libcurl: http, https, proxies, timeouts):
 # its header only; agent loads the library (export/libcurl.c).
@@ -75,7 +72,7 @@ BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPMREC_VERSION='"$(VERSION)"' -iquote l
 	$(DEBUGINFOD_CFLAGS) $(CAPSTONE_CFLAGS) $(CURL_CFLAGS) $(CURSES_CFLAGS) -MMD -MP
 PM_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 PM_LDFLAGS := $(SAN_FLAGS)
-PM_LIBS := $(CAPSTONE_LIBS) $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
+PM_LIBS := $(DW_LIBS) $(ELF_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) $(IBERTY_LIBS) -lpthread
 # diff's confidence intervals (sqrt, erfc).
 PM_LIBS += -lm
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "profile/annotate.h"
+#include "profile/libcapstone.h"
 #include "print/annotate_print.h"
 #include "builtin.h"
 #include "reader/pipeline.h"
@@ -333,6 +334,10 @@ static void annotate__say_error(const struct annotate *an, const struct pm_annot
 		break;
 	case PM_ANNOTATE_DISASM:
 		pm_cmd_msg__add(&m, "the disassembler failed");
+		break;
+	case PM_ANNOTATE_NO_DISASSEMBLER:
+		pm_cmd_msg__add(&m, "the disassembler, %s, is not installed (Debian: libcapstone4)",
+				PM_LIBCAPSTONE_SONAME);
 		break;
 	default:
 		pm_cmd_msg__add(&m, "%s", strerror(-err));

@@ -167,6 +167,20 @@ test_expect_success 'a full disk: write error said, exit 1' '
 	test_grep "^pmrec annotate: write error: No space left on device" err
 '
 
+# without_capstone CMD...: CMD where capstone's library reads as an empty
+# file (a mount namespace of its own binds /dev/null over it).
+without_capstone() {
+	lib=$(ldconfig -p | awk '$1 ~ /^libcapstone\.so\.[0-9]+$/ { print $NF; exit }')
+	[ -n "$lib" ] || { echo "no libcapstone.so in ldconfig -p"; return 2; }
+	unshare -m sh -c 'mount --bind /dev/null "$0" && exec "$@"' "$lib" "$@"
+}
+
+test_expect_success 'without capstone'"'"'s library: exit 1, the library and its package named' '
+	test_expect_code 1 without_capstone "$PMREC" annotate -i "$D/hl-g.data" hot \
+		>/dev/null 2>err &&
+	test_grep "the disassembler, libcapstone.so.[0-9]*, is not installed \\(Debian: libcapstone4\\)" err
+'
+
 test_expect_success 'a binary changed since the recording is refused' '
 	cp "$D/hl-g" hl-c &&
 	"$PMREC" -q -o c.data -- ./hl-c 2000000 &&

@@ -127,6 +127,7 @@ enum pm_annotate_why {
 	PM_ANNOTATE_ARCH,		/* a machine capstone is not set up for here */
 	PM_ANNOTATE_KERNEL,		/* kernel code is not read (no pm_annotate_kernel) */
 	PM_ANNOTATE_DISASM,		/* capstone failed */
+	PM_ANNOTATE_NO_DISASSEMBLER,	/* capstone's library is not installed */
 	PM_ANNOTATE_KCORE,		/* kcore cannot be opened or read: err */
 	PM_ANNOTATE_KCORE_RANGE,	/* no segment of kcore holds the function */
 	PM_ANNOTATE_KERNEL_OTHER,	/* kcore is another kernel's than the recording's */

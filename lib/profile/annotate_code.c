@@ -4,7 +4,6 @@
  * capstone, its samples placed on its instructions, and each instruction's
  * source line and inlined function from libdw.
  */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "profile/annotate.h"
+#include "profile/libcapstone.h"
 #include "symbols/elf.h"
 #include "base/file.h"
 #include "dwarf/dwfile.h"
@@ -102,7 +102,7 @@ static int code__read(struct pm_dso *dso, uint64_t start, uint64_t size, unsigne
 /* A direct branch's or call's target. */
 static bool insn__target(csh cs, const cs_insn *ci, int machine, uint64_t *target)
 {
-	if (!ci->detail || (!cs_insn_group(cs, ci, CS_GRP_JUMP) && !cs_insn_group(cs, ci, CS_GRP_CALL)))
+	if (!ci->detail || (!pm_libcapstone.insn_group(cs, ci, CS_GRP_JUMP) && !pm_libcapstone.insn_group(cs, ci, CS_GRP_CALL)))
 		return false;
 	if (machine == EM_X86_64 && ci->detail->x86.op_count == 1 &&
 	    ci->detail->x86.operands[0].type == X86_OP_IMM) {
@@ -129,28 +129,30 @@ static int code__disasm(struct pm_annotation *a, const unsigned char *code, int 
 	uint64_t addr = a->start;
 	cs_insn *ci;
 	csh cs;
-	int err = 0;
+	int err = pm_libcapstone__load();
 
+	if (err)
+		return err;
 	if (machine == EM_X86_64) {
-		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		if (pm_libcapstone.open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 			return -ENOTSUP;
 		/* objdump's syntax, which perf annotate shows. */
-		cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+		pm_libcapstone.option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	} else if (machine == EM_AARCH64) {
-		if (cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) != CS_ERR_OK)
+		if (pm_libcapstone.open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) != CS_ERR_OK)
 			return -ENOTSUP;
 	} else {
 		return -ENOTSUP;
 	}
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	pm_libcapstone.option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	/* Bytes that decode to nothing become ".byte" lines, not the end of the function. */
-	cs_option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
-	ci = cs_malloc(cs);
+	pm_libcapstone.option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	ci = pm_libcapstone.malloc(cs);
 	if (!ci) {
-		cs_close(&cs);
+		pm_libcapstone.close(&cs);
 		return -ENOMEM;
 	}
-	while (left && cs_disasm_iter(cs, &p, &left, &addr, ci)) {
+	while (left && pm_libcapstone.disasm_iter(cs, &p, &left, &addr, ci)) {
 		struct pm_annotate_insn *in;
 
 		if (pm_array__grow((void **)&a->insns, &cap, a->nr_insns, sizeof(*a->insns))) {
@@ -163,8 +165,8 @@ static int code__disasm(struct pm_annotation *a, const unsigned char *code, int 
 		snprintf(in->operands, sizeof(in->operands), "%s", ci->op_str);
 		in->jump = insn__target(cs, ci, machine, &in->target);
 	}
-	cs_free(ci, 1);
-	cs_close(&cs);
+	pm_libcapstone.free(ci, 1);
+	pm_libcapstone.close(&cs);
 	return err;
 }
 
@@ -477,6 +479,7 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 	free(code);
 	if (err) {
 		*e = (struct pm_annotate_error){ .why = err == -ENOTSUP ? PM_ANNOTATE_ARCH :
+						 err == -ENOSYS ? PM_ANNOTATE_NO_DISASSEMBLER :
 						 PM_ANNOTATE_DISASM, .err = err };
 		return err;
 	}
