@@ -336,8 +336,8 @@ static void annotate__say_error(const struct annotate *an, const struct pm_annot
 		pm_cmd_msg__add(&m, "the disassembler failed");
 		break;
 	case PM_ANNOTATE_NO_DISASSEMBLER:
-		pm_cmd_msg__add(&m, "the disassembler, %s, is not installed (Debian: libcapstone4)",
-				PM_LIBCAPSTONE_SONAME);
+		pm_cmd_msg__add(&m, "the disassembler, %s, is not installed (Debian: %s)",
+				PM_LIBCAPSTONE_SONAME, PM_LIBCAPSTONE_PACKAGE);
 		break;
 	default:
 		pm_cmd_msg__add(&m, "%s", strerror(-err));

@@ -129,10 +129,12 @@ static int code__disasm(struct pm_annotation *a, const unsigned char *code, int 
 	uint64_t addr = a->start;
 	cs_insn *ci;
 	csh cs;
-	int err = pm_libcapstone__load();
+	int err = 0;
 
-	if (err)
-		return err;
+	if (machine != EM_X86_64 && machine != EM_AARCH64)
+		return -ENOTSUP;
+	if (pm_libcapstone__load())
+		return -ENOSYS;
 	if (machine == EM_X86_64) {
 		if (pm_libcapstone.open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 			return -ENOTSUP;

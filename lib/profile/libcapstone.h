@@ -28,9 +28,11 @@ extern struct pm_libcapstone pm_libcapstone;
  * The library of the capstone.h built against (libcapstone.so.4 for
  * capstone 4: the instruction details' layout is the header's).
  */
-#define PM_LIBCAPSTONE_SONAME PM_LIBCAPSTONE__SONAME(CS_API_MAJOR)
-#define PM_LIBCAPSTONE__SONAME(major) PM_LIBCAPSTONE__STR(major)
-#define PM_LIBCAPSTONE__STR(major) "libcapstone.so." #major
+#define PM_LIBCAPSTONE_SONAME PM_LIBCAPSTONE__STR("libcapstone.so.", CS_API_MAJOR)
+/* Debian's package of that library: libcapstone4 for capstone 4. */
+#define PM_LIBCAPSTONE_PACKAGE PM_LIBCAPSTONE__STR("libcapstone", CS_API_MAJOR)
+#define PM_LIBCAPSTONE__STR(s, major) PM_LIBCAPSTONE__STR2(s, major)
+#define PM_LIBCAPSTONE__STR2(s, major) s #major
 
 /* Loads PM_LIBCAPSTONE_SONAME once: 0, or -ENOSYS when it is not installed. */
 int pm_libcapstone__load(void);

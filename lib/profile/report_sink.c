@@ -554,6 +554,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 		repeat = sink__repeat_chain(k, s, cpumode, cpu, &hit);
 	if (repeat && hit) {
 		pm_profile__add_again(k->profile, &repeat->at, s->time, s->period);
+		k->nr_repeated++;
 		return 0;
 	}
 	err = sink__frames(k, s, cpumode, defer, &nr);

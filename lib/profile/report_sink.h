@@ -92,6 +92,7 @@ struct pm_report_sink {
 	 */
 	uint64_t *chains;
 	uint64_t chains_written;
+	uint64_t nr_repeated;		/* samples placed by the repeat slots (tests) */
 	struct pm_sink_deferred *deferred;
 	size_t nr_deferred, cap_deferred;
 	uint32_t *deferred_ids;		/* a pending frame: its index, top bit set */

@@ -951,11 +951,14 @@ static void test_tree_prefixes(void)
 {
 	enum { N = 3000, DEPTH = 12 };
 	static const char *const names[] = { "a", "b", "c", "d" };
-	static char *prefixes[N * DEPTH];
+	static char *prefixes[N * DEPTH], *stacks[N], *leaves[N];
 	struct pm_profile *p = pm_profile__new();
 	struct pm_profile_frame f[DEPTH];
 	struct pm_profile_sample s = { .event = 0, .frames = f, .period = 1, .comm = "t" };
-	size_t i, j, nr = 0, distinct = 0;
+	size_t i, j, nr = 0, distinct = 0, nr_leaves = 0;
+	struct pm_profile_node node, up;
+	struct pm_profile_ctx ctx;
+	char path[2 * DEPTH + 8];
 	unsigned long x = 777;
 	char key[2 * DEPTH + 8];
 	bool ok = p && pm_profile__add_event(p, "e") == 0;
@@ -973,9 +976,27 @@ static void test_tree_prefixes(void)
 			strcat(key, f[s.nr_frames - 1 - j].sym);
 			ok &= (prefixes[nr++] = strdup(key)) != NULL;
 		}
+		ok &= (stacks[i] = strdup(key)) != NULL;
 		ok &= pm_profile__add(p, &s) == 0;
 	}
 	qsort(prefixes, nr, sizeof(*prefixes), str_cmp);
+	/* Each sample counted at its own leaf: the paths of the nodes' self samples. */
+	for (i = 0; ok && i < pm_profile__nr_nodes(p); i++) {
+		if (pm_profile__node(p, (uint32_t)i, &node, &ctx) || !node.self_samples)
+			continue;
+		path[2 * DEPTH + 7] = '\0';
+		j = 2 * DEPTH + 7;
+		for (up = node; up.frame; pm_profile__node(p, up.parent, &up, NULL))
+			path[--j] = up.frame->sym[0];
+		snprintf(key, sizeof(key), "%d%s", ctx.tid, path + j);
+		for (j = 0; j < node.self_samples && nr_leaves < N; j++)
+			ok &= (leaves[nr_leaves++] = strdup(key)) != NULL;
+	}
+	qsort(stacks, N, sizeof(*stacks), str_cmp);
+	qsort(leaves, nr_leaves, sizeof(*leaves), str_cmp);
+	for (i = 0; ok && i < N; i++)
+		ok &= i < nr_leaves && !strcmp(stacks[i], leaves[i]);
+	tap_ok(ok && nr_leaves == N, "each of %d samples counted at the leaf of its own stack", N);
 	for (i = 0; i < nr; i++)
 		distinct += !i || strcmp(prefixes[i], prefixes[i - 1]);
 	/* The root, a node per thread, a node per distinct path. */
@@ -984,6 +1005,10 @@ static void test_tree_prefixes(void)
 	       p ? pm_profile__nr_nodes(p) : 0, distinct);
 	for (i = 0; i < nr; i++)
 		free(prefixes[i]);
+	for (i = 0; i < N; i++)
+		free(stacks[i]);
+	for (i = 0; i < nr_leaves; i++)
+		free(leaves[i]);
 	pm_profile__delete(p);
 }
 
