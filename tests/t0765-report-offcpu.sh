@@ -25,8 +25,9 @@ test_expect_success 'record --off-cpu -g: the sleeper, the reader and the spinne
 	"$PMREC" record --off-cpu -g -k mono -q -o "$R/w.data" -- \
 		"$HELPERS/offcpu" wait 10 10 >"$R/w.out" &&
 	"$PMREC" dump --json --type=exit "$R/w.data" >"$R/w.exits" &&
-	"$PMREC" record --off-cpu -g -q -o "$R/m.data" -- \
+	"$PMREC" record --off-cpu -g -k mono -q -o "$R/m.data" -- \
 		"$HELPERS/offcpu" wait 10 10 migrate >"$R/m.out" &&
+	"$PMREC" dump --json --type=exit "$R/m.data" >"$R/m.exits" &&
 	"$PMREC" dump --stats "$R/w.data" >stats &&
 	test_grep "^type +SWITCH +[1-9]" stats &&
 	test_grep "^event +sched:sched_switch +[1-9]" stats
@@ -56,7 +57,7 @@ test_expect_success 'off-CPU time under nap and pipe_wait is what the threads me
 
 test_expect_success 'a thread migrating on every sleep: the same' '
 	json "$R/m.data" m.json &&
-	$CHECK blocked "$R/m.out" m.json
+	$CHECK blocked "$R/m.out" m.json "$R/m.exits"
 '
 
 test_expect_success 'per-thread totals are perf script'"'"'s switches paired (1 %), across CPUs' '

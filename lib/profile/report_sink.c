@@ -395,10 +395,8 @@ static uint64_t sink__chain_hash(const struct pm_sample *s)
 	uint64_t h = s->ip ^ s->callchain_nr << 48;
 	size_t i;
 
-	for (i = 0; i < s->callchain_nr; i++) {
-		h = (h ^ s->callchain[i]) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
-	}
+	for (i = 0; i < s->callchain_nr; i++)
+		h = pm_cache__mix(h, s->callchain[i]);
 	return h;
 }
 
