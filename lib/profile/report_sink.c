@@ -43,8 +43,6 @@ static int sink__events(struct pm_report_sink *k, struct pm_reader *r)
 #define SINK_REPEAT_BITS 12
 /* 1 MiB: the chains of every repeat slot, at 32 addresses each. */
 #define SINK_CHAIN_POOL (1u << 17)
-/* Longer chains are not remembered: one would take too much of the ring. */
-#define SINK_CHAIN_MAX (SINK_CHAIN_POOL / 64)
 #define SINK_WAIT_BITS 12
 
 static pm_frame_id_fn sink__named;
@@ -53,7 +51,8 @@ int pm_report_sink__init(struct pm_report_sink *k, struct pm_reader *r, struct p
 {
 	int err;
 
-	*k = (struct pm_report_sink){ .profile = p, .r = r };
+	*k = (struct pm_report_sink){ .profile = p, .r = r, .repeat_bits = SINK_REPEAT_BITS,
+				      .chain_pool = SINK_CHAIN_POOL };
 	err = pm_frame_ids__init(&k->frames, sink__named, k);
 	k->repeat = calloc(1u << SINK_REPEAT_BITS, sizeof(*k->repeat));
 	k->deferred_slot = calloc(1u << SINK_WAIT_BITS, sizeof(*k->deferred_slot));
@@ -373,7 +372,7 @@ static struct pm_sink_repeat *sink__repeat_slot(struct pm_report_sink *k,
 	uint64_t h = pm_cache__mix(pm_cache__mix(key, (uint64_t)s->tid << 32 | (uint32_t)cpu),
 				   cpumode);
 
-	return &k->repeat[pm_cache__slot(h, SINK_REPEAT_BITS)];
+	return &k->repeat[k->repeat_bits ? pm_cache__slot(h, k->repeat_bits) : 0];
 }
 
 /* The slot of an ip_only sample with an ip, and whether it holds its place. */
@@ -412,15 +411,16 @@ static struct pm_sink_repeat *sink__repeat_chain(struct pm_report_sink *k,
 	struct pm_sink_repeat *e;
 
 	*hit = false;
-	if (!nr || nr > SINK_CHAIN_MAX)
+	/* Longer chains are not remembered: one would take too much of the ring. */
+	if (!nr || nr > k->chain_pool / 64)
 		return NULL;
-	if (!k->chains && !(k->chains = malloc(SINK_CHAIN_POOL * sizeof(*k->chains))))
+	if (!k->chains && !(k->chains = malloc(k->chain_pool * sizeof(*k->chains))))
 		return NULL;
 	key = sink__chain_hash(s);
 	e = sink__repeat_slot(k, s, key, cpumode, cpu);
 	*hit = e->nr == nr && sink__repeat_holds(k, e, s, key, cpumode, cpu) &&
-	       k->chains_written - e->pos <= SINK_CHAIN_POOL &&
-	       !memcmp(k->chains + e->pos % SINK_CHAIN_POOL, s->callchain, nr * sizeof(uint64_t));
+	       k->chains_written - e->pos <= k->chain_pool &&
+	       !memcmp(k->chains + e->pos % k->chain_pool, s->callchain, nr * sizeof(uint64_t));
 	return e;
 }
 
@@ -430,9 +430,9 @@ static uint64_t sink__keep_chain(struct pm_report_sink *k, const struct pm_sampl
 	uint64_t pos = k->chains_written;
 
 	/* A chain is whole in the ring: one that would wrap starts it again. */
-	if (pos % SINK_CHAIN_POOL + s->callchain_nr > SINK_CHAIN_POOL)
-		pos += SINK_CHAIN_POOL - pos % SINK_CHAIN_POOL;
-	memcpy(k->chains + pos % SINK_CHAIN_POOL, s->callchain,
+	if (pos % k->chain_pool + s->callchain_nr > k->chain_pool)
+		pos += k->chain_pool - pos % k->chain_pool;
+	memcpy(k->chains + pos % k->chain_pool, s->callchain,
 	       s->callchain_nr * sizeof(uint64_t));
 	k->chains_written = pos + s->callchain_nr;
 	return pos;

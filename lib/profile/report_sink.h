@@ -86,6 +86,13 @@ struct pm_report_sink {
 	struct pm_frame_ids frames;	/* the profile's frame ids, by address */
 	struct pm_sink_repeat *repeat;	/* by thread and address or chain (a cache) */
 	/*
+	 * 1 << repeat_bits slots are used, and the ring holds chain_pool
+	 * addresses; tests lower them, before the first record, so that every
+	 * key shares one slot and the ring wraps.
+	 */
+	unsigned int repeat_bits;
+	uint32_t chain_pool;
+	/*
 	 * The repeat slots' chains, written in turn round a ring of
 	 * SINK_CHAIN_POOL addresses: a slot's chain is there while no more
 	 * than that was written since it.

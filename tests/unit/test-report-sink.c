@@ -24,6 +24,9 @@
 
 static struct pm_buf stream;
 static uint64_t now;
+/* The sink's repeat slots and chain ring lowered to one slot and ring addresses. */
+static bool one_slot;
+static uint32_t ring;
 
 static void put_header(uint32_t type, uint16_t misc, size_t size)
 {
@@ -73,14 +76,15 @@ static void put_mmap(uint32_t pid, const char *path)
 	put_id(pid, 0);
 }
 
-/* A user-mode sample of thread tid (its own process) on cpu, its chain chain[0..nr). */
-static void put_sample(uint32_t tid, uint32_t cpu, const uint64_t *chain, size_t nr)
+/* A user-mode sample of thread tid of process pid on cpu, its chain chain[0..nr). */
+static void put_thread_sample(uint32_t pid, uint32_t tid, uint32_t cpu, const uint64_t *chain,
+			      size_t nr)
 {
 	size_t i;
 
 	put_header(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 40 + 8 + 8 * (nr + 1));
 	pm_buf__append_u64(&stream, chain[0]);
-	pm_buf__append_u32(&stream, tid);
+	pm_buf__append_u32(&stream, pid);
 	pm_buf__append_u32(&stream, tid);
 	pm_buf__append_u64(&stream, ++now);
 	pm_buf__append_u32(&stream, cpu);
@@ -90,6 +94,12 @@ static void put_sample(uint32_t tid, uint32_t cpu, const uint64_t *chain, size_t
 	pm_buf__append_u64(&stream, PERF_CONTEXT_USER);
 	for (i = 0; i < nr; i++)
 		pm_buf__append_u64(&stream, chain[i]);
+}
+
+/* The same of a process's main thread. */
+static void put_sample(uint32_t tid, uint32_t cpu, const uint64_t *chain, size_t nr)
+{
+	put_thread_sample(tid, tid, cpu, chain, nr);
 }
 
 /*
@@ -119,6 +129,10 @@ static int run(const struct pm_profile_query *q, char *out, size_t size, uint64_
 		err = pm_pipeline__setup(&p) ?: pm_report_sink__init(&k, p.r, prof);
 	if (!err) {
 		k.namer = p.namer;
+		if (one_slot) {
+			k.repeat_bits = 0;
+			k.chain_pool = ring;
+		}
 		err = pm_pipeline__records(&p) ?: pm_report_sink__finish(&k) ?:
 		      pm_profile__query(prof, q, &res);
 	}
@@ -166,6 +180,38 @@ static void check(const struct pm_profile_query *q, const char *want, uint64_t w
 		       want, (unsigned long long)repeated, (unsigned long long)want_repeated);
 }
 
+/*
+ * One slot and a ring of 256 addresses (16 chains of 4): each sample is
+ * compared with the one before it whatever its key, and chains are
+ * overwritten, yet the rows are those of the sink as it is.  Neighbours
+ * differ in one thing each: CPU, thread, process, chain, length.
+ */
+static void test_one_slot(const struct pm_profile_query *q)
+{
+	char want[2048], got[2048];
+	uint64_t repeated = 0, one_repeated = 0;
+	int i, err;
+
+	for (i = 0; i < 80; i++) {
+		put_sample(10, 0, chain, 3);
+		put_sample(10, 0, chain, 3);
+		put_sample(10, 1, chain, 3);
+		put_thread_sample(10, 12, 1, chain, 3);
+		put_sample(11, 1, chain, 3);
+		put_sample(11, 1, other, 3);
+		put_sample(11, 1, other, 2);
+	}
+	err = run(q, want, sizeof(want), &repeated);
+	one_slot = true;
+	ring = 256;
+	err = err ?: run(q, got, sizeof(got), &one_repeated);
+	one_slot = false;
+	if (!tap_ok(!err && !strcmp(got, want) && one_repeated >= 80 && one_repeated < repeated,
+		    "one slot, a ring that wraps: the same rows, fewer samples placed again"))
+		printf("#   err %d\n#   rows '%s'\n#   want '%s'\n#   placed again %llu, %llu\n", err,
+		       got, want, (unsigned long long)one_repeated, (unsigned long long)repeated);
+}
+
 int main(void)
 {
 	static const enum pm_profile_key dso_tid[] = { PM_PROFILE_KEY_DSO, PM_PROFILE_KEY_TID };
@@ -203,6 +249,8 @@ int main(void)
 	      "b+1000:1:1/1 c+1000:0:1/1 b+3007:0:0/1 b+1fff:1:0/1 b+2fff:1:0/1 c+1fff:0:0/1 "
 	      "c+2fff:0:0/1", 3,
 	      "a chain that differs in one address or in its length is another stack");
+	test_one_slot(&by_tid);
+	test_one_slot(&callers);
 	pm_buf__exit(&stream);
 	return tap_done();
 }
