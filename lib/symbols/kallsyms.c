@@ -203,7 +203,7 @@ int kallsyms__parse(struct pm_kallsyms *ks, const char *path)
 		memset(&ks->st, 0, sizeof(ks->st));
 		return err;
 	}
-	symtab__sort(&ks->st);
+	symtab__sort(&ks->st, true);
 	kallsyms__set_sizes(&ks->st);
 	return 0;
 }
@@ -323,6 +323,6 @@ struct pm_kallsyms *kallsyms__adopt(struct pm_symtab *st)
 		return NULL;
 	ks->st = *st;
 	memset(st, 0, sizeof(*st));
-	symtab__sort(&ks->st);
+	symtab__sort(&ks->st, true);
 	return ks;
 }

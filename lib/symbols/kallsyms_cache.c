@@ -36,7 +36,8 @@
 #include "symbols/kallsyms_int.h"
 
 #define KCACHE_MAGIC "PMKSYMS"
-#define KCACHE_VERSION 1
+/* 2: an address's last kallsyms alias names it, as perf names it. */
+#define KCACHE_VERSION 2
 /* Written and read by the same build: native byte order, checked. */
 #define KCACHE_ORDER 0x01020304u
 /* Bounds what is mapped: /proc/kallsyms lists a few hundred thousand symbols. */

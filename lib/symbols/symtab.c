@@ -37,7 +37,8 @@ static int sym__cmp_addr(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return 0;
+	/* Aliases in table order: names are laid out in it. */
+	return (x->name > y->name) - (x->name < y->name);
 }
 
 /*
@@ -65,7 +66,7 @@ static bool sym__better(const struct pm_symtab *st, const struct pm_sym *x,
 	return lx > ly;
 }
 
-void symtab__sort(struct pm_symtab *st)
+void symtab__sort(struct pm_symtab *st, bool last_alias)
 {
 	size_t i, j = 0;
 
@@ -79,7 +80,7 @@ void symtab__sort(struct pm_symtab *st)
 	}
 	for (i = 0; i < st->nr; i++) {
 		if (j && st->syms[j - 1].addr == st->syms[i].addr) {
-			if (sym__better(st, &st->syms[i], &st->syms[j - 1]))
+			if (last_alias || sym__better(st, &st->syms[i], &st->syms[j - 1]))
 				st->syms[j - 1] = st->syms[i];
 			continue;
 		}
@@ -425,7 +426,7 @@ int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 	free(cands);
 	if (err)
 		return err;
-	symtab__sort(st);
+	symtab__sort(st, false);
 	/* Lookups take the last symbol at or below an address; sizes agree. */
 	for (i = 0; i + 1 < st->nr; i++) {
 		uint64_t gap = st->syms[i + 1].addr - st->syms[i].addr;

@@ -7,6 +7,7 @@
  * two sources: ELF files (symtab.c, for dso.c) and kallsyms (kallsyms.c).
  * Not for cmd/.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -52,7 +53,12 @@ static inline uint32_t clamp_size(uint64_t size)
 }
 
 /* Sorts by address and keeps the best named symbol at each address. */
-void symtab__sort(struct pm_symtab *st);
+/*
+ * Sorts by address and keeps one symbol per address: the best as perf's
+ * choose_best_symbol says, or with last_alias the last in table order, as
+ * perf keeps kallsyms' (its end fixup leaves the earlier ones no size).
+ */
+void symtab__sort(struct pm_symtab *st, bool last_alias);
 void symtab__exit(struct pm_symtab *st);
 /* The symbol containing addr, or NULL. */
 const struct pm_sym *symtab__lookup(const struct pm_symtab *st, uint64_t addr);
