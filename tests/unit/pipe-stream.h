@@ -11,16 +11,24 @@
 #include "base/buf.h"
 #include "format/perf_data.h"
 
+/* A test whose samples carry more (call chains) defines it first. */
+#ifndef SAMPLE_TYPE
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
 		     PERF_SAMPLE_PERIOD)
+#endif
 
 static struct pm_buf stream;
 
-static inline void put_header(uint32_t type, uint16_t size)
+static inline void put_header_misc(uint32_t type, uint16_t misc, uint16_t size)
 {
-	struct perf_event_header h = { .type = type, .size = size };
+	struct perf_event_header h = { .type = type, .misc = misc, .size = size };
 
 	pm_buf__append(&stream, &h, sizeof(h));
+}
+
+static inline void put_header(uint32_t type, uint16_t size)
+{
+	put_header_misc(type, 0, size);
 }
 
 static inline void put_sample(uint64_t time, uint32_t cpu, uint32_t pid)

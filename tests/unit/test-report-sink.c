@@ -13,29 +13,21 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "base/buf.h"
 #include "format/perf_data.h"
 #include "profile/report_sink.h"
 #include "reader/pipeline.h"
 #include "tap.h"
 
-#define TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
-	      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
+		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+#include "pipe-stream.h"
 
-static struct pm_buf stream;
 static uint64_t now;
 /* The sink's repeat slots and chain ring lowered to one slot and ring addresses. */
 static bool one_slot;
 static uint32_t ring;
 
-static void put_header(uint32_t type, uint16_t misc, size_t size)
-{
-	struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t)size };
-
-	pm_buf__append(&stream, &h, sizeof(h));
-}
-
-/* sample_id_all's fields of TYPE: pid, tid, time, cpu. */
+/* sample_id_all's fields of SAMPLE_TYPE: pid, tid, time, cpu. */
 static void put_id(uint32_t pid, uint32_t cpu)
 {
 	pm_buf__append_u32(&stream, pid);
@@ -45,28 +37,13 @@ static void put_id(uint32_t pid, uint32_t cpu)
 	pm_buf__append_u32(&stream, 0);
 }
 
-static void put_prologue(void)
-{
-	struct perf_pipe_file_header ph = { .magic = PERF_MAGIC2, .size = PERF_PIPE_HEADER_SIZE };
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = PM_FILE_ATTR_SIZE,
-		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1,
-		.sample_type = TYPE, .sample_id_all = 1, .exclude_guest = 1,
-	};
-
-	pm_buf__append(&stream, &ph, sizeof(ph));
-	put_header(PERF_RECORD_HEADER_ATTR, 0, 8 + PM_FILE_ATTR_SIZE + 8);
-	pm_buf__append(&stream, &attr, PM_FILE_ATTR_SIZE);
-	pm_buf__append_u64(&stream, 1);
-}
-
 /* A file of pid mapped at 0x400000 (none of these paths exists: frames keep the path). */
 static void put_mmap(uint32_t pid, const char *path)
 {
 	char name[32] = { 0 };
 
 	snprintf(name, sizeof(name), "%s", path);
-	put_header(PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, 8 + 32 + sizeof(name) + 24);
+	put_header_misc(PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, 8 + 32 + sizeof(name) + 24);
 	pm_buf__append_u32(&stream, pid);
 	pm_buf__append_u32(&stream, pid);
 	pm_buf__append_u64(&stream, 0x400000);
@@ -82,7 +59,8 @@ static void put_thread_sample(uint32_t pid, uint32_t tid, uint32_t cpu, const ui
 {
 	size_t i;
 
-	put_header(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 40 + 8 + 8 * (nr + 1));
+	put_header_misc(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+			(uint16_t)(8 + 40 + 8 + 8 * (nr + 1)));
 	pm_buf__append_u64(&stream, chain[0]);
 	pm_buf__append_u32(&stream, pid);
 	pm_buf__append_u32(&stream, tid);
@@ -97,7 +75,7 @@ static void put_thread_sample(uint32_t pid, uint32_t tid, uint32_t cpu, const ui
 }
 
 /* The same of a process's main thread. */
-static void put_sample(uint32_t tid, uint32_t cpu, const uint64_t *chain, size_t nr)
+static void put_chain_sample(uint32_t tid, uint32_t cpu, const uint64_t *chain, size_t nr)
 {
 	put_thread_sample(tid, tid, cpu, chain, nr);
 }
@@ -193,13 +171,13 @@ static void test_one_slot(const struct pm_profile_query *q)
 	int i, err;
 
 	for (i = 0; i < 80; i++) {
-		put_sample(10, 0, chain, 3);
-		put_sample(10, 0, chain, 3);
-		put_sample(10, 1, chain, 3);
+		put_chain_sample(10, 0, chain, 3);
+		put_chain_sample(10, 0, chain, 3);
+		put_chain_sample(10, 1, chain, 3);
 		put_thread_sample(10, 12, 1, chain, 3);
-		put_sample(11, 1, chain, 3);
-		put_sample(11, 1, other, 3);
-		put_sample(11, 1, other, 2);
+		put_chain_sample(11, 1, chain, 3);
+		put_chain_sample(11, 1, other, 3);
+		put_chain_sample(11, 1, other, 2);
 	}
 	err = run(q, want, sizeof(want), &repeated);
 	one_slot = true;
@@ -227,22 +205,22 @@ int main(void)
 	put_mmap(10, "/nonexistent/a");
 	put_mmap(11, "/nonexistent/c");
 	for (i = 0; i < 3; i++)
-		put_sample(10, 0, chain, 3);
+		put_chain_sample(10, 0, chain, 3);
 	check(&by_tid, "a:10:3", 2, "one chain three times: one row, two samples placed again");
 
-	put_sample(11, 0, chain, 3);
+	put_chain_sample(11, 0, chain, 3);
 	check(&by_tid, "a:10:3 c:11:1", 2,
 	      "the same chain in another process: named as that process's");
 
 	put_mmap(10, "/nonexistent/b");
-	put_sample(10, 0, chain, 3);
+	put_chain_sample(10, 0, chain, 3);
 	check(&by_tid, "a:10:3 b:10:1 c:11:1", 2,
 	      "the same chain after its process's mapping changed: named again");
 
-	put_sample(10, 1, chain, 3);
-	put_sample(10, 0, other, 3);
-	put_sample(10, 0, chain, 2);
-	put_sample(10, 0, chain, 3);
+	put_chain_sample(10, 1, chain, 3);
+	put_chain_sample(10, 0, other, 3);
+	put_chain_sample(10, 0, chain, 2);
+	put_chain_sample(10, 0, chain, 3);
 	check(&by_cpu, "b:0:4 a:0:3 b:1:1 c:0:1", 3, "another CPU is another place");
 	check(&callers,
 	      "b+1000:0:4/4 b+1fff:0:0/4 a+1000:0:3/3 a+1fff:0:0/3 a+2fff:0:0/3 b+2fff:0:0/2 "
