@@ -523,7 +523,8 @@ static int diff__event(const struct diff_opts *o, struct pm_out *out, struct dif
 				    &(struct pm_diff_print_opts){ .compute = o->compute,
 								  .significance = o->interval,
 								  .graph = o->graph,
-								  .elide = diff__elide(o) });
+								  .elide = diff__elide(o),
+								  .dsos_listed = o->dsos.nr > 0 });
 	}
 	*first = false;
 	pm_out__flush(out);

@@ -12,11 +12,16 @@ test_require_perf_event
 test_require_perf_tool
 
 T=$TMP_ROOT
-# A PLT stub of libc, rarely sampled, is "@plt" to perf and an address to
-# pmrec (a naming difference of symbols/, report's too): such rows are left
-# out of the comparison.
+# A PLT stub of libc, rarely sampled, is named after another stub's
+# target by perf 6.1, which takes libc's relocations in table order (pmrec
+# reads the slot each stub jumps through, as objdump and perf 6.2 do:
+# t0794): such rows are left out of the comparison, and as their names
+# may set a column's width, the columns are compared without padding.
 no_plt() {
 	grep -v -E "\] (.*@plt|0x[0-9a-f]{16})\$" "$1" >"$1.cmp"
+	if grep -q -E "\] .*@plt\$" "$1"; then
+		tr -s " " <"$1.cmp" >"$1.tmp" && mv "$1.tmp" "$1.cmp"
+	fi
 }
 rec_perf() {
 	perf record -q -F 2000 -o "$1" -- "$HELPERS/shares" "$2" "$3" 10 5 >/dev/null 2>&1

@@ -38,7 +38,7 @@ static const char *dso_name(const struct pm_profile_row *row)
 }
 
 static size_t key_width(const struct pm_profile_result *res, const struct pm_profile_row *row,
-			enum pm_profile_key k)
+			enum pm_profile_key k, bool dsos_listed)
 {
 	size_t i, w;
 	bool has_sym = false;
@@ -51,7 +51,8 @@ static size_t key_width(const struct pm_profile_result *res, const struct pm_pro
 		has_sym |= res->keys[i] == PM_PROFILE_KEY_SYM;
 	w = strlen(dso_name(row));
 	/* hists__set_unres_dso_col_len: room for an address. */
-	return has_sym && !row->frame->sym && w < UNRESOLVED_DSO_WIDTH ? UNRESOLVED_DSO_WIDTH : w;
+	return has_sym && !dsos_listed && !row->frame->sym && w < UNRESOLVED_DSO_WIDTH ?
+	       UNRESOLVED_DSO_WIDTH : w;
 }
 
 static void spaces(struct pm_out *o, size_t n)
@@ -245,7 +246,8 @@ void pm_diff__print_text(struct pm_out *o, const char *event, const struct pm_pr
 	for (k = 0; k < keys->nr_keys; k++) {
 		w[k] = strlen(key_header(keys->keys[k]));
 		for (i = 0; i < d->nr; i++) {
-			len = key_width(keys, pm_diff_row__key(&d->rows[i]), keys->keys[k]);
+			len = key_width(keys, pm_diff_row__key(&d->rows[i]), keys->keys[k],
+					po->dsos_listed);
 			w[k] = len > w[k] ? len : w[k];
 		}
 	}

@@ -24,6 +24,11 @@ struct pm_diff_print_opts {
 	bool graph;
 	/* Key columns left out (bits 1 << key): one a filter fixes, as perf's sort__setup_elide. */
 	unsigned int elide;
+	/*
+	 * --dsos was given: rows without a symbol do not widen the Shared
+	 * Object column to an address's width (hists__set_unres_dso_col_len).
+	 */
+	bool dsos_listed;
 };
 
 /* One event's table: its "# Event" header, column headers and rows; keys are old's and new's. */

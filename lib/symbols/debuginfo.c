@@ -14,6 +14,7 @@
 #include "symbols/debuginfo.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
+#include "symbols/elf_int.h"
 #include "base/file.h"
 
 /* What makes a candidate the wanted file. */
@@ -110,24 +111,14 @@ static bool debug__altlink(const char *file_name, const char *link, unsigned cha
 {
 	int fd = pm_file__open(file_name, O_RDONLY, 0, 0, NULL);
 	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, n;
+	Elf_Scn *scn = elf ? elf__section(elf, ".gnu_debugaltlink", &(GElf_Shdr){ 0 }) : NULL;
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 	bool found = false;
-	GElf_Shdr sh;
+	size_t n;
 
-	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
-		while (!found && (scn = elf_nextscn(elf, scn))) {
-			const char *sname;
-			Elf_Data *d;
-
-			if (!gelf_getshdr(scn, &sh) ||
-			    !(sname = elf_strptr(elf, shstrndx, sh.sh_name)) ||
-			    strcmp(sname, ".gnu_debugaltlink") || !(d = elf_getdata(scn, NULL)) ||
-			    !d->d_buf)
-				continue;
-			n = strnlen(d->d_buf, d->d_size);
-			if (n >= d->d_size || strcmp(d->d_buf, link))
-				break;
+	if (d && d->d_buf) {
+		n = strnlen(d->d_buf, d->d_size);
+		if (n < d->d_size && !strcmp(d->d_buf, link)) {
 			*id_len = d->d_size - n - 1;
 			if (*id_len > PM_BUILD_ID_SIZE)
 				*id_len = PM_BUILD_ID_SIZE;

@@ -166,15 +166,17 @@ static int dso__load_debug_symtab(struct pm_dso *dso, bool fetch)
 /*
  * The symbols: the local debug file's, else the file's own .symtab, else a
  * fetched debug file's (only for a stripped file: a fetch per library
- * would cost every run), else its .dynsym.
+ * would cost every run), else its .dynsym; and the file's PLT stubs.
  */
 static int dso__load_symtab(struct pm_dso *dso, Elf *elf)
 {
-	if (!dso__load_debug_symtab(dso, false))
-		return 0;
-	if (!elf__has_symtab(elf) && !dso__load_debug_symtab(dso, true))
-		return 0;
-	return symtab__load_elf(&dso->symtab, elf);
+	int err = 0;
+
+	if (dso__load_debug_symtab(dso, false) &&
+	    (elf__has_symtab(elf) || dso__load_debug_symtab(dso, true)))
+		err = symtab__load_elf(&dso->symtab, elf);
+	/* A debug file's PLT has no contents: the stubs come from the file that ran. */
+	return err ?: symtab__add_plt(&dso->symtab, elf);
 }
 /*
  * The file at the recorded path, used without a build id to decide: is it

@@ -105,6 +105,21 @@ bool elf__has_symtab(Elf *elf)
 	return false;
 }
 
+Elf_Scn *elf__section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	const char *sname;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && (sname = elf_strptr(elf, shstrndx, sh->sh_name)) &&
+		    !strcmp(sname, name))
+			return scn;
+	return NULL;
+}
+
 int elf__build_id(Elf *elf, unsigned char *id, size_t *len)
 {
 	Elf_Scn *scn = NULL;

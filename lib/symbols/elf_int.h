@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include <gelf.h>
 #include <libelf.h>
 
 /* An ELF file open for reading: its fd and libelf's handle on it. */
@@ -36,5 +37,7 @@ void elf_file__close(struct elf_file *ef);
 int elf__build_id(Elf *elf, unsigned char *id, size_t *len);
 /* Does elf have a .symtab (not only .dynsym: a stripped file has that alone)? */
 bool elf__has_symtab(Elf *elf);
+/* The first section of elf called name, its header in *sh; NULL if none. */
+Elf_Scn *elf__section(Elf *elf, const char *name, GElf_Shdr *sh);
 
 #endif

@@ -69,7 +69,8 @@ static int symarchive__table(struct pm_buf *b, Elf *elf, const char *path, size_
 	struct pm_symtab st = { 0 };
 	struct sa_load *loads = NULL;
 	size_t nr_loads, nr, n;
-	int err = elf__loads(elf, &loads, &nr_loads) ?: symtab__load_elf(&st, elf);
+	int err = elf__loads(elf, &loads, &nr_loads) ?: symtab__load_elf(&st, elf) ?:
+		  symtab__add_plt(&st, elf);
 
 	n = pm_symtab__nr(&st);
 	*cut = n > max_syms;

@@ -396,6 +396,7 @@ static int symtab__fill(struct pm_symtab *st, struct elf_cand *cands, size_t nr,
 		return -ENOMEM;
 	}
 	elf_cands__copy_names(cands, nr, ss->strtab, ss->strsz, st->names);
+	st->names_len = bytes;
 	qsort(cands, nr, sizeof(*cands), elf_cand__cmp_addr);
 	for (i = 0; i < nr; i++) {
 		if (cands[i].dropped)
@@ -410,11 +411,25 @@ static int symtab__fill(struct pm_symtab *st, struct elf_cand *cands, size_t nr,
 	return 0;
 }
 
+void symtab__fit(struct pm_symtab *st)
+{
+	size_t i;
+
+	symtab__sort(st, false);
+	/* Lookups take the last symbol at or below an address; sizes agree. */
+	for (i = 0; i + 1 < st->nr; i++) {
+		uint64_t gap = st->syms[i + 1].addr - st->syms[i].addr;
+
+		if (st->syms[i].size > gap)
+			st->syms[i].size = gap;
+	}
+}
+
 int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 {
 	struct elf_symsec ss;
 	struct elf_cand *cands = NULL;
-	size_t i, nr = 0;
+	size_t nr = 0;
 	int err;
 
 	err = elf_symsec__find(&ss, elf);
@@ -426,13 +441,6 @@ int symtab__load_elf(struct pm_symtab *st, Elf *elf)
 	free(cands);
 	if (err)
 		return err;
-	symtab__sort(st, false);
-	/* Lookups take the last symbol at or below an address; sizes agree. */
-	for (i = 0; i + 1 < st->nr; i++) {
-		uint64_t gap = st->syms[i + 1].addr - st->syms[i].addr;
-
-		if (st->syms[i].size > gap)
-			st->syms[i].size = gap;
-	}
+	symtab__fit(st);
 	return 0;
 }

@@ -34,6 +34,7 @@ struct pm_symtab {
 	struct pm_sym *syms;
 	size_t nr;
 	char *names;
+	size_t names_len;	/* bytes of names used: tables of ELF files only */
 };
 
 /* Rank bits: what makes one alias a better name than another. */
@@ -52,7 +53,6 @@ static inline uint32_t clamp_size(uint64_t size)
 	return size < UINT32_MAX ? size : UINT32_MAX;
 }
 
-/* Sorts by address and keeps the best named symbol at each address. */
 /*
  * Sorts by address and keeps one symbol per address: the best as perf's
  * choose_best_symbol says, or with last_alias the last in table order, as
@@ -68,6 +68,15 @@ const struct pm_sym *symtab__lookup(const struct pm_symtab *st, uint64_t addr);
  * -ENOEXEC, -ENOMEM, or -EFBIG when the names would not fit pm_sym.name.
  */
 int symtab__load_elf(struct pm_symtab *st, Elf *elf);
+/*
+ * Adds a symbol for each stub of elf's PLT, as perf names them
+ * ("memcpy@plt"), to st, loaded by symtab__load_elf (from elf, or from its
+ * debug file, whose PLT has no contents).  Returns 0 (also for a file
+ * without a PLT) or -ENOMEM.
+ */
+int symtab__add_plt(struct pm_symtab *st, Elf *elf);
+/* Sorts st, keeps one symbol per address, and ends each where the next starts. */
+void symtab__fit(struct pm_symtab *st);
 /*
  * A kallsyms table made of st (names each followed by their module name,
  * sizes set), which it takes over, leaving st empty: sorted as

@@ -378,6 +378,82 @@ static void test_libc_dynsym(struct pm_dso_cache *cache)
 	dlclose(libc);
 }
 
+static const char *name_at(const struct pm_symtab *st, uint64_t addr)
+{
+	const char *name;
+	uint64_t off;
+
+	return pm_symtab__find(st, addr, &name, &off) ? "(none)" : name;
+}
+
+/* An IRELATIVE stub's name: its IFUNC's, the function at the addend. */
+static void ifunc_name(const struct pm_symtab *st, uint64_t addr, char *name, size_t size)
+{
+	const char *f;
+	uint64_t off;
+
+	if (pm_symtab__find(st, addr, &f, &off) || off)
+		f = "";
+	snprintf(name, size, "%s@plt", f);
+}
+
+/*
+ * The PLT stubs of path against objdump's synthetic "name@plt" symbols
+ * (objdump reads the GOT slot each stub jumps through): each stub is
+ * named at its first and last byte.  objdump's "*ABS*+0x9d420@plt" (an
+ * IRELATIVE stub, which binds no symbol) is named after the IFUNC at
+ * 0x9d420.
+ */
+static void test_plt(struct pm_dso_cache *cache, const char *path, const char *what)
+{
+	char cmd[PATH_MAX + 64], line[2048], name[1024];
+	struct pm_dso *dso = pm_dso_cache__findnew(cache, path, 0, 0);
+	const struct pm_symtab *st = NULL;
+	unsigned long long a, ifunc;
+	size_t n = 0, same = 0;
+	FILE *f;
+
+	if (!dso || pm_dso__symtab(dso, &st)) {
+		tap_ok(0, "%s: symbols of %s", what, path);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		/* Not the header: objdump calls it "getenv@plt-0x10". */
+		if (sscanf(line, "%llx <%1023[^>]>:", &a, name) != 2 || strlen(name) < 4 ||
+		    strcmp(name + strlen(name) - 4, "@plt"))
+			continue;
+		if (sscanf(name, "*ABS*+%llx@plt", &ifunc) == 1)
+			ifunc_name(st, ifunc, name, sizeof(name));
+		n++;
+		if (sym_is(st, a, name, 0) && sym_is(st, a + 15, name, 15))
+			same++;
+		else if (n - same == 1)
+			printf("# %#llx: objdump %s, pmrec %s\n", a, name, name_at(st, a));
+	}
+	if (f)
+		pclose(f);
+	tap_ok(n > 0 && same == n, "%s: %zu of %zu PLT stubs named as objdump names them",
+	       what, same, n);
+}
+
+static void test_plts(struct pm_dso_cache *cache)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	void *addr = libc ? dlsym(libc, "getppid") : NULL;
+	struct mapping m;
+
+	test_plt(cache, self, "this program (.symtab)");
+	/* libc's symbols come from its debug file, its stubs from libc. */
+	if (addr && find_mapping(addr, &m))
+		test_plt(cache, m.path, "libc (debug file, IRELATIVE stubs)");
+	else
+		tap_ok(0, "libc's mapping");
+	if (libc)
+		dlclose(libc);
+}
+
 static void test_stripped(struct pm_dso_cache *cache)
 {
 	const char *sym = "spin", *name = NULL;
@@ -515,6 +591,7 @@ int main(void)
 	test_fake_elf(cache, SHT_DYNSYM, "fake-dynsym");
 	test_self_symbols(cache);
 	test_libc_dynsym(cache);
+	test_plts(cache);
 	test_stripped(cache);
 	test_cache(cache);
 	test_many(cache);

@@ -238,6 +238,12 @@ static void test_demangle(void)
 	s = pm_demangle__str("_RNvNtCs1234_4rust6pmtest6crunch");
 	tap_ok(s && !strcmp(s, "rust::pmtest::crunch"), "Rust v0: %s", s);
 	free(s);
+	/* libiberty would drop the suffix: "crunch". */
+	s = pm_demangle__str("_ZN6pmtest6WorkerImE6crunchEd@plt");
+	tap_ok(s && !strcmp(s, "pmtest::Worker<unsigned long>::crunch@plt"), "a PLT stub: %s", s);
+	free(s);
+	tap_ok(!pm_demangle__str("_Zgarbage!@plt") && !pm_demangle__str("@plt"),
+	       "a broken name's stub is not demangled");
 	tap_ok(!pm_demangle__str(plain) && !pm_demangle__str("_Zgarbage!"),
 	       "plain and broken names are not demangled");
 	tap_ok(d && pm_demangler__name(d, plain) == plain &&
