@@ -4,6 +4,7 @@
  * and a block keeps its bytes as it grows, within one kind and across
  * the two (malloc's below 2 MiB, mapped above).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,10 @@ static void test_resize(void)
 	}
 	tap_ok(p && ok, "grown from 4 KiB to 16 MiB, across the 2 MiB line, every byte kept");
 	tap_ok(p && (uintptr_t)p % (2 * MIB) == 0, "a large block moved stays on a huge page");
-	pm_bigmem__free(p, sizes[i - 1]);
+	n = p ? pm_bigmem__resize(p, 16 * MIB, 3 * MIB) : NULL;
+	tap_ok(n && kept(n, 3 * MIB), "shrunk from 16 MiB to 3 MiB, every byte kept: %s",
+	       n ? "" : strerror(errno));
+	pm_bigmem__free(n ? n : p, n ? 3 * MIB : 16 * MIB);
 }
 
 static void test_grow(void)
