@@ -6,14 +6,16 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hashtab.h"
 #include "profile/diff.h"
 
+/* The rows of one result, in a table by the names their keys show. */
 struct pairing {
-	const struct pm_profile_result *old;
+	const struct pm_profile_result *res;
 };
 
 static int str_cmp(const char *a, const char *b)
@@ -82,14 +84,14 @@ static uint64_t pairing__hash(const struct pm_hashtab *t, uint64_t val, void *ar
 {
 	const struct pairing *p = arg;
 
-	return row__hash(t, p->old, &p->old->rows[val]);
+	return row__hash(t, p->res, &p->res->rows[val]);
 }
 
 static bool pairing__equal(uint64_t val, const void *key, void *arg)
 {
 	const struct pairing *p = arg;
 
-	return row__same(p->old, &p->old->rows[val], key);
+	return row__same(p->res, &p->res->rows[val], key);
 }
 
 static const struct pm_hashtab_ops pairing_ops = {
@@ -161,14 +163,11 @@ static uint64_t base_of(const struct pm_profile_result *res, const struct pm_dif
 	return period;
 }
 
-static void side(const struct pm_profile_result *res, const struct pm_profile_row *row,
-		 uint64_t base, uint64_t *period, uint64_t *samples, double *pct)
+static void side__add(const struct pm_profile_result *res, const struct pm_profile_row *row,
+		      uint64_t *period, uint64_t *samples)
 {
-	if (!row)
-		return;
-	*period = res->children ? row->children_period : row->self_period;
-	*samples = res->children ? row->children_samples : row->self_samples;
-	*pct = base ? *period * 100.0 / base : 0.0;
+	*period += res->children ? row->children_period : row->self_period;
+	*samples += res->children ? row->children_samples : row->self_samples;
 }
 
 static void row__compute(struct pm_diff_row *d, const struct pm_profile_result *old,
@@ -176,8 +175,8 @@ static void row__compute(struct pm_diff_row *d, const struct pm_profile_result *
 {
 	uint64_t n[2], base[2] = { base_of(old, o, &n[0]), base_of(new, o, &n[1]) };
 
-	side(old, d->old, base[0], &d->old_period, &d->old_samples, &d->old_pct);
-	side(new, d->new, base[1], &d->new_period, &d->new_samples, &d->new_pct);
+	d->old_pct = d->old && base[0] ? d->old_period * 100.0 / base[0] : 0.0;
+	d->new_pct = d->new && base[1] ? d->new_period * 100.0 / base[1] : 0.0;
 	if (d->new) {
 		d->delta = d->new_pct - d->old_pct;
 		d->ratio = (double)d->new_period / (double)(d->old_period ? d->old_period : 1);
@@ -188,37 +187,94 @@ static void row__compute(struct pm_diff_row *d, const struct pm_profile_result *
 	d->significant = d->lo > 0 || d->hi < 0;
 }
 
-static int pair(struct pm_diff *d, const struct pm_profile_result *old,
-		const struct pm_profile_result *new, struct pm_hashtab *t, bool *used,
-		const struct pm_diff_opts *o)
-{
-	size_t i;
-	uint64_t v;
-	int err;
+#define NO_ROW SIZE_MAX
 
-	for (i = 0; i < old->nr_rows; i++) {
-		/* A row left out is as used: it pairs with nothing and is not shown. */
-		used[i] = !row__kept(&old->rows[i], o);
-		err = used[i] ? 0 : pm_hashtab__insert(t, row__hash(t, old, &old->rows[i]), i);
-		if (err)
-			return err;
-	}
-	for (i = 0; i < new->nr_rows; i++) {
+/*
+ * The diff rows of new's rows (those kept), in their order: rows that show
+ * the same names share one, as perf diff collapses a file's entries by
+ * name (sort__sym_sort in diff mode: the _start of ld.so and a program's
+ * are one row under --sort sym).  The old group of the same names (old_t:
+ * each group's first row) joins it; old_drow[first] says where, + 1.
+ */
+static int group_new(struct pm_diff *d, const struct pm_profile_result *new,
+		     const struct pm_profile_result *old, const struct pm_diff_opts *o,
+		     struct pm_hashtab *old_t, size_t *old_drow)
+{
+	size_t *drow = calloc(new->nr_rows + 1, sizeof(*drow));
+	struct pairing p = { .res = new };
+	struct pm_hashtab t;
+	size_t i;
+	uint64_t v, h;
+	int err = drow ? 0 : -ENOMEM;
+
+	pm_hashtab__init(&t, &pairing_ops, &p);
+	for (i = 0; !err && i < new->nr_rows; i++) {
+		const struct pm_profile_row *row = &new->rows[i];
 		struct pm_diff_row *r;
 
-		if (!row__kept(&new->rows[i], o))
+		if (!row__kept(row, o))
 			continue;
-		r = &d->rows[d->nr++];
-		*r = (struct pm_diff_row){ .new = &new->rows[i] };
-		if (pm_hashtab__find(t, row__hash(t, new, r->new), r->new, &v) && !used[v]) {
-			r->old = &old->rows[v];
-			used[v] = true;
+		h = row__hash(&t, new, row);
+		if (pm_hashtab__find(&t, h, row, &v)) {
+			drow[i] = drow[v];
+		} else {
+			err = pm_hashtab__insert(&t, h, i);
+			drow[i] = d->nr++;
+			d->rows[drow[i]] = (struct pm_diff_row){ .new = row };
+			if (pm_hashtab__find(old_t, row__hash(old_t, old, row), row, &v)) {
+				d->rows[drow[i]].old = &old->rows[v];
+				old_drow[v] = drow[i] + 1;
+			}
 		}
+		r = &d->rows[drow[i]];
+		side__add(new, row, &r->new_period, &r->new_samples);
 	}
-	for (i = 0; i < old->nr_rows; i++)
-		if (!used[i])
-			d->rows[d->nr++] = (struct pm_diff_row){ .old = &old->rows[i] };
-	return 0;
+	pm_hashtab__exit(&t);
+	free(drow);
+	return err;
+}
+
+static int pair(struct pm_diff *d, const struct pm_profile_result *old,
+		const struct pm_profile_result *new, const struct pm_diff_opts *o)
+{
+	/* Of each old row, the first of its names; of that, its diff row + 1. */
+	size_t *first = calloc(old->nr_rows + 1, sizeof(*first));
+	size_t *old_drow = calloc(old->nr_rows + 1, sizeof(*old_drow));
+	struct pairing p = { .res = old };
+	struct pm_hashtab t;
+	size_t i;
+	uint64_t v, h;
+	int err = first && old_drow ? 0 : -ENOMEM;
+
+	pm_hashtab__init(&t, &pairing_ops, &p);
+	for (i = 0; !err && i < old->nr_rows; i++) {
+		first[i] = NO_ROW;
+		if (!row__kept(&old->rows[i], o))
+			continue;
+		h = row__hash(&t, old, &old->rows[i]);
+		if (pm_hashtab__find(&t, h, &old->rows[i], &v))
+			first[i] = v;
+		else if (!(err = pm_hashtab__insert(&t, h, i)))
+			first[i] = i;
+	}
+	if (!err)
+		err = group_new(d, new, old, o, &t, old_drow);
+	for (i = 0; !err && i < old->nr_rows; i++) {
+		struct pm_diff_row *r;
+
+		if (first[i] == NO_ROW)
+			continue;
+		if (!old_drow[first[i]]) {
+			d->rows[d->nr] = (struct pm_diff_row){ .old = &old->rows[i] };
+			old_drow[first[i]] = ++d->nr;
+		}
+		r = &d->rows[old_drow[first[i]] - 1];
+		side__add(old, &old->rows[i], &r->old_period, &r->old_samples);
+	}
+	pm_hashtab__exit(&t);
+	free(first);
+	free(old_drow);
+	return err;
 }
 
 struct sort_ctx {
@@ -295,9 +351,6 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profile_result *new,
 		     const struct pm_diff_opts *o, struct pm_diff *out)
 {
-	struct pairing p = { .old = old };
-	struct pm_hashtab t;
-	bool *used;
 	size_t i;
 	int err;
 
@@ -306,13 +359,7 @@ int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profil
 						   old->nr_keys) || !keys_supported(old))
 		return -EINVAL;
 	out->rows = calloc(old->nr_rows + new->nr_rows + 1, sizeof(*out->rows));
-	used = calloc(old->nr_rows + 1, sizeof(*used));
-	err = out->rows && used ? 0 : -ENOMEM;
-	pm_hashtab__init(&t, &pairing_ops, &p);
-	if (!err)
-		err = pair(out, old, new, &t, used, o);
-	pm_hashtab__exit(&t);
-	free(used);
+	err = out->rows ? pair(out, old, new, o) : -ENOMEM;
 	if (err) {
 		pm_diff__exit(out);
 		return err;

@@ -2,7 +2,7 @@
 /*
  * lib/profile/diff and lib/print/diff_print: two profiles of known
  * periods (totals 1000 and 2000, so every share is exact) paired by name,
- * a row on one side only each way, perf diff's order for delta,
+ * a row on one side only each way, rows of one name merged, perf diff's order for delta,
  * delta-abs and ratio, its table, and the interval's coverage.
  */
 #include <errno.h>
@@ -18,16 +18,17 @@
 struct spec {
 	const char *dso, *sym;
 	uint64_t period, samples;
+	uint64_t addr;		/* the symbol's start */
 };
 
 /* old: a 40 %, b 30 %, c 20 %, gone 10 %.  new: a 30 %, b 50 %, c 15 %, born 5 %. */
 static const struct spec old_specs[] = {
-	{ "prog", "a", 400, 40 }, { "prog", "b", 300, 30 }, { "prog", "c", 200, 20 },
-	{ "libc.so.6", "gone", 100, 10 },
+	{ "prog", "a", 400, 40, 0 }, { "prog", "b", 300, 30, 0 }, { "prog", "c", 200, 20, 0 },
+	{ "libc.so.6", "gone", 100, 10, 0 },
 };
 static const struct spec new_specs[] = {
-	{ "prog", "a", 600, 60 }, { "prog", "b", 1000, 100 }, { "prog", "c", 300, 30 },
-	{ "[kernel.kallsyms]", "born", 100, 10 },
+	{ "prog", "a", 600, 60, 0 }, { "prog", "b", 1000, 100, 0 }, { "prog", "c", 300, 30, 0 },
+	{ "[kernel.kallsyms]", "born", 100, 10, 0 },
 };
 
 static struct pm_profile *build(const struct spec *sp, size_t n)
@@ -38,7 +39,7 @@ static struct pm_profile *build(const struct spec *sp, size_t n)
 
 	for (i = 0; ok && i < n; i++) {
 		struct pm_profile_frame f = { .dso = sp[i].dso, .sym = sp[i].sym,
-					      .kernel = sp[i].dso[0] == '[' };
+					      .addr = sp[i].addr, .kernel = sp[i].dso[0] == '[' };
 		struct pm_profile_sample s = {
 			.comm = "prog", .pid = 1, .tid = 1, .cpu = 0, .time = i + 1,
 			.period = sp[i].period, .samples = sp[i].samples, .last_time = i + 1,
@@ -171,6 +172,51 @@ static void test_interval(void)
 	tap_ok(lo < 0 && hi > 0, "1 to 3 samples of 1000: noise");
 }
 
+/*
+ * Rows of one name in one file are one row, as perf diff collapses them by
+ * name: the _start of ld.so and of the program under --sort sym, and two
+ * static functions of one name in one program under --sort dso,sym.
+ */
+static void test_same_names(void)
+{
+	static const struct spec old_sp[] = {
+		{ "prog", "main", 900, 90, 0 }, { "prog", "spin", 100, 10, 0x1000 },
+	};
+	static const struct spec new_sp[] = {
+		{ "prog", "main", 700, 70, 0 }, { "ld-linux-x86-64.so.2", "_start", 100, 10, 0x1ab70 },
+		{ "prog", "_start", 200, 20, 0x1110 }, { "prog", "spin", 500, 50, 0x1000 },
+		{ "prog", "spin", 500, 50, 0x2000 },
+	};
+	static const enum pm_profile_key by_sym[] = { PM_PROFILE_KEY_SYM };
+	static const enum pm_profile_key by_dso_sym[] = { PM_PROFILE_KEY_DSO, PM_PROFILE_KEY_SYM };
+	static const char *const want_sym[] = { "spin", "_start", "main" };
+	static const char *const want_dso_sym[] = { "spin", "_start", "_start", "main" };
+	struct pm_profile *po = build(old_sp, 2), *pn = build(new_sp, 5);
+	struct pm_profile_query q = { .keys = by_sym, .nr_keys = 1 };
+	struct pm_profile_result *o = NULL, *n = NULL;
+	struct pm_diff d = { 0 };
+
+	tap_ok(!pm_profile__query(po, &q, &o) && !pm_profile__query(pn, &q, &n) &&
+	       !run(o, n, PM_DIFF_DELTA, &d) && order_is(&d, want_sym, 3) &&
+	       d.rows[0].new_period == 1000 && d.rows[0].new_samples == 100 &&
+	       d.rows[0].old_period == 100 && d.rows[1].new_period == 300 && !d.rows[1].old,
+	       "--sort sym: one row per name, the periods summed");
+	pm_diff__exit(&d);
+	pm_profile_result__delete(o);
+	pm_profile_result__delete(n);
+	o = n = NULL;
+	q = (struct pm_profile_query){ .keys = by_dso_sym, .nr_keys = 2 };
+	tap_ok(!pm_profile__query(po, &q, &o) && !pm_profile__query(pn, &q, &n) &&
+	       !run(o, n, PM_DIFF_DELTA, &d) && order_is(&d, want_dso_sym, 4) &&
+	       d.rows[0].new_period == 1000 && fabs(d.rows[0].delta - 40.0) < 1e-9,
+	       "--sort dso,sym: the static functions of one name in a file are one row");
+	pm_diff__exit(&d);
+	pm_profile_result__delete(o);
+	pm_profile_result__delete(n);
+	pm_profile__delete(po);
+	pm_profile__delete(pn);
+}
+
 int main(void)
 {
 	static const enum pm_profile_key keys[] = { PM_PROFILE_KEY_DSO, PM_PROFILE_KEY_SYM };
@@ -191,6 +237,7 @@ int main(void)
 	tap_ok(!pm_profile__query(pn, &q, &c) && run(o, c, PM_DIFF_DELTA, &d) ==
 	       -EINVAL, "results of other keys are refused");
 	test_interval();
+	test_same_names();
 	pm_profile_result__delete(o);
 	pm_profile_result__delete(n);
 	pm_profile_result__delete(c);
