@@ -3,7 +3,8 @@
 # perf and objdump name it: a program that calls two functions of its own
 # library through its PLT in a loop (one with a C++ name, demangled
 # before the suffix), recorded; report's rows are perf report's, and dump
-# and the folded stacks name the stubs.
+# and the folded stacks name the stubs.  (test-dso checks every stub of
+# a program and of libc against objdump.)
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_perf_event
@@ -21,22 +22,17 @@ test_expect_success 'setup: a program calling its library through the PLT, recor
 	void bump(int i) { (void)i; }
 	EOF
 	cat >main.c <<-\EOF &&
-	#include <time.h>
 	void cbump(void);
 	void bump(int i) __asm__("_Z4bumpi");
 	int main(void)
 	{
-		struct timespec t;
 		long i;
 
-		/* 0.3 s of CPU time, however loaded the machine is. */
-		do {
-			for (i = 0; i < 1000000; i++) {
-				cbump();
-				bump(i);
-			}
-			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-		} while (t.tv_sec == 0 && t.tv_nsec < 300000000);
+		/* No clock call: its vDSO frames would be rows too. */
+		for (i = 0; i < 100000000; i++) {
+			cbump();
+			bump(i);
+		}
 		return 0;
 	}
 	EOF
@@ -53,11 +49,25 @@ test_expect_success 'report names both stubs, the C++ one demangled' '
 	test_grep "plt  *\[\.\] bump@plt\$" out
 '
 
-test_expect_success 'the rows are perf report'"'"'s' '
-	perf report -i "$T/plt.data" -s dso,sym --stdio 2>/dev/null | grep "%" >want &&
-	"$PMREC" report -i "$T/plt.data" -s dso,sym | grep "%" >got &&
-	test_at_least 4 "$(wc -l <got)" "rows" &&
-	test_cmp want got
+# perf 6.1 stretches the sizeless _init before the PLT over it, and which
+# of the two names a stub then depends on the shape of its symbol tree
+# (perf 6.2 cuts _init short): the program's stub samples are perf's
+# _init or name@plt rows, sample for sample.  libc's stubs perf 6.1 names
+# after other stubs' functions (pmrec-report(1), NOTES).
+test_expect_success 'the rows are perf report'"'"'s; the stubs hold perf'"'"'s samples there' '
+	perf report -i "$T/plt.data" -n -s dso,sym --stdio 2>/dev/null | grep "%" >want &&
+	"$PMREC" report -i "$T/plt.data" -n -s dso,sym | grep "%" >got &&
+	stubs() {
+		awk "\$3 == \"plt\" && (\$5 == \"_init\" || \$5 ~ /@plt\$/) { n += \$2 } END { print n + 0 }" "$1"
+	} &&
+	test_at_least 100 "$(stubs got)" "samples in the stubs" &&
+	test_equal "$(stubs want)" "$(stubs got)" "samples in the program'"'"'s stubs" &&
+	others() {
+		awk "!(\$3 == \"plt\" && (\$5 == \"_init\" || \$5 ~ /@plt\$/)) && !(\$3 == \"libc.so.6\" && \$5 ~ /@plt\$/)" "$1"
+	} &&
+	others want >want.rest && others got >got.rest &&
+	test_at_least 3 "$(wc -l <got.rest)" "other rows" &&
+	test_cmp want.rest got.rest
 '
 
 test_expect_success 'dump and the folded stacks name the stubs' '

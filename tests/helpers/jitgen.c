@@ -2,7 +2,8 @@
 /*
  * jitgen: a tiny JIT for the JIT naming tests.  It copies two functions of
  * machine code into anonymous memory, makes it executable and runs them hot
- * for SECONDS: main -> run -> jit_outer -> jit_inner (a countdown loop),
+ * for SECONDS of CPU time (so a loaded machine samples them as an idle one
+ * does): main -> run -> jit_outer -> jit_inner (a countdown loop),
  * with frame pointers, so call-graph tests know every frame.  It describes
  * its code the way runtimes do:
  *
@@ -76,7 +77,7 @@ static double now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
