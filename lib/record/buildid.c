@@ -12,6 +12,7 @@
 #include "record/filecap.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
+#include "symbols/vdso.h"
 #include "base/hashtab.h"
 #include "format/perf_data.h"
 #include "format/record_body.h"
@@ -43,6 +44,7 @@ struct pm_build_ids {
 	struct pm_dso_cache *cache;
 	struct pm_filecap *cap;		/* or NULL: files are read at their paths only */
 	uint64_t ambiguous;		/* kept files not listed: their path has two ids */
+	bool vdso;			/* a process mapped the vDSO */
 };
 
 /* What an entry is looked up by. */
@@ -247,6 +249,10 @@ int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_head
 	if (n == mb.filename_max || n >= sizeof(path))
 		return 0;
 	memcpy(path, mb.filename, n + 1);
+	if (!strcmp(path, PM_VDSO_NAME)) {
+		b->vdso = true;
+		return 0;
+	}
 	bm = (struct bid_map){
 		.m = { .pid = mb.pid, .start = mb.addr, .len = mb.len, .path = path },
 		.user_exec = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
@@ -408,6 +414,16 @@ int pm_build_ids__write(struct pm_build_ids *b, struct pm_buf *out, uint32_t typ
 	if (b->cap) {
 		b->ambiguous = 0;
 		err = build_ids__add_kept(b);
+		if (err)
+			return err;
+	}
+	if (b->vdso) {
+		unsigned char id[PM_BUILD_ID_SIZE];
+		size_t len;
+
+		/* The processes recorded ran this kernel: theirs is this process's. */
+		err = pm_vdso__build_id(id, &len) ? 0 :
+		      pm_build_ids__add(b, PERF_RECORD_MISC_USER, PM_VDSO_NAME, id, len);
 		if (err)
 			return err;
 	}

@@ -40,8 +40,9 @@ int pm_build_ids__add_file(struct pm_build_ids *b, const char *path, uint64_t de
 			   uint64_t ino);
 /*
  * Takes what an MMAP2 record says of its file (other records are ignored).
- * h->size bytes must be readable.  Mappings without a file ("[vdso]",
- * anonymous memory) have no id.
+ * h->size bytes must be readable.  Mappings without a file (anonymous
+ * memory) have no id; "[vdso]" gets the running kernel's vDSO's (vdso.h),
+ * as perf gives it, so that report can name its frames.
  */
 int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_header *h);
 /* pm_build_ids__add_event for each record of a buffer of whole records. */

@@ -13,6 +13,7 @@
 #include "symbols/debuginfod.h"
 #include "symbols/elf_int.h"
 #include "symbols/locate.h"
+#include "symbols/vdso.h"
 
 #define SYSTEM_DEBUG_ROOT "/usr/lib/debug"
 
@@ -23,6 +24,7 @@ enum locate_step {
 	STEP_PATH,
 	STEP_CACHE_LINK,
 	STEP_CACHE_PATH,
+	STEP_RUNNING_VDSO,
 	STEP_SYSTEM_DEBUG,
 	STEP_FETCH,
 	STEP_END,
@@ -105,6 +107,7 @@ struct locate_cand {
 	bool in_root;
 	bool recorded;
 	bool no_code;
+	bool vdso;		/* the running kernel's vDSO, not a path */
 };
 
 /*
@@ -114,7 +117,7 @@ struct locate_cand {
 static bool locate__cand(const struct pm_locator *l, enum locate_step step, const char *path,
 			 const char *hex, struct locate_cand *c)
 {
-	bool absolute = path[0] == '/';
+	bool absolute = path[0] == '/', is_vdso = !strcmp(path, PM_VDSO_NAME);
 	int n = -1;
 
 	*c = (struct locate_cand){ .in_root = true };
@@ -139,9 +142,19 @@ static bool locate__cand(const struct pm_locator *l, enum locate_step step, cons
 		if (!*hex || !l->cache)
 			return false;
 		c->root = l->cache;
+		/* perf keeps a vDSO as "[vdso]/BUILDID/vdso". */
 		n = step == STEP_CACHE_LINK ?
-			    snprintf(c->rel, sizeof(c->rel), ".build-id/%.2s/%s/elf", hex, hex + 2) :
-			    snprintf(c->rel, sizeof(c->rel), "%s/%s/elf", path, hex);
+			    snprintf(c->rel, sizeof(c->rel), ".build-id/%.2s/%s/%s", hex, hex + 2,
+				     is_vdso ? "vdso" : "elf") :
+			    snprintf(c->rel, sizeof(c->rel), "%s/%s/%s", path, hex,
+				     is_vdso ? "vdso" : "elf");
+		break;
+	case STEP_RUNNING_VDSO:
+		if (!*hex || !is_vdso)
+			return false;
+		c->in_root = false;
+		c->vdso = true;
+		n = snprintf(c->rel, sizeof(c->rel), "the running kernel's vDSO");
 		break;
 	case STEP_SYSTEM_DEBUG:
 		if (!*hex)
@@ -161,6 +174,14 @@ static int locate__open_cand(const struct locate_cand *c, struct stat *st)
 {
 	int root_fd, fd;
 
+	if (c->vdso) {
+		fd = pm_vdso__memfd();
+		if (fd >= 0 && fstat(fd, st)) {
+			close(fd);
+			fd = -errno;
+		}
+		return fd;
+	}
 	if (!c->in_root)
 		return pm_file__open(c->rel, O_RDONLY, 0, 0, st);
 	/* The root itself is the user's or root's own: it may be a symlink. */
@@ -256,7 +277,8 @@ static int locate__try(const struct locate_cand *c, const unsigned char *id, siz
 		return 1;
 	}
 	*loc = (struct pm_located){ .path = name, .root_len = root_len, .recorded = c->recorded,
-				    .no_code = c->no_code, .dev = st.st_dev, .ino = st.st_ino };
+				    .no_code = c->no_code, .vdso = c->vdso, .dev = st.st_dev,
+				    .ino = st.st_ino };
 	return 0;
 }
 
@@ -343,6 +365,8 @@ int pm_locator__reopen(struct pm_locator *l, const struct pm_located *loc)
 	int fd;
 
 	(void)l;
+	if (loc->vdso)
+		return pm_vdso__memfd();
 	if (!loc->path || strlen(loc->path) >= sizeof(c.rel) || loc->root_len >= sizeof(root))
 		return -ENOENT;
 	if (c.in_root) {

@@ -10,10 +10,12 @@
  *   1. --symfs DIR: the recorded path inside DIR, else DIR/its base name;
  *   2. the recorded path;
  *   3. perf's build-id cache (--buildid-dir, else $HOME/.debug): the
- *      .build-id/xx/rest link's "elf", then PATH/BUILDID/elf;
- *   4. /usr/lib/debug/.build-id/xx/rest.debug (symbols, headers, DWARF;
+ *      .build-id/xx/rest link's "elf", then PATH/BUILDID/elf ("vdso" for
+ *      "[vdso]", as perf keeps it);
+ *   4. for "[vdso]", the running kernel's (vdso.h), when it has that id;
+ *   5. /usr/lib/debug/.build-id/xx/rest.debug (symbols, headers, DWARF;
  *      no code);
- *   5. a fetcher by build id (debuginfod), last.
+ *   6. a fetcher by build id (debuginfod), last.
  *
  * The symbols a recording carries come before all of these: the caller's.
  * Where the recording knows the file's build id, the build id decides: a
@@ -67,6 +69,7 @@ struct pm_located {
 	size_t root_len;	/* >0: path[root_len..] resolved inside path[..root_len) */
 	bool recorded;		/* the recorded path itself, no build id to check */
 	bool no_code;		/* a separate debug file: headers, symbols, DWARF */
+	bool vdso;		/* the running kernel's vDSO (vdso.h), reopened as a copy */
 	dev_t dev;
 	ino_t ino;
 };

@@ -7,6 +7,7 @@
  * own executable (its build id) and /bin/sh (another one).
  */
 #include <errno.h>
+#include <gelf.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -20,6 +21,7 @@
 #include "symbols/elf.h"
 #include "symbols/elf_int.h"
 #include "symbols/locate.h"
+#include "symbols/vdso.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/pmrec-test-locate.XXXXXX";
@@ -196,6 +198,58 @@ static void test_fetch(void)
 	pm_locator__delete(l);
 }
 
+/*
+ * "[vdso]" of this kernel's build id is the running vDSO (its image in a
+ * memfd, opened again as a fresh copy), which exports __vdso_clock_gettime;
+ * of another id, nothing.
+ */
+static void test_vdso(void)
+{
+	struct pm_locator *l = locator(NULL, dir, NULL);
+	unsigned char vid[PM_BUILD_ID_SIZE], other[PM_BUILD_ID_SIZE];
+	struct pm_buf t = { 0 };
+	struct pm_located loc;
+	struct elf_file ef;
+	size_t len, i;
+	bool named = false;
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	int err, fd;
+
+	if (pm_vdso__build_id(vid, &len)) {
+		tap_ok(0, "this process has a vDSO with a build id");
+		pm_locator__delete(l);
+		return;
+	}
+	err = pm_locator__open(l, PM_VDSO_NAME, vid, len, &ef, &loc, NULL);
+	while (!err && (scn = elf_nextscn(ef.elf, scn))) {
+		Elf_Data *d = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM ?
+			      elf_getdata(scn, NULL) : NULL;
+		GElf_Sym sym;
+
+		for (i = 0; d && i < sh.sh_size / sh.sh_entsize && gelf_getsym(d, (int)i, &sym); i++)
+			named |= !strcmp(elf_strptr(ef.elf, sh.sh_link, sym.st_name) ?: "",
+					 "__vdso_clock_gettime");
+	}
+	tap_ok(!err && loc.vdso && named, "[vdso] of this build id: the running vDSO, %s",
+	       named ? "__vdso_clock_gettime in its .dynsym" : "no __vdso_clock_gettime");
+	if (!err)
+		elf_file__close(&ef);
+	fd = pm_locator__reopen(l, &loc);
+	tap_ok(fd >= 0 && lseek(fd, 0, SEEK_END) > 0, "opened again: %d", fd);
+	if (fd >= 0)
+		close(fd);
+	pm_located__exit(&loc);
+	memcpy(other, vid, len);
+	other[0] ^= 0xff;
+	err = pm_locator__open(l, PM_VDSO_NAME, other, len, &ef, &loc, &t);
+	pm_buf__append(&t, "", 1);
+	tap_ok(err == -ENOENT && strstr((char *)t.data, "vDSO: its build id differs"),
+	       "[vdso] of another build id: not found, said why: %s", (char *)t.data);
+	pm_buf__exit(&t);
+	pm_locator__delete(l);
+}
+
 int main(void)
 {
 	struct elf_file ef;
@@ -210,6 +264,7 @@ int main(void)
 	test_order();
 	test_cache();
 	test_fetch();
+	test_vdso();
 	sh("rm -rf '%s'", dir);
 	return tap_done();
 }
