@@ -4,7 +4,8 @@
 # buildid-list), and report names [vdso] frames from perf's build-id cache
 # ("[vdso]/BUILDID/vdso", which perf record fills, here by its own
 # configuration: perf report's source, the oracle), else from the running kernel's vDSO when that id is the
-# recording's; a recording of another vDSO is left unnamed.
+# recording's; a recording of another vDSO is left unnamed, unless pmrec
+# archive put the vDSO's symbols in it.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_perf_event
@@ -87,6 +88,22 @@ open(\"other.data\", \"wb\").write(data.replace(old, bytes(b ^ 0xff for b in old
 	! grep -q "__vdso" o &&
 	test_grep "\[vdso\]  *\[\.\] 0x" o &&
 	test_grep "running kernel.s vDSO: its build id differs" err
+'
+
+test_expect_success 'archive carries the vDSO symbols: named where the vDSO is another' '
+	cp "$T/pm.data" ar.data &&
+	"$PMREC" archive -q ar.data &&
+	id=$(cut -d" " -f1 "$T/ours") &&
+	python3 -c "
+data = open(\"ar.data\", \"rb\").read()
+old = bytes.fromhex(\"$id\")
+assert data.count(old) == 2, data.count(old)
+open(\"moved.data\", \"wb\").write(data.replace(old, bytes(b ^ 0xff for b in old)))
+" &&
+	"$PMREC" report --buildid-dir "$EMPTY" -v -i moved.data -s dso,sym >o 2>err &&
+	test_grep "\[vdso\]: named from the symbols embedded in the recording" err &&
+	"$PMREC" report --buildid-dir "$EMPTY" -i "$T/pm.data" -s dso,sym >want &&
+	test_cmp want o
 '
 
 test_done

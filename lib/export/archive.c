@@ -12,6 +12,7 @@
 #include "symbols/kallsyms.h"
 #include "format/perf_data.h"
 #include "symbols/symarchive.h"
+#include "symbols/vdso.h"
 
 struct ar_file {
 	struct pm_dso *dso;
@@ -212,8 +213,11 @@ static int archive__file(struct pm_archive *a, struct pm_buf *out, struct ar_fil
 	size_t len;
 	int err;
 
-	/* Anonymous memory, [vdso], memfd: no file to archive, named alike everywhere. */
-	if (path[0] != '/' || path[1] == '/')
+	/*
+	 * Anonymous memory, memfd: no file to archive, named alike everywhere.
+	 * The vDSO has one, by its build id: this kernel's (symbols/vdso.h).
+	 */
+	if ((path[0] != '/' && strcmp(path, PM_VDSO_NAME)) || path[1] == '/')
 		return 0;
 	err = pm_dso__build_id(f->dso, &id, &len);
 	/* Without an id, a file that has one could be named by nothing else. */
