@@ -4,8 +4,9 @@
 # buildid-list), and report names [vdso] frames from perf's build-id cache
 # ("[vdso]/BUILDID/vdso", which perf record fills, here by its own
 # configuration: perf report's source, the oracle), else from the running kernel's vDSO when that id is the
-# recording's; a recording of another vDSO is left unnamed, unless pmrec
-# archive put the vDSO's symbols in it.
+# recording's (or, without ids, when it is this kernel's: top too); a
+# recording of another vDSO is left unnamed, unless pmrec archive put the
+# vDSO's symbols in it.
 . "$(dirname "$0")/test-lib.sh"
 
 test_require_perf_event
@@ -34,7 +35,8 @@ test_expect_success 'setup: a program in clock_gettime, recorded by pmrec and pe
 		return 0;
 	}
 	EOF
-	gcc -O1 -o clk clk.c &&
+	sed "s/3000000/300000000/" clk.c >long.c &&
+	gcc -O1 -o clk clk.c && gcc -O1 -o long long.c &&
 	"$PMREC" record -q -o pm.data -- "$T/clk" &&
 	PERF_CONFIG=/dev/null perf record -q -o perf.data -- "$T/clk" >/dev/null 2>&1 &&
 	test -d "$HOME/.debug/[vdso]"
@@ -88,6 +90,21 @@ open(\"other.data\", \"wb\").write(data.replace(old, bytes(b ^ 0xff for b in old
 	! grep -q "__vdso" o &&
 	test_grep "\[vdso\]  *\[\.\] 0x" o &&
 	test_grep "running kernel.s vDSO: its build id differs" err
+'
+
+test_expect_success 'a recording without build ids, of this kernel: named from the running vDSO' '
+	"$PMREC" record -q -B -o nobid.data -- "$T/clk" &&
+	! "$PMREC" dump --header nobid.data | grep -q BUILD_ID &&
+	"$PMREC" report --buildid-dir "$EMPTY" -i nobid.data -s dso,sym >o &&
+	test_grep "\[vdso\]  *\[\.\] __vdso_clock_gettime\$" o
+'
+
+test_expect_success 'top names the vDSO frames of a running program' '
+	"$T/long" &
+	pid=$! &&
+	{ "$PMREC" top --batch -n 2 -d 0.5 -p $pid -s dso,sym >top.txt || { kill $pid; false; }; } &&
+	kill $pid &&
+	test_grep "\[vdso\]  *\[\.\] __vdso_clock_gettime\$" top.txt
 '
 
 test_expect_success 'archive carries the vDSO symbols: named where the vDSO is another' '

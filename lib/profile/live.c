@@ -160,8 +160,10 @@ int pm_live__start(struct pm_live *l)
 		l->namer = pm_namer__new(l->r, l->cfg.warn, l->cfg.warn_arg);
 		err = l->namer ? 0 : -ENOMEM;
 	}
+	/* The stream has no build ids: it says its OS release, for the vDSO's. */
 	if (!err)
-		err = pm_namer__set_opts(l->namer, &l->cfg.naming);
+		err = pm_namer__set_opts(l->namer, &l->cfg.naming) ?:
+		      pm_namer__read_build_ids(l->namer);
 	if (err)
 		return err;
 	pm_namer__prefetch_kallsyms(l->namer);
@@ -403,7 +405,7 @@ static void live__renew_namer(struct pm_live *l)
 	struct pm_namer *n = pm_namer__new(l->r, l->cfg.warn, l->cfg.warn_arg);
 
 	/* No memory for a new one: the old one goes on, larger. */
-	if (!n || pm_namer__set_opts(n, &l->cfg.naming)) {
+	if (!n || pm_namer__set_opts(n, &l->cfg.naming) || pm_namer__read_build_ids(n)) {
 		pm_namer__delete(n);
 		return;
 	}

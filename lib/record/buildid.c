@@ -250,7 +250,7 @@ int pm_build_ids__add_event(struct pm_build_ids *b, const struct perf_event_head
 		return 0;
 	memcpy(path, mb.filename, n + 1);
 	if (!strcmp(path, PM_VDSO_NAME)) {
-		b->vdso = true;
+		b->vdso |= pm_vdso__is_native(path, mb.addr);
 		return 0;
 	}
 	bm = (struct bid_map){

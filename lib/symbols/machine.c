@@ -10,6 +10,7 @@
 #include "base/hashtab.h"
 #include "symbols/jitsym.h"
 #include "symbols/machine.h"
+#include "symbols/vdso.h"
 #include "symbols/machine_int.h"
 #include "format/perf_data.h"
 #include "format/record_body.h"
@@ -270,6 +271,9 @@ static int machine__mmap(struct pm_machine *m, const struct perf_event_header *h
 	} else if (mb.v2) {
 		dev = makedev(mb.maj, mb.min);
 	}
+	/* The recorded "[vdso]" id is the native vDSO's, as perf's. */
+	if (!strcmp(name, PM_VDSO_NAME) && !pm_vdso__is_native(name, mb.addr))
+		name = PM_VDSO32_NAME;
 	p = machine__proc(m, mb.pid, true);
 	if (!p)
 		return -ENOMEM;

@@ -16,6 +16,7 @@
 #include "symbols/kallsyms.h"
 #include "symbols/locate.h"
 #include "symbols/naming.h"
+#include "symbols/vdso.h"
 #include "symbols/naming_int.h"
 #include "symbols/symarchive.h"
 
@@ -125,6 +126,7 @@ static int namer__expect(struct pm_namer *n, const struct pm_build_id_entry *e)
 		}
 		return 0;
 	}
+	n->vdso_id |= !strcmp(e->filename, PM_VDSO_NAME);
 	return pm_machine__expect_build_id(n->machine, e->filename, e->id, e->id_len);
 }
 
@@ -160,7 +162,7 @@ int pm_namer__read_build_ids(struct pm_namer *n)
 	if (!pm_reader__feature(n->r, HEADER_BUILD_ID, &c))
 		while (!err && pm_build_id_entry__next(&c, &e) > 0)
 			err = namer__expect(n, &e);
-	return err ?: namer__read_archive(n);
+	return err ?: namer__expect_running_vdso(n) ?: namer__read_archive(n);
 }
 
 /*

@@ -32,7 +32,8 @@ void pm_namer__delete(struct pm_namer *n);
 /*
  * Takes in the BUILD_ID feature of the input, and the symbols it carries
  * (HEADER_PMREC_SYMBOLS: a malformed section is a warning with its offset,
- * and is not used).  0 or -ENOMEM.
+ * and is not used); without a vDSO build id, a recording of this kernel
+ * is taken to have mapped its vDSO.  0 or -ENOMEM.
  */
 int pm_namer__read_build_ids(struct pm_namer *n);
 /*

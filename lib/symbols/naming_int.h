@@ -42,6 +42,7 @@ struct pm_namer {
 	int kernel_syms;		/* 0: not decided yet, 1: loaded, -1: none */
 	unsigned char kernel_id[PM_BUILD_ID_SIZE];
 	size_t kernel_id_len;		/* the recorded kernel's, 0 if unknown */
+	bool vdso_id;			/* the recording says its vDSO's build id */
 	struct pm_symarchive *archive;	/* the recording's symbols, until the machine takes them */
 	bool archive_kernel;		/* they include the kernel's */
 	struct pm_buf stack;		/* the folded stack being built */
@@ -86,6 +87,12 @@ void namer__source(struct pm_namer *n, const char *dso, const char *why);
 struct pm_kallsyms *namer__take_kallsyms(struct pm_namer *n, int *err);
 /* The kernel's symbols, decided once: n->kernel_syms is 1 or -1 after. */
 void namer__load_kallsyms(struct pm_namer *n);
+/*
+ * A recording of this kernel that does not say its vDSO's build id (made
+ * before pmrec wrote it, or a stream that says it at its end, or top's)
+ * mapped this kernel's vDSO: "[vdso]" is expected to be it.  0 or -ENOMEM.
+ */
+int namer__expect_running_vdso(struct pm_namer *n);
 
 /* naming_jit.c */
 /* The loader of perf maps (pm_jitsym_load_fn), arg the namer. */

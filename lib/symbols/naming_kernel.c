@@ -16,6 +16,7 @@
 #include "symbols/machine.h"
 #include "symbols/naming.h"
 #include "symbols/naming_int.h"
+#include "symbols/vdso.h"
 #include "symbols/symarchive.h"
 
 /* The file the user named, else the running kernel's symbols (cached). */
@@ -80,6 +81,16 @@ static enum kernel_match namer__same_kernel(struct pm_namer *n)
 	if (!rel)
 		return KERNEL_UNKNOWN;
 	return !uname(&u) && !strcmp(rel, u.release) ? KERNEL_SAME : KERNEL_OTHER;
+}
+
+int namer__expect_running_vdso(struct pm_namer *n)
+{
+	unsigned char id[PM_BUILD_ID_SIZE];
+	size_t len;
+
+	if (n->vdso_id || namer__same_kernel(n) != KERNEL_SAME || pm_vdso__build_id(id, &len))
+		return 0;
+	return pm_machine__expect_build_id(n->machine, PM_VDSO_NAME, id, len);
 }
 
 static void *namer__prefetch(void *arg)

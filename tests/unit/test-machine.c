@@ -3,12 +3,14 @@
  * lib/machine against records built in memory: mappings that overlap,
  * forks, execs, build-id checks, kernel names, and the work bound.
  */
+#include <gelf.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -16,6 +18,7 @@
 #include "symbols/jitsym.h"
 #include "symbols/kallsyms.h"
 #include "symbols/machine.h"
+#include "symbols/vdso.h"
 #include "tap.h"
 
 struct rec {
@@ -423,6 +426,65 @@ static void test_file_offsets(void)
 	pm_machine__delete(m);
 }
 
+/* The value of the vDSO's __vdso_clock_gettime (its offset: the image is linked at 0), or 0. */
+static uint64_t vdso_clock_gettime(void)
+{
+	int fd = pm_vdso__memfd();
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	uint64_t value = 0;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	size_t i;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM ?
+			      elf_getdata(scn, NULL) : NULL;
+
+		for (i = 0; d && i < sh.sh_size / sh.sh_entsize && gelf_getsym(d, (int)i, &sym); i++)
+			if (!strcmp(elf_strptr(elf, sh.sh_link, sym.st_name) ?: "",
+				    "__vdso_clock_gettime"))
+				value = sym.st_value;
+	}
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return value;
+}
+
+/*
+ * "[vdso]" of the recorded build id is named from the running vDSO; one
+ * mapped below 4 GiB (a 32-bit process's, another image) is "[vdso32]"
+ * and named from nothing.
+ */
+static void test_vdso(void)
+{
+	uint64_t base = getauxval(AT_SYSINFO_EHDR), fn;
+	unsigned char id[PM_BUILD_ID_SIZE];
+	struct pm_machine *m;
+	struct pm_frame f;
+	struct rec r;
+	size_t len;
+
+	elf_version(EV_CURRENT);
+	fn = vdso_clock_gettime();
+	if (!base || !fn || pm_vdso__build_id(id, &len)) {
+		tap_ok(0, "this process's vDSO, its build id and __vdso_clock_gettime");
+		return;
+	}
+	m = pm_machine__new();
+	pm_machine__expect_build_id(m, PM_VDSO_NAME, id, len);
+	feed(m, &r, 1, base, 0x2000, 0, 0, 0, NULL, PM_VDSO_NAME);
+	pm_machine__resolve(m, 1, PERF_RECORD_MISC_USER, base + fn + 1, &f);
+	tap_ok(f.sym && !strcmp(f.sym, "__vdso_clock_gettime") && f.dso &&
+	       !strcmp(f.dso, PM_VDSO_NAME), "[vdso]: %s", f.sym ? f.sym : "(no name)");
+	feed(m, &r, 2, 0xf7fc0000, 0x2000, 0, 0, 0, NULL, PM_VDSO_NAME);
+	pm_machine__resolve(m, 2, PERF_RECORD_MISC_USER, 0xf7fc0000 + fn + 1, &f);
+	tap_ok(!f.sym && f.dso && !strcmp(f.dso, PM_VDSO32_NAME),
+	       "a 32-bit process's: [vdso32], not named from this one: %s", f.dso ? f.dso : "");
+	pm_machine__delete(m);
+}
+
 int main(void)
 {
 	test_own_text();
@@ -434,5 +496,6 @@ int main(void)
 	test_truncated();
 	test_jit();
 	test_file_offsets();
+	test_vdso();
 	return tap_done();
 }
