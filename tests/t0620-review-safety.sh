@@ -187,8 +187,9 @@ test_expect_success 'names of 1 MiB: every report mode cuts them, with bounded m
 	test "$(cat rss)" -lt 262144
 '
 
-# A sample in loopy's loop stops at loopy.  (One in the first now(), called
-# before the looping CFI starts, unwinds through loopy to main, as it should.)
+# A sample in loopy's loop stops at loopy.  (One in its prologue, before
+# the looping CFI starts, would unwind through loopy to main, as it should:
+# a few instructions run once.)
 test_expect_success 'CFI whose expression loops: the unwind stops there, nothing leaks' '
 	"$PMREC" record -q --call-graph dwarf -o l.data -- "$HELPERS/cfiloop" 0.3 >/dev/null &&
 	"$PMREC" dump --folded l.data >out 2>err &&

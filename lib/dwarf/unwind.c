@@ -357,10 +357,10 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 	struct pm_unwinder *u = arg;
 	Dwarf_Addr pc;
 	Dwarf_Word sp;
-	bool activation;
+	bool activation = !u->nr;
 	uint64_t lookup;
 
-	if (!dwfl_frame_pc(state, &pc, &activation) || !pc) {
+	if (!dwfl_frame_pc(state, &pc, NULL) || !pc) {
 		u->stopped = true;
 		return DWARF_CB_ABORT;
 	}
@@ -375,6 +375,13 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 		}
 		u->last_sp = sp;
 	}
+	/*
+	 * Whether a caller's pc is an activation libdw says by unwinding from
+	 * it (is its own caller a signal frame?), which must not evaluate CFI
+	 * that loops: such a frame is the last, looked up as a return address.
+	 */
+	if (u->nr && !unwinder__rule(u, u->se, pc - 1)->loops)
+		dwfl_frame_pc(state, &pc, &activation);
 	lookup = activation ? pc : pc - 1;
 	u->frames[u->nr++] = (struct pm_unwind_frame){ .ip = pc, .lookup = lookup };
 	/* libdw unwinds from this frame next, with its CFI: not when it loops. */

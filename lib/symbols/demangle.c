@@ -15,20 +15,18 @@ bool pm_demangle__is_mangled(const char *name)
 	       (name[0] == '_' && name[1] == '_' && name[2] == 'Z');
 }
 
-#define PLT_SUFFIX "@plt"
-
 /*
  * A PLT stub's name (symtab_plt.c): perf demangles the symbol, then adds
  * the suffix, which the demangler would drop.
  */
 static char *demangle_plt(const char *name, size_t len)
 {
-	size_t base = len - strlen(PLT_SUFFIX);
+	size_t base = len - strlen(PM_PLT_SUFFIX);
 	char *copy = strndup(name, base), *d = copy ? cplus_demangle(copy, DMGL_AUTO) : NULL;
-	char *out = d ? malloc(strlen(d) + sizeof(PLT_SUFFIX)) : NULL;
+	char *out = d ? malloc(strlen(d) + sizeof(PM_PLT_SUFFIX)) : NULL;
 
 	if (out)
-		strcat(strcpy(out, d), PLT_SUFFIX);
+		strcat(strcpy(out, d), PM_PLT_SUFFIX);
 	free(copy);
 	free(d);
 	return out;
@@ -41,7 +39,7 @@ char *pm_demangle__str(const char *name)
 	if (!pm_demangle__is_mangled(name))
 		return NULL;
 	len = strlen(name);
-	if (len > strlen(PLT_SUFFIX) && !strcmp(name + len - strlen(PLT_SUFFIX), PLT_SUFFIX))
+	if (len > strlen(PM_PLT_SUFFIX) && !strcmp(name + len - strlen(PM_PLT_SUFFIX), PM_PLT_SUFFIX))
 		return pm_sym_name__cut(demangle_plt(name, len));
 	/* DMGL_AUTO picks the scheme (GNU v3 or Rust) from the name itself. */
 	return pm_sym_name__cut(cplus_demangle(name, DMGL_AUTO));

@@ -12,6 +12,9 @@
 
 #define PM_SYM_NAME_MAX 4096
 
+/* What a PLT stub's name ends in, after its function's (symtab_plt.c). */
+#define PM_PLT_SUFFIX "@plt"
+
 /* Cuts a malloc'ed or writable name in place; returns it. */
 static inline char *pm_sym_name__cut(char *name)
 {

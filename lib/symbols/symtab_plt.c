@@ -25,8 +25,6 @@
 #include "symbols/symname.h"
 #include "symbols/symtab_int.h"
 
-#define PLT_SUFFIX "@plt"
-
 /* A relocation of the PLT's GOT slots. */
 struct plt_rel {
 	uint64_t slot;		/* r_offset */
@@ -185,7 +183,7 @@ static const char *plt__target(const struct plt *p, size_t i, size_t *len)
  */
 static void plt__put_name(char *names, size_t *pos, const char *name, size_t len)
 {
-	size_t keep = PM_SYM_NAME_MAX - strlen(PLT_SUFFIX);
+	size_t keep = PM_SYM_NAME_MAX - strlen(PM_PLT_SUFFIX);
 
 	if (len > keep) {
 		memcpy(names + *pos, name, keep - 3);
@@ -194,8 +192,8 @@ static void plt__put_name(char *names, size_t *pos, const char *name, size_t len
 	} else {
 		memcpy(names + *pos, name, len);
 	}
-	memcpy(names + *pos + len, PLT_SUFFIX, sizeof(PLT_SUFFIX));
-	*pos += len + sizeof(PLT_SUFFIX);
+	memcpy(names + *pos + len, PM_PLT_SUFFIX, sizeof(PM_PLT_SUFFIX));
+	*pos += len + sizeof(PM_PLT_SUFFIX);
 }
 
 /* Merges st's symbols with the nr stubs (by address, both sorted) into one array. */
@@ -238,18 +236,23 @@ int symtab__add_plt(struct pm_symtab *st, Elf *elf)
 	budget = 2 * p.strsz + 65536;
 	for (i = 0; i < p.nr && (name = plt__target(&p, i, &len)); i++) {
 		len = len < PM_SYM_NAME_MAX ? len : PM_SYM_NAME_MAX;
-		if (bytes + len + sizeof(PLT_SUFFIX) > budget)
+		if (bytes + len + sizeof(PM_PLT_SUFFIX) > budget)
 			break;
-		bytes += len + sizeof(PLT_SUFFIX);
+		bytes += len + sizeof(PM_PLT_SUFFIX);
 	}
 	p.nr = i;
 	pos = st->names_len;
-	stubs = p.nr && pos + bytes < SYM_NAMES_MAX ? malloc(p.nr * sizeof(*stubs)) : NULL;
-	names = stubs ? malloc(pos + bytes) : NULL;
-	if (!names) {
-		free(stubs);
+	if (!p.nr || pos + bytes >= SYM_NAMES_MAX) {
 		free(p.rels);
-		return p.nr && pos + bytes < SYM_NAMES_MAX ? -ENOMEM : 0;
+		return 0;
+	}
+	stubs = malloc(p.nr * sizeof(*stubs));
+	names = malloc(pos + bytes);
+	if (!stubs || !names) {
+		free(stubs);
+		free(names);
+		free(p.rels);
+		return -ENOMEM;
 	}
 	/* A copy: IFUNC names are read from the old names while writing. */
 	if (pos)

@@ -27,13 +27,18 @@ static double now(void)
 
 __attribute__((noinline)) unsigned long loopy(double seconds)
 {
-	double end = now() + seconds;
 	volatile unsigned long x = 1;
 	unsigned long rounds = 0;
+	double end;
 	int i;
 
-	/* DW_CFA_def_cfa_expression, 4 bytes: push 1, branch back while it is not 0. */
+	/*
+	 * DW_CFA_def_cfa_expression, 4 bytes: push 1, branch back while it is
+	 * not 0.  Before the first clock read: a sample on its return, as on
+	 * any after, stops at loopy.
+	 */
 	__asm__ volatile(".cfi_remember_state\n\t.cfi_escape 0x0f, 0x04, 0x31, 0x28, 0xfc, 0xff");
+	end = now() + seconds;
 	do {
 		for (i = 0; i < 1000000; i++)
 			x = x * 2862933555777941757UL + 3037000493UL;
