@@ -6,7 +6,8 @@
  * (or .rel.plt) fills once sorted by slot, and is called after the
  * .dynsym symbol that relocation binds: "realloc@plt".  An IRELATIVE
  * relocation binds none: its stub is named after the function at its
- * addend (the IFUNC), "memmove@plt", or "@plt" without one.  Without them
+ * addend (the IFUNC, without its version), "memmove@plt", or "@plt"
+ * without one.  Without them
  * a sample in a stub is an address where perf shows a name.  perf 6.1
  * takes the relocations in table order, and so names the stubs of a file
  * whose IRELATIVE relocations come last (libc) after other stubs' targets;
@@ -166,7 +167,8 @@ static const char *plt__target(const struct plt *p, size_t i, size_t *len)
 			*len = 0;
 			return "";
 		}
-		*len = strlen(sym__name(p->st, f));
+		/* Without its version: "memcpy", not "memcpy@@GLIBC_2.14". */
+		*len = strcspn(sym__name(p->st, f), "@");
 		return sym__name(p->st, f);
 	}
 	if (!gelf_getsym(p->syms, (int)r->sym, &sym) || sym.st_name >= p->strsz)

@@ -386,7 +386,7 @@ static const char *name_at(const struct pm_symtab *st, uint64_t addr)
 	return pm_symtab__find(st, addr, &name, &off) ? "(none)" : name;
 }
 
-/* An IRELATIVE stub's name: its IFUNC's, the function at the addend. */
+/* An IRELATIVE stub's name: its IFUNC's, the function at the addend, unversioned. */
 static void ifunc_name(const struct pm_symtab *st, uint64_t addr, char *name, size_t size)
 {
 	const char *f;
@@ -394,7 +394,8 @@ static void ifunc_name(const struct pm_symtab *st, uint64_t addr, char *name, si
 
 	if (pm_symtab__find(st, addr, &f, &off) || off)
 		f = "";
-	snprintf(name, size, "%s@plt", f);
+	/* Without its version (memcpy@@GLIBC_2.14). */
+	snprintf(name, size, "%.*s@plt", (int)strcspn(f, "@"), f);
 }
 
 /*
