@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "symbols/vdso.h"
 
 /* The kernel's images are a few pages: more is not one. */
@@ -57,8 +58,7 @@ int pm_vdso__build_id(unsigned char id[PM_BUILD_ID_SIZE], size_t *len)
 int pm_vdso__memfd(void)
 {
 	const unsigned char *image;
-	size_t size, done = 0;
-	ssize_t n;
+	size_t size;
 	int fd, err = vdso__image(&image, &size);
 
 	if (err)
@@ -66,17 +66,10 @@ int pm_vdso__memfd(void)
 	fd = memfd_create("vdso", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (done < size) {
-		n = write(fd, image + done, size - done);
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			close(fd);
-			return err;
-		}
-		done += (size_t)n;
-	}
-	if (lseek(fd, 0, SEEK_SET) < 0) {
+	err = pm_write_all(fd, image, size);
+	if (!err && lseek(fd, 0, SEEK_SET) < 0)
 		err = -errno;
+	if (err) {
 		close(fd);
 		return err;
 	}
