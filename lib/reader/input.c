@@ -10,14 +10,24 @@
 #include "base/file.h"
 #include "reader/input.h"
 
+/*
+ * Where nothing was asked for (the start, or after a seek), the caller
+ * reads this much itself rather than wait for a whole chunk: the header,
+ * then a seek to the records, took two chunks the reader never used.  The
+ * first such read asks for nothing after it: a seek comes next in a file.
+ */
+#define INPUT_COLD_READ (64u << 10)
+
 struct pm_input_ahead {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int fd;
-	bool busy;		/* a pread is asked for or under way */
-	bool ready;		/* its result is in: len, err */
+	bool want;		/* the chunk at off is asked for, not in yet */
+	bool ready;		/* it is in: len, err */
 	bool stop;
+	bool started;		/* a cold read was made */
+	uint64_t gen;		/* of the ask: a pread of an older one is dropped */
 	unsigned char *spare;	/* the thread reads into spare + cap */
 	size_t cap;
 	uint64_t off;
@@ -31,39 +41,38 @@ static void *ahead__run(void *arg)
 
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
+		uint64_t gen, off;
 		ssize_t n;
 
-		while (!a->stop && !(a->busy && !a->ready))
+		while (!a->stop && !a->want)
 			pthread_cond_wait(&a->cond, &a->lock);
 		if (a->stop)
 			break;
+		gen = a->gen;
+		off = a->off;
 		pthread_mutex_unlock(&a->lock);
-		n = pm_file__pread(a->fd, a->spare + a->cap, a->cap, a->off);
+		n = pm_file__pread(a->fd, a->spare + a->cap, a->cap, off);
 		pthread_mutex_lock(&a->lock);
+		if (gen != a->gen)
+			continue;
 		a->err = n < 0 ? (int)n : 0;
 		a->len = n < 0 ? 0 : (size_t)n;
 		a->ready = true;
-		a->busy = false;
+		a->want = false;
 		pthread_cond_broadcast(&a->cond);
 	}
 	pthread_mutex_unlock(&a->lock);
 	return NULL;
 }
 
-/* Asks for the cap bytes at off; the lock is held and no pread is under way. */
+/* Asks for the cap bytes at off; the lock is held and the spare is not given out. */
 static void ahead__ask(struct pm_input_ahead *a, uint64_t off)
 {
 	a->off = off;
-	a->busy = true;
+	a->gen++;
+	a->want = true;
 	a->ready = false;
 	pthread_cond_broadcast(&a->cond);
-}
-
-/* Waits until no pread is under way; the lock is held. */
-static void ahead__idle(struct pm_input_ahead *a)
-{
-	while (a->busy)
-		pthread_cond_wait(&a->cond, &a->lock);
 }
 
 static void ahead__delete(struct pm_input_ahead *a)
@@ -138,6 +147,38 @@ void pm_input__exit(struct pm_input *in)
 }
 
 /*
+ * Nothing asked for: reads INPUT_COLD_READ bytes here, behind the
+ * unconsumed ones, and asks for the chunk after them.
+ */
+static int input__fill_cold(struct pm_input *in)
+{
+	struct pm_input_ahead *a = in->ahead;
+	size_t left = in->end - in->start;
+	ssize_t n;
+
+	memmove(in->buf + in->cap - left, in->buf + in->start, left);
+	in->start = in->cap - left;
+	in->end = in->cap;
+	n = pm_file__pread(in->fd, in->buf + in->cap, INPUT_COLD_READ, in->next);
+	if (n < 0)
+		return (int)n;
+	if (!n) {
+		in->eof = true;
+		return 0;
+	}
+	in->end += (size_t)n;
+	in->next += (uint64_t)n;
+	if (!a->started) {
+		a->started = true;
+		return 0;
+	}
+	pthread_mutex_lock(&a->lock);
+	ahead__ask(a, in->next);
+	pthread_mutex_unlock(&a->lock);
+	return 0;
+}
+
+/*
  * Takes the chunk read ahead, puts the unconsumed bytes in front of it and
  * asks for the next chunk, into the buffer given back.
  */
@@ -149,9 +190,12 @@ static int input__fill_ahead(struct pm_input *in)
 	int err;
 
 	pthread_mutex_lock(&a->lock);
-	if (!a->busy && !a->ready)
-		ahead__ask(a, in->next);
-	ahead__idle(a);
+	if (!a->want && !a->ready) {
+		pthread_mutex_unlock(&a->lock);
+		return input__fill_cold(in);
+	}
+	while (a->want)
+		pthread_cond_wait(&a->cond, &a->lock);
 	a->ready = false;
 	err = a->err;
 	len = a->len;
@@ -270,9 +314,10 @@ int pm_input__seek(struct pm_input *in, uint64_t off)
 	if (off > INT64_MAX)
 		return -EINVAL;
 	if (in->ahead) {
-		/* The chunk read ahead, or being read, is of the old place. */
+		/* The chunk read ahead, or being read, is of the old place: dropped. */
 		pthread_mutex_lock(&in->ahead->lock);
-		ahead__idle(in->ahead);
+		in->ahead->gen++;
+		in->ahead->want = false;
 		in->ahead->ready = false;
 		pthread_mutex_unlock(&in->ahead->lock);
 		in->next = off;

@@ -12,7 +12,9 @@
  * of a report's time) runs on the other CPU.  Each of its two buffers holds
  * cap bytes of headroom before the cap it reads into: what is left of a
  * record at the end of one buffer goes in front of the next, and the
- * chunks themselves are never copied.
+ * chunks themselves are never copied.  Where nothing is read ahead (the
+ * start, a seek) the caller reads a little itself, and the thread goes on
+ * from there: waiting for a whole chunk to read a header cost milliseconds.
  */
 #include <stdbool.h>
 #include <stddef.h>

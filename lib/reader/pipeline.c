@@ -13,10 +13,12 @@
 /*
  * The consumers' thread: the reading thread copies each record it has
  * checked and put in time order into batches; the consumers' thread
- * decodes, filters, names and consumes them in the same order.
- * PIPE_BATCHES bound the records between the two.  A record that changes
- * what the reader knows of the events waits until the consumers' thread
- * has caught up (pm_reader__set_sync).  A malformed sample stops the
+ * decodes, filters, names and consumes them in the same order.  A batch
+ * goes over full, or at the end of a round if the consumers' thread waits
+ * (at the start it waited for two rounds and a full batch, a twentieth of
+ * a report).  PIPE_BATCHES bound the records between the two.  A record
+ * that changes what the reader knows of the events waits until the
+ * consumers' thread has caught up (pm_reader__set_sync).  A malformed sample stops the
  * consumers' thread: what it took before counts, and its fault becomes the
  * reader's, whatever the reading thread met meanwhile further on.
  */
@@ -178,6 +180,7 @@ void pm_pipeline__exit(struct pm_pipeline *p)
 }
 
 static int thread__put(struct pipeline_thread *t, const struct pm_record *rec);
+static int thread__hand_over(struct pipeline_thread *t, bool when_idle);
 
 /*
  * What the consumers' thread does with a record, as pipeline__record: the
@@ -290,7 +293,12 @@ static int pipeline__ordered(struct pm_pipeline *p, struct pm_oqueue *q,
 		return pipeline__record(p, rec);
 	if (rec->header->type == PERF_RECORD_FINISHED_ROUND) {
 		err = pipeline__flush_queue(p, q, pm_oqueue__round(q), 0);
-		return err ? err : pipeline__record(p, rec);
+		if (!err)
+			err = pipeline__record(p, rec);
+		/* A round is out: the consumers' thread, if idle, starts on it now. */
+		if (!err && p->thread)
+			err = pipeline__stop_on(p, thread__hand_over(p->thread, true));
+		return err;
 	}
 	if (rec->header->type >= PERF_RECORD_USER_TYPE_START)
 		return pipeline__record(p, rec);
@@ -350,13 +358,17 @@ static void *thread__run(void *arg)
 	return NULL;
 }
 
-/* Hands the batch being filled over, if it holds anything; the consumers' error. */
-static int thread__hand_over(struct pipeline_thread *t)
+/*
+ * Hands the batch being filled over, if it holds anything (and, if
+ * when_idle, only if the consumers' thread has nothing else); the
+ * consumers' error.
+ */
+static int thread__hand_over(struct pipeline_thread *t, bool when_idle)
 {
 	int err;
 
 	pthread_mutex_lock(&t->lock);
-	if (t->fill_len) {
+	if (t->fill_len && !(when_idle && t->full)) {
 		while (t->full == PIPE_BATCHES - 1)
 			pthread_cond_wait(&t->cond, &t->lock);
 		t->len[t->head] = t->fill_len;
@@ -379,7 +391,7 @@ static int thread__put(struct pipeline_thread *t, const struct pm_record *rec)
 	int err;
 
 	if (t->fill_len + need > PIPE_BATCH_SIZE) {
-		err = thread__hand_over(t);
+		err = thread__hand_over(t, false);
 		if (err)
 			return err;
 	}
@@ -395,7 +407,7 @@ static void thread__sync(void *arg)
 {
 	struct pipeline_thread *t = arg;
 
-	thread__hand_over(t);
+	thread__hand_over(t, false);
 	pthread_mutex_lock(&t->lock);
 	while (t->full)
 		pthread_cond_wait(&t->cond, &t->lock);
@@ -472,7 +484,7 @@ static int pipeline__thread_stop(struct pm_pipeline *p)
 	struct pipeline_thread *t = p->thread;
 	int err;
 
-	thread__hand_over(t);
+	thread__hand_over(t, false);
 	pthread_mutex_lock(&t->lock);
 	t->done = true;
 	pthread_cond_broadcast(&t->cond);
