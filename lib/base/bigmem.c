@@ -72,6 +72,19 @@ void *pm_bigmem__resize(void *p, size_t old, size_t bytes)
 	return n;
 }
 
+#define POPULATE_MIN ((size_t)64 << 10)
+#define PAGE ((uintptr_t)4096)
+
+void pm_bigmem__populate(void *p, size_t bytes)
+{
+	/* The whole pages inside: the ends may be another block's. */
+	uintptr_t start = ((uintptr_t)p + PAGE - 1) & ~(PAGE - 1);
+	uintptr_t end = ((uintptr_t)p + bytes) & ~(PAGE - 1);
+
+	if (bytes >= POPULATE_MIN && end > start)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
+
 void pm_bigmem__free(void *p, size_t bytes)
 {
 	if (bytes < HUGE_PAGE)

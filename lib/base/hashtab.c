@@ -187,6 +187,9 @@ static int hashtab__rebuild(struct pm_hashtab *t, size_t nr_slots, bool reseed)
 	s = pm_bigmem__alloc(nr_slots * slot__size(t));
 	if (!s)
 		return -ENOMEM;
+	/* Entries go everywhere: every page is written. */
+	if (old.slot)
+		pm_bigmem__populate(s, nr_slots * slot__size(t));
 	if (reseed)
 		hashtab__seed(t);
 	t->slot = s;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bigmem.h"
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/cache.h"
@@ -423,8 +424,11 @@ static struct pm_sink_repeat *sink__repeat_chain(struct pm_report_sink *k,
 	/* Longer chains are not remembered: one would take too much of the ring. */
 	if (!nr || nr > k->chain_pool / 64)
 		return NULL;
-	if (!k->chains && !(k->chains = malloc(k->chain_pool * sizeof(*k->chains))))
-		return NULL;
+	if (!k->chains) {
+		if (!(k->chains = malloc(k->chain_pool * sizeof(*k->chains))))
+			return NULL;
+		pm_bigmem__populate(k->chains, k->chain_pool * sizeof(*k->chains));
+	}
 	key = sink__chain_hash(s);
 	e = sink__repeat_slot(k, s, key, cpumode, cpu);
 	*hit = e->nr == nr && sink__repeat_holds(k, e, s, key, cpumode, cpu) &&

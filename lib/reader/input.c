@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/bigmem.h"
 #include "base/file.h"
 #include "reader/input.h"
 
@@ -29,6 +30,7 @@ struct pm_input_ahead {
 	bool started;		/* a cold read was made */
 	uint64_t gen;		/* of the ask: a pread of an older one is dropped */
 	unsigned char *spare;	/* the thread reads into spare + cap */
+	unsigned char *first;	/* the caller's buffer at the start */
 	size_t cap;
 	uint64_t off;
 	size_t len;
@@ -39,6 +41,9 @@ static void *ahead__run(void *arg)
 {
 	struct pm_input_ahead *a = arg;
 
+	/* Where the preads go: both buffers, in turn. */
+	pm_bigmem__populate(a->spare + a->cap, a->cap);
+	pm_bigmem__populate(a->first + a->cap, a->cap);
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
 		uint64_t gen, off;
@@ -86,7 +91,7 @@ static void ahead__delete(struct pm_input_ahead *a)
 }
 
 /* The read-ahead of a regular file; NULL if it cannot be had: plain reads then. */
-static struct pm_input_ahead *ahead__new(int fd, size_t cap)
+static struct pm_input_ahead *ahead__new(int fd, size_t cap, unsigned char *first)
 {
 	struct pm_input_ahead *a = calloc(1, sizeof(*a));
 
@@ -104,6 +109,7 @@ static struct pm_input_ahead *ahead__new(int fd, size_t cap)
 	/* Its own fd: the caller may close the one it gave before the reader goes. */
 	a->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	a->cap = cap;
+	a->first = first;
 	a->spare = malloc(2 * cap);
 	if (a->fd < 0 || !a->spare || pthread_create(&a->thread, NULL, ahead__run, a)) {
 		ahead__delete(a);
@@ -123,9 +129,14 @@ int pm_input__init(struct pm_input *in, int fd, size_t cap)
 	if (S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_SET) == 0) {
 		in->seekable = true;
 		in->file_size = (uint64_t)st.st_size;
-		in->ahead = ahead__new(fd, cap);
+		/* Headroom, then a chunk, as the read-ahead's buffers are. */
+		in->buf = malloc(2 * cap);
+		if (!in->buf)
+			return -ENOMEM;
+		in->ahead = ahead__new(fd, cap, in->buf);
+		return 0;
 	}
-	in->buf = malloc(in->ahead ? 2 * cap : cap);
+	in->buf = malloc(cap);
 	return in->buf ? 0 : -ENOMEM;
 }
 

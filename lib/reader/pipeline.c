@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/bigmem.h"
 #include "reader/pipeline.h"
 #include "reader/queue.h"
 #include "symbols/debuginfod.h"
@@ -461,6 +462,8 @@ static void pipeline__thread_start(struct pm_pipeline *p)
 	for (i = 0; i < PIPE_BATCHES; i++)
 		if (!(t->batch[i] = malloc(PIPE_BATCH_SIZE)))
 			goto fail;
+		else
+			pm_bigmem__populate(t->batch[i], PIPE_BATCH_SIZE);
 	t->fill = t->batch[0];
 	/* One that cannot be read would be tried again there: no thread then. */
 	if (!pipeline__feature_read(p, HEADER_BUILD_ID) ||

@@ -27,8 +27,14 @@ _Static_assert(PM_QCHUNK_SIZE >= PM_RECORD_MAX + 64, "a chunk holds any record")
  * used before anything is mapped, so the most ever mapped does not grow.
  */
 #define QCHUNK_SPARES 16
-/* Emptied runs keep arrays up to this many entries for their next use. */
+/*
+ * Emptied runs keep arrays up to this many entries for their next use, and
+ * larger ones up to QRUN_KEEP_BYTES in all: each round's runs (a ring's
+ * records of a pass) grew theirs again from one entry, 12 reallocs and
+ * fresh pages every round.
+ */
 #define QRUN_KEEP 64
+#define QRUN_KEEP_BYTES ((size_t)1 << 20)
 
 struct pm_qchunk {
 	struct pm_qchunk *prev, *next;	/* in q->chunks */
@@ -114,6 +120,7 @@ static void oqueue__free_runs(struct pm_oqueue *q)
 	q->free_runs = NULL;
 	q->heap = NULL;
 	q->nr_runs = q->cap_runs = q->nr_free = q->nr = 0;
+	q->kept_bytes = 0;
 	q->tail = SIZE_MAX;
 	q->array_bytes = 0;
 }
@@ -240,6 +247,7 @@ static void oqueue__shrink_runs(struct pm_oqueue *q)
 	q->cap_runs = cap;
 	q->nr_runs = q->nr;
 	q->nr_free = 0;
+	q->kept_bytes = 0;
 	q->tail = tail;
 }
 
@@ -274,6 +282,8 @@ static int oqueue__new_run(struct pm_oqueue *q, const struct pm_qent *ent)
 
 	if (q->nr_free) {
 		idx = q->free_runs[q->nr_free - 1];
+		if (q->runs[idx].cap > QRUN_KEEP)
+			q->kept_bytes -= q->runs[idx].cap * sizeof(struct pm_qent);
 	} else {
 		if (oqueue__grow_runs(q))
 			return -ENOMEM;
@@ -472,9 +482,13 @@ int pm_oqueue__pop(struct pm_oqueue *q, uint64_t limit, struct pm_record *rec)
 		q->heap[0].time = r->ent[r->head].time;
 		q->heap[0].seq = r->ent[r->head].seq;
 	} else {
-		/* Emptied: to the free list, a small array kept. */
+		/* Emptied: to the free list, its array kept if small or within the budget. */
+		size_t bytes = r->cap * sizeof(*r->ent);
+
 		r->head = r->nr = 0;
-		if (r->cap > QRUN_KEEP) {
+		if (r->cap > QRUN_KEEP && q->kept_bytes + bytes <= QRUN_KEEP_BYTES) {
+			q->kept_bytes += bytes;
+		} else if (r->cap > QRUN_KEEP) {
 			q->array_bytes -= r->cap * sizeof(*r->ent) + QARRAY_OVERHEAD;
 			free(r->ent);
 			r->ent = NULL;

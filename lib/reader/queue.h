@@ -79,6 +79,7 @@ struct pm_oqueue {
 	size_t chunk_bytes;
 	size_t live_bytes;
 	size_t array_bytes;
+	size_t kept_bytes;		/* of the free runs' arrays over QRUN_KEEP entries */
 	size_t nr_mapped;		/* chunks mapped, spares included */
 	size_t compact_above;		/* see pm_oqueue__set_compact_above() */
 };

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/bigmem.h"
 #include "tap.h"
@@ -103,10 +104,40 @@ static void test_grow(void)
 	pm_bigmem__free(a, cap * sizeof(*a));
 }
 
+/* Populating faults a block's whole pages in at once and keeps its bytes. */
+static void test_populate(void)
+{
+	size_t n = MIB + 100, i, pages, resident = 0;
+	unsigned char *map, *p, *vec;
+	uintptr_t start, end;
+
+	/* Mapped here, not malloc'ed: its pages are surely not faulted in yet. */
+	map = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		tap_ok(0, "populate: no memory");
+		return;
+	}
+	p = map + 100;
+	fill(p, 4096);
+	pm_bigmem__populate(p, n);
+	start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+	pages = (end - start) / 4096;
+	vec = malloc(pages);
+	if (vec && !mincore((void *)start, end - start, vec))
+		for (i = 0; i < pages; i++)
+			resident += vec[i] & 1;
+	tap_ok(kept(p, 4096) && resident == pages,
+	       "populate: the bytes kept, %zu of %zu pages resident", resident, pages);
+	free(vec);
+	munmap(map, 2 * MIB);
+}
+
 int main(void)
 {
 	test_alloc();
 	test_resize();
 	test_grow();
+	test_populate();
 	return tap_done();
 }

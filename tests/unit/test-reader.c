@@ -580,6 +580,37 @@ static void test_queue(void)
 	pm_oqueue__exit(&q);
 }
 
+/*
+ * A run emptied keeps its array, within the budget, for the next round's
+ * run: the queue does not grow it again from one entry every round.
+ */
+static void test_queue_keep(void)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 8 };
+	struct pm_record rec = { .header = &h, .data = &h }, out;
+	size_t kept, popped = 0, reused = 0;
+	struct pm_oqueue q;
+	uint64_t t;
+
+	pm_oqueue__init(&q);
+	/* A late record in a run of its own keeps the queue from emptying. */
+	pm_oqueue__push(&q, &rec, 1000000);
+	for (t = 1; t <= 2000; t++)
+		pm_oqueue__push(&q, &rec, t);
+	while (pm_oqueue__pop(&q, 2000, &out) > 0)
+		popped++;
+	kept = q.kept_bytes;
+	for (t = 2001; t <= 4000; t++)
+		pm_oqueue__push(&q, &rec, t);
+	if (q.tail != SIZE_MAX)
+		reused = q.runs[q.tail].cap;
+	ok(popped == 2000 && kept == 2048 * sizeof(struct pm_qent) && !q.kept_bytes &&
+	   reused == 2048,
+	   "an emptied run's array is kept and taken again (%zu popped, %zu kept, cap %zu)",
+	   popped, kept, reused);
+	pm_oqueue__exit(&q);
+}
+
 struct ref_item {
 	uint64_t time;
 	uint64_t id;
@@ -867,6 +898,7 @@ int main(void)
 	test_decode();
 	test_queue();
 	test_queue_runs();
+	test_queue_keep();
 	test_queue_bound();
 	test_queue_compact_above();
 	test_names();
