@@ -52,8 +52,13 @@ void *pm_bigmem__resize(void *p, size_t old, size_t bytes)
 
 	if (bytes > BIGMEM_MAX)
 		return NULL;
-	if (old < HUGE_PAGE && bytes < HUGE_PAGE)
-		return realloc(p, bytes ? bytes : 1);
+	if (old < HUGE_PAGE && bytes < HUGE_PAGE) {
+		n = realloc(p, bytes ? bytes : 1);
+		/* Arrays grow to be filled: the new part is written next. */
+		if (n && bytes > old)
+			pm_bigmem__populate((char *)n + old, bytes - old);
+		return n;
+	}
 	if (old >= HUGE_PAGE && bytes >= HUGE_PAGE) {
 		/* The pages move, not their bytes: onto a huge page boundary reserved first. */
 		n = huge__map(huge__round(bytes));
