@@ -170,7 +170,8 @@ static int input__fill_cold(struct pm_input *in)
 	memmove(in->buf + in->cap - left, in->buf + in->start, left);
 	in->start = in->cap - left;
 	in->end = in->cap;
-	n = pm_file__pread(in->fd, in->buf + in->cap, INPUT_COLD_READ, in->next);
+	n = pm_file__pread(in->fd, in->buf + in->cap,
+			   in->cap < INPUT_COLD_READ ? in->cap : INPUT_COLD_READ, in->next);
 	if (n < 0)
 		return (int)n;
 	if (!n) {
