@@ -387,26 +387,12 @@ static struct pm_sink_repeat *sink__repeat(struct pm_report_sink *k, const struc
 }
 
 /*
- * The hash of sample s's call chain and ip, in two lanes of one multiply
- * per address, mixed at the end: a full mix per address, each waiting for
- * the last, was a tenth of the consumers' thread.  A slot's chain is
- * compared whole: a collision costs a naming, never a wrong place.
+ * The hash of sample s's call chain and ip.  A slot's chain is compared
+ * whole: a collision costs a naming, never a wrong place.
  */
 static uint64_t sink__chain_hash(const struct pm_sample *s)
 {
-	const uint64_t *c = s->callchain;
-	uint64_t a = s->ip, b = s->callchain_nr;
-	size_t i, n = s->callchain_nr;
-
-	for (i = 0; i + 1 < n; i += 2) {
-		a = (a ^ c[i]) * 0x9e3779b97f4a7c15ULL;
-		b = (b ^ c[i + 1]) * 0xc2b2ae3d27d4eb4fULL;
-		a ^= a >> 29;
-		b ^= b >> 29;
-	}
-	if (i < n)
-		a = (a ^ c[i]) * 0x9e3779b97f4a7c15ULL;
-	return pm_cache__mix(a, b);
+	return pm_cache__hash_words(s->callchain, s->callchain_nr, s->ip);
 }
 
 /*

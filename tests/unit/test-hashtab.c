@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cache.h"
 #include "base/hashtab.h"
 #include "tap.h"
 
@@ -323,8 +324,35 @@ static void test_broken_hash(void)
 	strs_free(&ss);
 }
 
+/*
+ * pm_cache__hash_words: one word changed anywhere, two swapped, or a zero
+ * word more gives another hash (a chain cache would take one chain for
+ * another only to compare it whole, but every collision costs a naming).
+ */
+static void test_cache_words(void)
+{
+	uint64_t w[9] = { 0x401000, 0x401234, 0x7f0000001000, 0xffffffff81000000, 0x5 }, v[9];
+	uint64_t h = pm_cache__hash_words(w, 5, 0x1000);
+	size_t i, same = 0;
+
+	for (i = 0; i < 5; i++) {
+		memcpy(v, w, sizeof(w));
+		v[i] ^= 8;
+		same += pm_cache__hash_words(v, 5, 0x1000) == h;
+	}
+	memcpy(v, w, sizeof(w));
+	v[1] = w[2], v[2] = w[1];
+	same += pm_cache__hash_words(v, 5, 0x1000) == h;
+	same += pm_cache__hash_words(w, 6, 0x1000) == h;	/* w[5] is 0 */
+	same += pm_cache__hash_words(w, 5, 0x1008) == h;
+	same += pm_cache__hash_words(w, 5, 0x1000) != h;
+	tap_ok(!same, "cache words: a word changed, two swapped, a zero more or another seed "
+		      "change the hash (%zu did not)", same);
+}
+
 int main(void)
 {
+	test_cache_words();
 	test_int_basic();
 	test_int_deterministic();
 	adversarial_int("multiples of 65536", key_64k);
