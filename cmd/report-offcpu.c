@@ -125,6 +125,12 @@ void report_offcpu__notes(const struct report_offcpu *o, const char *name)
 		     "them may be lost (%" PRIu64 " LOST records) or was not recorded (%" PRIu64
 		     " missing)", name, ms(st->unattributed_ns), st->unattributed_spans,
 		     st->lost_records, st->missed_ins);
+	if (st->partial_spans)
+		note("%s: %" PRIu64 " switch-ins were not recorded (the kernel samples no switch away "
+		     "from some tasks): those spans are charged until the last switch recorded on "
+		     "the CPU each thread came back on; the %.3f ms from those switches to the "
+		     "threads' next records is charged to none", name, st->partial_spans,
+		     ms(st->partial_rest_ns));
 	if (st->zero_times || st->backwards || st->past_end || st->missed_outs)
 		note("%s: switch times that contradict the rest: %" PRIu64 " at 0, %" PRIu64
 		     " before their thread's last record, birth or switch-out, %" PRIu64 " past "

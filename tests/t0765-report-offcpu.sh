@@ -140,13 +140,20 @@ test_expect_success 'pprof: sample type off-cpu in nanoseconds, the JSON total' 
 	test_grep "period=$(python3 -c "import json; print(json.load(open(\"t.json\"))[\"events\"][0][\"period\"])") " sum
 '
 
+# Some kernels sample no switch away from some tasks (here, the VM agent's
+# threads): a thread switched in after one has no switch-in.  Report
+# charges what it knows and says how much it charged to none; that much
+# may be missing from the threads' totals, no more.
 test_expect_success '-a: the tracepoint alone (no SWITCH_CPU_WIDE), the same totals' '
 	"$PMREC" record -a --off-cpu -g -k mono -q -o a.data -- "$HELPERS/offcpu" wait 5 10 >a.out &&
 	"$PMREC" dump --stats a.data >stats &&
 	! grep -q "SWITCH" stats &&
 	"$PMREC" dump --json --type=exit a.data >a.exits &&
-	json a.data a.json &&
-	$CHECK blocked a.out a.json a.exits
+	json a.data a.json 2>notes &&
+	uncharged=$(sed -nE -e "s/.* ([0-9.]+) ms off CPU \([0-9]+ spans\) not attributed.*/\1/p" \
+		-e "s/.*; the ([0-9.]+) ms from those switches.*/\1/p" notes |
+		awk "{ s += \$1 } END { printf \"%d\", s * 1e6 }") &&
+	UNCHARGED_NS=$uncharged $CHECK blocked a.out a.json a.exits
 '
 
 test_expect_success 'a recording of tasks without SWITCH records: report says what is missing' '

@@ -30,6 +30,7 @@ struct pm_offcpu_thread {
 struct pm_offcpu_cpu {
 	/* Switch-ins elsewhere of threads last switched in here, that ran since. */
 	uint64_t pending;
+	uint64_t last_switch;	/* the time of the last sched_switch recorded here */
 };
 
 int pm_offcpu__init(struct pm_offcpu *o, const struct pm_offcpu_ops *ops, void *ctx)
@@ -102,6 +103,18 @@ static void offcpu__cpu_live(struct pm_offcpu *o, int32_t cpu)
 		o->stats.missed_outs += c->pending;
 		c->pending = 0;
 	}
+}
+
+/* A sched_switch recorded on cpu at time: what the CPU ran after it is known. */
+static int offcpu__cpu_switched(struct pm_offcpu *o, int32_t cpu, uint64_t time)
+{
+	struct pm_offcpu_cpu *c = cpu >= 0 ? offcpu__cpu(o, cpu, true) : NULL;
+
+	if (cpu >= 0 && !c)
+		return -ENOMEM;
+	if (c && time > c->last_switch)
+		c->last_switch = time;
+	return 0;
 }
 
 /*
@@ -280,6 +293,7 @@ int pm_offcpu__seen(struct pm_offcpu *o, uint64_t time, int32_t tid, bool ran)
 	return 0;
 }
 
+
 /* A switch time that contradicts what came before: counted once, under its first kind. */
 static void offcpu__odd_time(struct pm_offcpu *o, uint64_t time, uint64_t before)
 {
@@ -287,6 +301,34 @@ static void offcpu__odd_time(struct pm_offcpu *o, uint64_t time, uint64_t before
 		o->stats.zero_times++;
 	else if (time < before)
 		o->stats.backwards++;
+}
+
+/*
+ * t, off CPU as far as we know, shows at time that it ran on cpu since (a
+ * sample of it, its switch-out again, its exit): its switch-in is missing.
+ * A lost one (t is tainted) charges nothing.  Otherwise it may never have
+ * been recorded: on some machines the kernel samples no sched_switch in
+ * the context of some tasks (a guest's agent), so what a CPU switches to
+ * after one of them has no record.  t came back on cpu after the last
+ * switch recorded there, which switched to another task: its span is
+ * charged up to that switch, and the rest, which holds its switch-in, is
+ * counted, not charged.  Without such a switch since t's switch-out,
+ * nothing is charged.
+ */
+static int offcpu__in_missed(struct pm_offcpu *o, struct pm_offcpu_thread *t, uint64_t time,
+			     int32_t cpu)
+{
+	const struct pm_offcpu_cpu *c = cpu >= 0 ? offcpu__cpu(o, cpu, false) : NULL;
+	uint64_t end = c ? c->last_switch : 0;
+
+	o->stats.missed_ins++;
+	if (t->tainted || end <= t->out || end > time) {
+		t->tainted = true;
+		return offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
+	}
+	o->stats.partial_spans++;
+	pm_add_sat(&o->stats.partial_rest_ns, time - end);
+	return offcpu__close(o, t, end, PM_OFFCPU_CHARGED);
 }
 
 /* A switch-out, the recording's clock already moved to time. */
@@ -314,11 +356,8 @@ static int offcpu__out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t 
 		return offcpu__drop(o, handle);
 	}
 	/* Out twice without an in between: the switch-in was never seen. */
-	if (t->open) {
-		o->stats.missed_ins++;
-		t->tainted = true;
-		err = offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
-	}
+	if (t->open)
+		err = offcpu__in_missed(o, t, time, cpu);
 	/* A dead thread's last switch: nothing waits for it. */
 	if (err || (prev_state & PM_OFFCPU_TASK_DEAD)) {
 		o->stats.exits += !err;
@@ -379,6 +418,19 @@ static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t t
 	return err;
 }
 
+int pm_offcpu__running(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid)
+{
+	struct pm_offcpu_thread *t = tid > 0 ? offcpu__find(o, tid) : NULL;
+	int err;
+
+	if (!t || !t->open || !time || time <= t->out)
+		return pm_offcpu__seen(o, time, tid, true);
+	err = pm_offcpu__time(o, time) ?: offcpu__check_held(o, time, tid);
+	if (!err && clock__believed(&o->clock, time))
+		err = offcpu__in_missed(o, t, time, cpu);
+	return err ?: pm_offcpu__seen(o, time, tid, true);
+}
+
 int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,
 			  int32_t tid, uint64_t prev_state, uint64_t handle)
 {
@@ -389,12 +441,14 @@ int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32
 		return err;
 	}
 	offcpu__cpu_live(o, cpu);
-	return offcpu__out(o, time, cpu, pid, tid, prev_state, handle);
+	return offcpu__out(o, time, cpu, pid, tid, prev_state, handle) ?:
+	       offcpu__cpu_switched(o, cpu, time);
 }
 
 int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid)
 {
-	return pm_offcpu__time(o, time) ?: offcpu__in(o, time, cpu, tid);
+	return pm_offcpu__time(o, time) ?: offcpu__in(o, time, cpu, tid) ?:
+	       offcpu__cpu_switched(o, cpu, time);
 }
 
 int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time)
@@ -414,7 +468,7 @@ int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time)
 	return err;
 }
 
-int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid)
+int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid)
 {
 	struct pm_offcpu_thread *t;
 	int err = pm_offcpu__seen(o, time, tid, false);
@@ -426,9 +480,7 @@ int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid)
 	/* It ran to exit: a span still open lost its switch-in. */
 	if (!t->open)
 		return 0;
-	o->stats.missed_ins++;
-	t->tainted = true;
-	return offcpu__close(o, t, time, PM_OFFCPU_UNATTRIBUTED);
+	return offcpu__in_missed(o, t, time, cpu);
 }
 
 int pm_offcpu__thread_fork(struct pm_offcpu *o, uint64_t time, int32_t tid)
@@ -567,7 +619,7 @@ static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
 	int err;
 
 	if (!pm_offcpu__is_switch(o, s))
-		return pm_offcpu__seen(o, s->time, tid, true);
+		return pm_offcpu__running(o, s->time, cpu, tid);
 	oe = &o->evsels[s->evsel->idx];
 	/* A record whose fields lie outside its payload pairs nothing. */
 	if (field_int(oe->prev_pid, s, &prev_pid) || field_int(oe->prev_state, s, &prev_state) ||
@@ -583,7 +635,8 @@ static int offcpu__sample(struct pm_offcpu *o, const struct pm_record *rec,
 			err = offcpu__out(o, s->time, cpu, (int32_t)s->pid, (int32_t)prev_pid,
 					  prev_state, handle);
 	}
-	return err ?: offcpu__in(o, s->time, cpu, (int32_t)next_pid);
+	err = err ?: offcpu__in(o, s->time, cpu, (int32_t)next_pid);
+	return err ?: offcpu__cpu_switched(o, cpu, s->time);
 }
 
 int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_rec_info *in)
@@ -612,7 +665,9 @@ int pm_offcpu__record(void *arg, const struct pm_record *rec, const struct pm_re
 			return 0;
 		return pm_offcpu__lost(o, in->has_time ? in->time : o->clock.last);
 	case PERF_RECORD_EXIT:
-		return in->has_time && in->has_pid ? pm_offcpu__thread_exit(o, in->time, in->tid) : 0;
+		return in->has_time && in->has_pid ?
+			pm_offcpu__thread_exit(o, in->time, in->has_cpu ? (int32_t)in->cpu : -1,
+					       in->tid) : 0;
 	case PERF_RECORD_FORK:
 		return in->has_time && in->has_pid ? pm_offcpu__thread_fork(o, in->time, in->tid) : 0;
 	default:

@@ -29,6 +29,13 @@
  * far is long (one record at 2^64-1): a span that ends at such a time is
  * held until a later record reaches it, and is past the end if none does.
  *
+ * A switch-in may also never have been recorded: some kernels sample no
+ * switch away from some tasks (a guest's agent), so what a CPU switches
+ * to after one of them has no record.  When the thread then shows it ran
+ * (a sample, its switch-out again, its exit), it came back on that CPU
+ * after the last switch recorded there: the span is charged up to that
+ * switch, the rest counted, not charged (partial_spans).
+ *
  * A switch-in of a thread that ran since its last switch-in means the
  * switch-out between them is missing, but not always from the file: it
  * happened on the CPU of that last switch-in, whose switches may no longer
@@ -96,8 +103,14 @@ struct pm_offcpu_stats {
 	uint64_t blocked_ns, runnable_ns;
 	uint64_t at_end_threads, at_end_ns;	/* part of blocked_ns/runnable_ns */
 	uint64_t unattributed_spans, unattributed_ns;
-	/* Spans whose switch-in never came (out again, or exited): part of the above. */
+	/*
+	 * Spans whose switch-in never came (the thread ran again, out again, or
+	 * exited): unattributed, or partial_spans of them charged until the
+	 * last switch recorded on the CPU it came back on (its switch-in not
+	 * recorded), the partial_rest_ns after that switch charged to none.
+	 */
 	uint64_t missed_ins;
+	uint64_t partial_spans, partial_rest_ns;
 	/*
 	 * Switch-ins of a thread seen on CPU since its last one, whose CPU
 	 * went on recording switches after: its switch-out is missing.
@@ -163,7 +176,12 @@ int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32
 			  int32_t tid, uint64_t prev_state, uint64_t handle);
 int pm_offcpu__switch_in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid);
 int pm_offcpu__lost(struct pm_offcpu *o, uint64_t time);
-int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t tid);
+int pm_offcpu__thread_exit(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid);
+/*
+ * A sample of thread tid on cpu (-1: unknown) at time that is no switch:
+ * it runs there.  Off CPU as far as we know, its switch-in is missing.
+ */
+int pm_offcpu__running(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid);
 /* A new thread tid (its FORK): its life starts at time. */
 int pm_offcpu__thread_fork(struct pm_offcpu *o, uint64_t time, int32_t tid);
 /*

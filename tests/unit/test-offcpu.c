@@ -115,7 +115,7 @@ static void test_end_exit_idle(void)
 	pm_offcpu__switch_out(&o, 100 * MS, 0, 30, 30, S_SLEEP, 1);
 	pm_offcpu__switch_out(&o, 100 * MS, 1, 0, 0, 0, 2);
 	/* 31 runs, exits (EXIT record), then leaves the CPU for good. */
-	pm_offcpu__thread_exit(&o, 110 * MS, 31);
+	pm_offcpu__thread_exit(&o, 110 * MS, 1, 31);
 	pm_offcpu__switch_out(&o, 111 * MS, 1, 31, 31, S_DEAD, 3);
 	pm_offcpu__time(&o, 195 * MS);
 	pm_offcpu__time(&o, 200 * MS);
@@ -323,7 +323,7 @@ static void test_missed_out(void)
 	pm_offcpu__switch_in(&o, 3400 * MS, -1, 80);
 	tap_ok(o.stats.missed_outs == 1, "not after a LOST record");
 	/* Out after its EXIT and never in again: not charged at the end. */
-	pm_offcpu__thread_exit(&o, 3500 * MS, 81);
+	pm_offcpu__thread_exit(&o, 3500 * MS, -1, 81);
 	pm_offcpu__switch_out(&o, 3600 * MS, 0, 81, 81, S_SLEEP, 1);
 	pm_offcpu__end(&o);
 	tap_ok(o.stats.at_end_threads == 0 && o.stats.missed_ins == 1 &&
@@ -369,9 +369,64 @@ static void test_missed_out_edges(void)
 	pm_offcpu__exit(&o);
 }
 
+/*
+ * A switch-in never recorded (the kernel samples no switch away from some
+ * tasks): the thread shows it ran on a CPU, and came back there after the
+ * last switch recorded on it.  Charged up to that switch, the rest counted.
+ */
+static void test_in_not_recorded(void)
+{
+	struct pm_offcpu o;
+	struct seen s = { 0 };
+	const struct pm_offcpu_span *sp;
+
+	pm_offcpu__init(&o, &ops, &s);
+	/* 90 sleeps on CPU 0; 91 comes in there at 104 ms, 90 runs at 106 ms. */
+	pm_offcpu__switch_out(&o, 100 * MS, 0, 90, 90, S_SLEEP, 1);
+	pm_offcpu__switch_in(&o, 104 * MS, 0, 91);
+	pm_offcpu__running(&o, 106 * MS, 0, 90);
+	sp = span_of(&s, 90, 100 * MS);
+	tap_ok(sp && sp->kind == PM_OFFCPU_CHARGED && sp->end == 104 * MS &&
+	       o.stats.missed_ins == 1 && o.stats.partial_spans == 1 &&
+	       o.stats.partial_rest_ns == 2 * MS,
+	       "a sample after its switch-out: charged to the CPU's last switch, 2 ms counted");
+	/* No switch on CPU 1 since 92 left: nothing known, nothing charged. */
+	pm_offcpu__switch_out(&o, 110 * MS, 1, 92, 92, S_SLEEP, 2);
+	pm_offcpu__running(&o, 115 * MS, 1, 92);
+	sp = span_of(&s, 92, 110 * MS);
+	tap_ok(sp && sp->kind == PM_OFFCPU_UNATTRIBUTED && sp->end == 115 * MS &&
+	       o.stats.partial_spans == 1 && o.stats.missed_ins == 2,
+	       "no switch on its CPU since: unattributed");
+	/* Out twice: 93 came back on CPU 0 after 94 came in at 203 ms. */
+	pm_offcpu__switch_out(&o, 200 * MS, 0, 93, 93, S_SLEEP, 3);
+	pm_offcpu__switch_in(&o, 203 * MS, 0, 94);
+	pm_offcpu__switch_out(&o, 205 * MS, 0, 93, 93, S_SLEEP, 4);
+	sp = span_of(&s, 93, 200 * MS);
+	tap_ok(sp && sp->kind == PM_OFFCPU_CHARGED && sp->end == 203 * MS &&
+	       o.stats.partial_rest_ns == 4 * MS,
+	       "out twice: the first span charged to the switch before the second");
+	/* Its exit: the same. */
+	pm_offcpu__switch_out(&o, 300 * MS, 1, 95, 95, S_SLEEP, 5);
+	pm_offcpu__switch_in(&o, 301 * MS, 1, 96);
+	pm_offcpu__thread_exit(&o, 305 * MS, 1, 95);
+	sp = span_of(&s, 95, 300 * MS);
+	tap_ok(sp && sp->kind == PM_OFFCPU_CHARGED && sp->end == 301 * MS &&
+	       o.stats.partial_spans == 3, "an exit after its switch-out: the same");
+	/* After a LOST record nothing is charged: the switch-in may be among the lost. */
+	pm_offcpu__switch_out(&o, 400 * MS, 0, 97, 97, S_SLEEP, 6);
+	pm_offcpu__lost(&o, 401 * MS);
+	pm_offcpu__switch_in(&o, 402 * MS, 0, 98);
+	pm_offcpu__running(&o, 403 * MS, 0, 97);
+	sp = span_of(&s, 97, 400 * MS);
+	tap_ok(sp && sp->kind == PM_OFFCPU_UNATTRIBUTED && o.stats.partial_spans == 3,
+	       "across a LOST record: unattributed");
+	pm_offcpu__exit(&o);
+}
+
 int main(void)
 {
 	test_migration_and_preemption();
+	test_in_not_recorded();
 	test_lost_range();
 	test_end_exit_idle();
 	test_records();
