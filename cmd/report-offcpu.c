@@ -126,7 +126,7 @@ void report_offcpu__notes(const struct report_offcpu *o, const char *name)
 		     " missing)", name, ms(st->unattributed_ns), st->unattributed_spans,
 		     st->lost_records, st->missed_ins);
 	if (st->partial_spans)
-		note("%s: %" PRIu64 " switch-ins were not recorded (the kernel samples no switch away "
+		note("%s: %" PRIu64 " switch-ins were not recorded (some kernels sample no switch away "
 		     "from some tasks): those spans are charged until the last switch recorded on "
 		     "the CPU each thread came back on; the %.3f ms from those switches to the "
 		     "threads' next records is charged to none", name, st->partial_spans,
