@@ -31,6 +31,14 @@
 
 struct pm_reader;
 
+/*
+ * The largest zstd window (log2 bytes) a recording's COMPRESSED records may
+ * ask for: zstd's default maximum, which perf -z 22, its top level, writes.
+ * The decompressor allocates that much once, whatever the file's size (a
+ * 128-byte frame may ask for it); a larger window is a corrupt record.
+ */
+#define PM_ZSTD_WINDOW_LOG_MAX 27
+
 struct pm_reader_error {
 	uint64_t offset;	/* byte offset in the file or stream */
 	int err;		/* negative errno */

@@ -57,7 +57,9 @@ int reader__unpack(struct pm_reader *r, const struct pm_record *rec)
 
 	if (!r->dstream) {
 		r->dstream = ZSTD_createDStream();
-		if (!r->dstream || ZSTD_isError(ZSTD_initDStream(r->dstream)))
+		if (!r->dstream || ZSTD_isError(ZSTD_initDStream(r->dstream)) ||
+		    ZSTD_isError(ZSTD_DCtx_setParameter(r->dstream, ZSTD_d_windowLogMax,
+							PM_ZSTD_WINDOW_LOG_MAX)))
 			return reader__fail(r, rec->offset, -ENOMEM, "out of memory");
 	}
 	if (r->unz_start == r->unz_end)

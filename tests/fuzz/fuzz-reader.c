@@ -71,6 +71,21 @@ enum fuzz_mode {
 #define FUZZ_QUEUE_SLACK (3 * (PM_QCHUNK_SIZE + 4096))
 /* The reader's own buffers and tables, whatever the input. */
 #define FUZZ_BUDGET_EXTRA (16 << 20)
+/*
+ * And, for an input that holds a zstd frame, the window it may declare
+ * (PM_ZSTD_WINDOW_LOG_MAX, what perf -z 22 writes) and zstd's block
+ * buffers: a constant a 128-byte COMPRESSED record can ask for.
+ */
+#define FUZZ_ZSTD_EXTRA (((int64_t)1 << PM_ZSTD_WINDOW_LOG_MAX) + (1 << 20))
+
+/* The extra budget of an input: zstd's window only where a frame may start. */
+static int64_t fuzz__extra(const uint8_t *data, size_t size)
+{
+	static const uint8_t zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+	return FUZZ_BUDGET_EXTRA + (memmem(data, size, zstd_magic, sizeof(zstd_magic)) ?
+				    FUZZ_ZSTD_EXTRA : 0);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -526,7 +541,7 @@ static void fuzz__metadata(struct pm_reader *r)
 
 /* --- one input ------------------------------------------------------------------ */
 
-static void fuzz__read(int fd, size_t size, struct fuzz_result *res)
+static void fuzz__read(int fd, size_t size, int64_t extra, struct fuzz_result *res)
 {
 	struct pm_reader *r;
 	struct pm_record rec;
@@ -534,7 +549,7 @@ static void fuzz__read(int fd, size_t size, struct fuzz_result *res)
 	uint64_t last = 0;
 	int err, again;
 
-	fuzz_budget__arm(size, FUZZ_BUDGET_EXTRA);
+	fuzz_budget__arm(size, extra);
 	r = pm_reader__new();
 	if (!r)
 		abort();
@@ -618,7 +633,7 @@ static void fuzz__one_pipe(const uint8_t *data, size_t size, struct fuzz_result 
 		fprintf(stderr, "fuzz-reader: cannot start the pipe writer\n");
 		abort();
 	}
-	fuzz__read(fds[0], size, res);
+	fuzz__read(fds[0], size, fuzz__extra(data, size), res);
 	close(fds[0]);
 	pthread_join(thread, NULL);
 }
@@ -626,7 +641,7 @@ static void fuzz__one_pipe(const uint8_t *data, size_t size, struct fuzz_result 
 static void fuzz__one_file(const uint8_t *data, size_t size, struct fuzz_result *res)
 {
 	fuzz_memfd__fill(fuzz_memfd, data, size);
-	fuzz__read(fuzz_memfd, size, res);
+	fuzz__read(fuzz_memfd, size, fuzz__extra(data, size), res);
 }
 
 static void fuzz__one(const uint8_t *data, size_t size, enum fuzz_mode mode,
