@@ -279,6 +279,14 @@ static int offcpu__check_held(struct pm_offcpu *o, uint64_t time, int32_t tid)
 	return offcpu__unhold(o, time);
 }
 
+/* A record of t at time, the clock already moved: ran, it shows t on CPU. */
+static void thread__saw(struct pm_offcpu_thread *t, uint64_t time, bool ran)
+{
+	if (time > t->now)
+		t->now = time;
+	t->ran |= ran && !t->open;
+}
+
 int pm_offcpu__seen(struct pm_offcpu *o, uint64_t time, int32_t tid, bool ran)
 {
 	struct pm_offcpu_thread *t;
@@ -287,9 +295,7 @@ int pm_offcpu__seen(struct pm_offcpu *o, uint64_t time, int32_t tid, bool ran)
 	t = offcpu__find(o, tid);
 	if (err || !t)
 		return err;
-	if (time > t->now)
-		t->now = time;
-	t->ran |= ran && !t->open;
+	thread__saw(t, time, ran);
 	return 0;
 }
 
@@ -420,15 +426,18 @@ static int offcpu__in(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t t
 
 int pm_offcpu__running(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t tid)
 {
-	struct pm_offcpu_thread *t = tid > 0 ? offcpu__find(o, tid) : NULL;
-	int err;
+	struct pm_offcpu_thread *t;
+	/* Once: a time moved to twice would count as reached twice (confirmed). */
+	int err = pm_offcpu__time(o, time) ?: offcpu__check_held(o, time, tid);
 
-	if (!t || !t->open || !time || time <= t->out)
-		return pm_offcpu__seen(o, time, tid, true);
-	err = pm_offcpu__time(o, time) ?: offcpu__check_held(o, time, tid);
-	if (!err && clock__believed(&o->clock, time))
+	t = offcpu__find(o, tid);
+	if (err || !t)
+		return err;
+	if (t->open && time > t->out && clock__believed(&o->clock, time))
 		err = offcpu__in_missed(o, t, time, cpu);
-	return err ?: pm_offcpu__seen(o, time, tid, true);
+	if (!err)
+		thread__saw(t, time, true);
+	return err;
 }
 
 int pm_offcpu__switch_out(struct pm_offcpu *o, uint64_t time, int32_t cpu, int32_t pid,

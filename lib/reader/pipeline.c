@@ -19,9 +19,10 @@
  * (at the start it waited for two rounds and a full batch, a twentieth of
  * a report).  PIPE_BATCHES bound the records between the two.  A record
  * that changes what the reader knows of the events waits until the
- * consumers' thread has caught up (pm_reader__set_sync).  A malformed sample stops the
- * consumers' thread: what it took before counts, and its fault becomes the
- * reader's, whatever the reading thread met meanwhile further on.
+ * consumers' thread has caught up (pm_reader__set_sync).  A malformed
+ * sample stops the consumers' thread: what it took before counts, and its
+ * fault becomes the reader's, whatever the reading thread met meanwhile
+ * further on.
  */
 #define PIPE_BATCHES 4
 #define PIPE_BATCH_SIZE (512u << 10)
@@ -459,11 +460,11 @@ static void pipeline__thread_start(struct pm_pipeline *p)
 		free(t);
 		return;
 	}
-	for (i = 0; i < PIPE_BATCHES; i++)
+	for (i = 0; i < PIPE_BATCHES; i++) {
 		if (!(t->batch[i] = malloc(PIPE_BATCH_SIZE)))
 			goto fail;
-		else
-			pm_bigmem__populate(t->batch[i], PIPE_BATCH_SIZE);
+		pm_bigmem__populate(t->batch[i], PIPE_BATCH_SIZE);
+	}
 	t->fill = t->batch[0];
 	/* One that cannot be read would be tried again there: no thread then. */
 	if (!pipeline__feature_read(p, HEADER_BUILD_ID) ||

@@ -420,6 +420,13 @@ static void test_in_not_recorded(void)
 	sp = span_of(&s, 97, 400 * MS);
 	tap_ok(sp && sp->kind == PM_OFFCPU_UNATTRIBUTED && o.stats.partial_spans == 3,
 	       "across a LOST record: unattributed");
+	/* A sample at 2^64-1 of a thread off CPU: not the recording's end, nothing charged. */
+	pm_offcpu__switch_out(&o, 500 * MS, 0, 99, 99, S_SLEEP, 7);
+	pm_offcpu__switch_in(&o, 501 * MS, 0, 98);
+	pm_offcpu__running(&o, UINT64_MAX, 0, 99);
+	tap_ok(pm_offcpu__end_time(&o) == 501 * MS && o.stats.partial_spans == 3,
+	       "a sample at 2^64-1: the end stays %llu ms, nothing charged",
+	       (unsigned long long)(pm_offcpu__end_time(&o) / MS));
 	pm_offcpu__exit(&o);
 }
 
