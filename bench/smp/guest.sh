@@ -37,9 +37,10 @@ counts() {	# counts TOOL DIR -> "samples lost"
 	echo "${sl:-NA NA}"
 }
 
-# "span=S life=L": seconds between the first and the last sample, and
-# between COMM's exec and the EXIT of the recorded command (one reader for
-# both tools): the time the workload itself took, emulated exec included.
+# "span=S life=L pre=P post=Q": seconds between the first and the last
+# sample, and between COMM's exec and the EXIT of the recorded command (one
+# reader for both tools): the time the workload itself took, emulated exec
+# included; then the samples' time before the exec and after the exit.
 span() {	# span FILE COMM
 	perf script --show-task-events -F comm,pid,time,event -i "$1" 2>/dev/null | awk -v c="$2" '
 		function when(   i) {
@@ -55,6 +56,8 @@ span() {	# span FILE COMM
 		END {
 			printf "span=%s life=%s", n ? sprintf("%.3f", hi - lo) : "NA",
 				x && e ? sprintf("%.3f", e - x) : "NA"
+			printf " pre=%s post=%s", n && x ? sprintf("%.3f", x - lo) : "NA",
+				n && e ? sprintf("%.3f", hi - e) : "NA"
 		}'
 }
 

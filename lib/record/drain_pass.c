@@ -442,7 +442,7 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 
 	if (d->windowed)
 		drain__mark_windows(d, true);
-	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
+	drain__quiet_all(d);
 	for (i = 0; i < d->nr_rings; i++)
 		if (d->rings[i].state == PM_DRAIN_ACTIVE)
 			d->rings[i].state = PM_DRAIN_DRAINING;
