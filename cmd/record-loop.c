@@ -53,16 +53,29 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* User and system time of every thread of pmrec's, those that ended too. */
+static int64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void record__phase(struct record *rec, const char *what)
 {
-	int64_t now;
+	int64_t now, cpu;
 
 	if (rec->opts->verbose < 2)
 		return;
 	now = now_ns();
+	cpu = cpu_ns();
 	if (rec->phase_at)
-		note("%s: %.3f s", what, (double)(now - rec->phase_at) / 1e9);
+		note("%s: %.3f s, %.3f s CPU", what, (double)(now - rec->phase_at) / 1e9,
+		     (double)(cpu - rec->phase_cpu) / 1e9);
 	rec->phase_at = now;
+	rec->phase_cpu = cpu;
 }
 
 /*

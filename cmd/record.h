@@ -103,6 +103,7 @@ struct record {
 	int cgroup_fd;			/* -G's cgroup directory, or -1 */
 	bool size_stopped;		/* --max-size ended the recording */
 	int64_t phase_at;		/* -vv: CLOCK_MONOTONIC ns the last phase ended */
+	int64_t phase_cpu;		/* -vv: the process's CPU ns then, all threads */
 };
 
 extern const struct argp record_argp;

@@ -132,4 +132,20 @@ test_expect_success '--synth takes all, task or no' '
 	test_expect_code 64 "$PMREC" -a --synth= -o x.data -- true 2>/dev/null
 '
 
+test_expect_success '-vv times each phase in wall and CPU time, in order' '
+	"$PMREC" -vv -a -o v.data -- sleep 0.2 2>err &&
+	sed -n "s/^pmrec record: \([^:]*\): \([0-9]*\.[0-9]\{3\}\) s, \([0-9]*\.[0-9]\{3\}\) s CPU\$/\1|\2|\3/p" \
+		err >phases &&
+	cat phases &&
+	printf "%s\n" set-up "events opened and mapped" "file'"'"'s prologue" "events enabled" \
+		recording "events disabled, rings drained and unmapped" \
+		"lost counts, JIT maps, file finished" >expect &&
+	head -7 phases | cut -d"|" -f1 >got &&
+	test_cmp expect got &&
+	awk -F"|" -v n="$(nproc)" "
+		\$1 == \"recording\" && \$2 < 0.2 { print \"recording shorter than the workload\"; bad = 1 }
+		\$3 > \$2 * n + 0.002 { print \$1 \": more CPU than \" n \" CPUs give\"; bad = 1 }
+		END { exit bad }" phases
+'
+
 test_done

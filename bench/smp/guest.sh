@@ -138,9 +138,11 @@ phases() {
 				wait
 			fi
 			say "scen=phases tool=$tool rep=0 wall=$(ct wall "$d/ct")"
-			sed -n 's/^[^:]*: \([^:]*\): \([0-9.]*\) s$/\1|\2/p' "$d/err" | while IFS='|' read -r ph t; do
-				echo "@P tool=$tool kind=$kind phase=$(echo "$ph" | tr ' ' '_') s=$t"
-			done
+			# "PHASE: S s" or, since -vv says it, "PHASE: S s, C s CPU"
+			sed -n 's/^[^:]*: \([^:]*\): \([0-9.]*\) s\(, \([0-9.]*\) s CPU\)\{0,1\}$/\1|\2|\4/p' "$d/err" |
+				while IFS='|' read -r ph t c; do
+					echo "@P tool=$tool kind=$kind phase=$(echo "$ph" | tr ' ' '_') s=$t cpu=${c:-NA}"
+				done
 			n=$(sed -n 's/^[^:]*: left out \([0-9]*\) samples.*/\1/p' "$d/err")
 			[ -z "$n" ] || echo "@P tool=$tool kind=$kind note=left_out_${n}_samples_of_the_rounds"
 		done
