@@ -256,7 +256,8 @@ void record__summary(struct record *rec, uint64_t lost_samples)
 	/* A few in the microseconds of the rounds are no news; a large machine's are. */
 	if (st->outside && (rec->opts->verbose || st->outside * 100 > st->samples))
 		note("left out %llu samples taken while the CPUs' events were being enabled, or "
-		     "disabled, one CPU after another: the file covers the time every CPU sampled",
+		     "disabled, one CPU after another, or before the command's exec or after its "
+		     "exit: the file covers the time every CPU sampled the command's life",
 		     (unsigned long long)st->outside);
 }
 

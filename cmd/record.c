@@ -500,6 +500,9 @@ static int record__prepare(struct record *rec, int *err)
 		record__enable(rec);
 	if (o->workload && (status = record__start_workload(rec)))
 		return status;
+	/* The window holds the command's life: none of its start or its reaping. */
+	if (o->workload && record__enable_late(rec))
+		pm_drain__window_task(rec->drain, rec->work.pid);
 	/* From here on a killed recording leaves a readable file. */
 	status = pm_recfile__publish(&rec->rf);
 	if (status) {

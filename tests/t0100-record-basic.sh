@@ -148,4 +148,23 @@ test_expect_success '-vv times each phase in wall and CPU time, in order' '
 		END { exit bad }" phases
 '
 
+test_expect_success '-a with a command: the samples lie within its exec and exit, as perf reads them' '
+	"$PMREC" -q -a -o w.data -- sleep 0.3 &&
+	perf script --ns --show-task-events -F comm,pid,time,event -i w.data >script 2>/dev/null &&
+	awk "
+		function when(   i) {
+			for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) return substr(\$i, 1, length(\$i) - 1)
+			return -1
+		}
+		/PERF_RECORD_COMM exec: sleep:/ { x = when(); next }
+		/PERF_RECORD_EXIT/ && \$1 == \"sleep\" { e = when(); next }
+		/PERF_RECORD_/ { next }
+		{ t[++n] = when() }
+		END {
+			if (!x || !e || n < 10) { print \"exec \" x \" exit \" e \" samples \" n; exit 1 }
+			for (i = 1; i <= n; i++) if (t[i] < x || t[i] > e) { print t[i] \" outside \" x \"-\" e; bad++ }
+			exit bad > 0
+		}" script
+'
+
 test_done

@@ -135,6 +135,7 @@ int pm_drain__start(struct pm_drain *d, const struct pm_drain_events *ev)
 	d->lost_format = ev->lost_format;
 	d->build_id_mmap = ev->build_id_mmap;
 	d->time_off = ev->time_off;
+	d->id_time_end = ev->id_time_end;
 	d->iov = calloc(2 * d->nr_rings + 1, sizeof(*d->iov));
 	if (!d->iov)
 		return -ENOMEM;

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 
 #include "base/buf.h"
@@ -128,6 +129,7 @@ struct pm_drain_events {
 	bool lost_format;		/* the fds count PERF_FORMAT_LOST */
 	bool build_id_mmap;		/* attr.build_id: MMAP2 build ids are ours */
 	size_t time_off;		/* of a SAMPLE's time (pm_evlist__sample_time_offset) */
+	size_t id_time_end;		/* other records' time, this far before their end; 0: none */
 };
 
 /* One ring (unmapped yet) per CPU of cfg, which is copied.  NULL and errno on failure. */
@@ -155,6 +157,17 @@ void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req);
  * real ones take tens of microseconds a CPU.  Other records are all kept.
  */
 void pm_drain__open_window(struct pm_drain *d);
+/*
+ * With a command, system-wide: the window also opens no sooner than its
+ * exec and, at the stop, closes at its exit, as its COMM (exec) and EXIT
+ * records time them.  The samples the other CPUs took while the command
+ * was being started or reaped are left out (stats.outside) as those of the
+ * rounds are: at 64 emulated CPUs the exec and the wake-up at the exit
+ * took over a second each (issue 43).  The exec is looked for in the first
+ * passes only (it is in the rings by the first, since pmrec waits for the
+ * exec before it drains); an exit drained before the stop bounds nothing.
+ */
+void pm_drain__window_task(struct pm_drain *d, pid_t pid);
 
 /*
  * Waits for data, a hang-up or watch_fd.  Hung-up fds leave the poll set

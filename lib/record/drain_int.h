@@ -69,6 +69,7 @@ struct pm_drain {
 	bool lost_format;		/* the fds count PERF_FORMAT_LOST */
 	bool build_id_mmap;		/* attr.build_id: MMAP2 build ids are ours */
 	size_t time_off;		/* of a SAMPLE's time (pm_evlist__sample_time_offset) */
+	size_t id_time_end;		/* pm_drain_events.id_time_end */
 	struct pm_build_ids *build_ids;	/* files named by MMAP2 are noted here; or NULL */
 	struct pm_jitcap *jitcap;	/* MMAP2 and EXIT records are shown to it; or NULL */
 	size_t stage_size;
@@ -89,6 +90,8 @@ struct pm_drain {
 	struct pm_stage *stage;		/* NULL: passes write to the sink themselves */
 	bool blocked;			/* the last pass found no room in the stage */
 	bool windowed;			/* pm_drain__open_window: the stop closes the windows */
+	pid_t task;			/* pm_drain__window_task's command, or 0 */
+	unsigned task_looks;		/* passes left to look for its exec in */
 	struct pm_drain_stats staged;	/* the stage's counts already in stats */
 	struct pm_drain_pin pin;
 };

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/uio.h>
 
 #include "base/buf.h"
@@ -292,6 +293,96 @@ static uint64_t drain__peek(struct pm_drain *d)
 	return pending;
 }
 
+/*
+ * The time of the command's exec (a COMM record flagged EXEC) or, with
+ * exit, of its EXIT in ring r's peeked span; 0 if there is none.
+ */
+static uint64_t drain__task_time(struct pm_drain *d, struct pm_drain_ring *r, bool exit)
+{
+	const struct perf_event_header *h;
+	uint64_t pos = r->span.start, t;
+	uint32_t pid, tid;
+
+	while (pm_ring__next(&r->ring, &r->span, &pos, &h) > 0) {
+		const unsigned char *rec = (const unsigned char *)h;
+
+		if (exit ? h->type != PERF_RECORD_EXIT || h->size < 32 :
+			   h->type != PERF_RECORD_COMM || !(h->misc & PERF_RECORD_MISC_COMM_EXEC) ||
+			   h->size < 16 + d->id_time_end)
+			continue;
+		/* EXIT: pid, ppid, tid, ptid, time; COMM: pid, tid, the name, the trailer. */
+		memcpy(&pid, rec + 8, sizeof(pid));
+		memcpy(&tid, rec + (exit ? 16 : 12), sizeof(tid));
+		if (pid != (uint32_t)d->task || tid != pid)
+			continue;
+		memcpy(&t, rec + (exit ? 24 : h->size - d->id_time_end), sizeof(t));
+		return t;
+	}
+	return 0;
+}
+
+/*
+ * Where ring r's first sample timed at t or later (past t, with after)
+ * is, between from and to within its peeked span: to if there is none.
+ */
+static uint64_t drain__sample_at(struct pm_drain *d, struct pm_drain_ring *r, uint64_t from,
+				 uint64_t to, uint64_t t, bool after)
+{
+	struct pm_span s = r->span;
+	const struct perf_event_header *h;
+	uint64_t pos, at, len = s.end - s.start;
+
+	/* From a position consumed already, the span's start; to one past it, its end. */
+	pos = from - s.start > len ? s.start : from;
+	if (to - s.start <= len)
+		s.end = to;
+	for (at = pos; pm_ring__next(&r->ring, &s, &pos, &h) > 0; at = pos) {
+		uint64_t ts;
+
+		if (h->type != PERF_RECORD_SAMPLE || h->size < d->time_off + sizeof(ts))
+			continue;
+		memcpy(&ts, (const unsigned char *)h + d->time_off, sizeof(ts));
+		if (after ? ts > t : ts >= t)
+			return at;
+	}
+	return s.end;
+}
+
+/* The windows open at the command's exec, once a pass finds it. */
+static void drain__bound_exec(struct pm_drain *d)
+{
+	uint64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < d->nr_rings && !t; i++)
+		if (d->rings[i].state != PM_DRAIN_RETIRED)
+			t = drain__task_time(d, &d->rings[i], false);
+	d->task_looks = t ? 0 : d->task_looks - 1;
+	for (i = 0; t && i < d->nr_rings; i++) {
+		struct pm_drain_ring *r = &d->rings[i];
+
+		if (r->state != PM_DRAIN_RETIRED)
+			r->window.from = drain__sample_at(d, r, r->window.from, r->span.end, t, false);
+	}
+}
+
+/* The stop: the windows close at the command's exit, if it is in the rings. */
+static void drain__bound_exit(struct pm_drain *d)
+{
+	uint64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < d->nr_rings && !t; i++)
+		if (d->rings[i].state != PM_DRAIN_RETIRED)
+			t = drain__task_time(d, &d->rings[i], true);
+	for (i = 0; t && i < d->nr_rings; i++) {
+		struct pm_drain_ring *r = &d->rings[i];
+
+		if (r->state != PM_DRAIN_RETIRED && r->window.ended)
+			r->window.to = drain__sample_at(d, r, r->window.from, r->window.to, t, true);
+	}
+}
+
 int pm_drain__pass(struct pm_drain *d, bool *busy)
 {
 	size_t i, nr_iov = 0;
@@ -301,6 +392,8 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 
 	*busy = false;
 	pending = drain__peek(d);
+	if (pending && d->task_looks && d->windowed)
+		drain__bound_exec(d);
 	/* All of it and its round, or nothing: a pass split across rounds breaks their order. */
 	d->blocked = d->stage && pending &&
 		     pm_stage__reserve(d->stage, pending + sizeof(struct perf_event_header)) == -ENOSPC;
@@ -434,6 +527,17 @@ void pm_drain__open_window(struct pm_drain *d)
 	drain__mark_windows(d, false);
 }
 
+/* Passes with data that look for the command's exec: the first has it but for a race. */
+#define TASK_LOOKS 4
+
+void pm_drain__window_task(struct pm_drain *d, pid_t pid)
+{
+	if (!d->time_off || !d->id_time_end)
+		return;
+	d->task = pid;
+	d->task_looks = TASK_LOOKS;
+}
+
 int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 {
 	bool busy;
@@ -443,6 +547,10 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 	if (d->windowed)
 		drain__mark_windows(d, true);
 	drain__quiet_all(d);
+	if (d->windowed && d->task) {
+		drain__peek(d);
+		drain__bound_exit(d);
+	}
 	for (i = 0; i < d->nr_rings; i++)
 		if (d->rings[i].state == PM_DRAIN_ACTIVE)
 			d->rings[i].state = PM_DRAIN_DRAINING;

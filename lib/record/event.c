@@ -241,6 +241,12 @@ size_t pm_evlist__trailer_size(const struct pm_evlist *l)
 	return 4 * sizeof(uint64_t);
 }
 
+size_t pm_evlist__trailer_time_end(const struct pm_evlist *l)
+{
+	/* time, then {cpu, res} and identifier */
+	return 3 * sizeof(uint64_t);
+}
+
 size_t pm_evlist__sample_time_offset(const struct pm_evlist *l)
 {
 	static const uint64_t before[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID };

@@ -80,6 +80,8 @@ void pm_evlist__exit(struct pm_evlist *l);
 
 /* Size of the sample_id trailer that every non-sample record carries. */
 size_t pm_evlist__trailer_size(const struct pm_evlist *l);
+/* Where that trailer's time is: this many bytes before the record's end. */
+size_t pm_evlist__trailer_time_end(const struct pm_evlist *l);
 
 /*
  * Offset of the u64 time in a SAMPLE of the configured events (they share

@@ -277,6 +277,7 @@ int pm_evset__open(struct pm_evset *s, struct pm_event_config *cfg, struct pm_ev
 			.lost_format = s->lost_format,
 			.build_id_mmap = s->evlist->events[s->evlist->tracking].attr.build_id,
 			.time_off = pm_evlist__sample_time_offset(s->evlist),
+			.id_time_end = pm_evlist__trailer_time_end(s->evlist),
 		};
 	return err;
 }

@@ -653,6 +653,82 @@ static void test_window(void)
 	teardown(d, &s);
 }
 
+/* A COMM (exec) or EXIT record of task pid at time t, published at head. */
+static void produce_task(struct pm_drain *d, size_t ring, bool exit, uint32_t pid, uint64_t t)
+{
+	struct pm_ring *r = &d->rings[ring].ring;
+	unsigned char rec[64] = { 0 };
+	struct perf_event_header h = {
+		.type = exit ? PERF_RECORD_EXIT : PERF_RECORD_COMM,
+		.misc = exit ? 0 : PERF_RECORD_MISC_COMM_EXEC,
+		.size = exit ? 64 : 56,
+	};
+	uint64_t head = r->ctl->data_head;
+	uint16_t i;
+
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 8, &pid, 4);
+	memcpy(rec + (exit ? 16 : 12), &pid, 4);
+	if (!exit)
+		memcpy(rec + 16, "sleep", 6);
+	/* EXIT's time is its own; COMM's is the trailer's: {pid, tid}, time, {cpu}, id. */
+	memcpy(rec + (exit ? 24 : h.size - 24), &t, sizeof(t));
+	for (i = 0; i < h.size; i++)
+		r->data[(head + i) & r->mask] = rec[i];
+	__atomic_store_n(&r->ctl->data_head, head + h.size, __ATOMIC_RELEASE);
+}
+
+/*
+ * The window bounded by the command's life: samples before its exec (an
+ * earlier one on another ring included) and after its exit are left out.
+ */
+static void test_window_task(void)
+{
+	static const struct pm_drain_events task_events = {
+		.lost_format = true, .time_off = 32, .id_time_end = 24
+	};
+	struct pm_drain *d;
+	struct sink s;
+	bool busy;
+
+	d = setup_with(&s, 2, 1, false, &task_events);
+	pm_drain__open_window(d);
+	pm_drain__window_task(d, 42);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	produce_task(d, 0, false, 41, 14);	/* another task's exec */
+	produce_task(d, 0, false, 42, 15);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 20);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 12);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 15);
+	pm_drain__pass(d, &busy);
+	tap_ok(d->stats.samples == 2 && d->stats.outside == 2 && d->stats.first_time == 15 &&
+	       s.got.len == 56 + 56 + 48 + 48 + 8,
+	       "window and command: samples before its exec left out on every ring, its COMM kept");
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 30);
+	produce_task(d, 1, true, 42, 35);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);
+	/* A ring's window closes at its first sample past the exit: what follows is out too. */
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 36);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 34);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(d->stats.samples == 3 && d->stats.outside == 5 && d->stats.last_time == 30 &&
+	       pm_drain__all_retired(d) && K.violations == 0,
+	       "window and command: the stop leaves out what each ring sampled after its exit");
+	teardown(d, &s);
+
+	/* No exec in the first passes: nothing is bounded, at the start or the stop. */
+	d = setup_with(&s, 1, 1, false, &task_events);
+	pm_drain__open_window(d);
+	pm_drain__window_task(d, 42);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	pm_drain__pass(d, &busy);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 11);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(d->stats.samples == 2 && d->stats.outside == 0,
+	       "window and command: without its records in the rings every sample stays");
+	teardown(d, &s);
+}
+
 /* Overwrite: every ring paused before any copy, resumed after, drops counted. */
 static void test_snapshot(void)
 {
@@ -928,6 +1004,7 @@ int main(void)
 	test_corrupt();
 	test_mmap2_repair();
 	test_window();
+	test_window_task();
 	test_snapshot();
 	test_poll_and_close();
 	test_loop();
