@@ -29,7 +29,6 @@ struct pm_drain *pm_drain__new(const struct pm_drain_config *cfg)
 		.jitcap = cfg->jitcap,
 		.stage_size = cfg->stage_size,
 		.stage_writer = cfg->stage_writer,
-		.keep_max = cfg->keep_max ? cfg->keep_max : PM_DRAIN_KEEP_MAX,
 		.pin = { .cpu = -1,
 			 .off = cfg->nr_cpus <= (cfg->pin_rings ? cfg->pin_rings : PM_DRAIN_PIN_RINGS),
 			 .per_mover = cfg->rings_per_mover ? cfg->rings_per_mover :
@@ -190,47 +189,34 @@ static void drain__read_lost(struct pm_drain *d, struct pm_drain_fd *f)
 	f->lost_read = true;
 }
 
-/*
- * Ring idx's fds let go: their lost counts read, the redirected fds closed
- * (an owner unmapped under live writers drops silently), the owner hung up
- * for the unmap to close.
- */
-static void drain__let_go_fds(struct pm_drain *d, size_t idx)
+void drain__retire(struct pm_drain *d, size_t idx)
 {
 	struct pm_drain_ring *r = &d->rings[idx];
-	int owner = r->ring.fd;
+	bool mapped = r->ring.ctl != NULL;
 	size_t i;
 
 	for (i = 0; i < d->nr_fds; i++)
 		if (d->fds[i].ring == idx)
 			drain__read_lost(d, &d->fds[i]);
+	/* Redirected fds go first: an owner unmapped under live writers drops silently. */
 	for (i = 0; i < d->nr_fds; i++) {
 		struct pm_drain_fd *f = &d->fds[i];
 
-		if (f->ring != idx || f->fd < 0 || f->fd == owner)
+		if (f->ring != idx || f->fd < 0 || (mapped && f->fd == r->ring.fd))
 			continue;
 		drain__hang_up(d, f);
 		d->ops->close(d->ops->arg, f->fd);
 		f->fd = -1;
 	}
-	for (i = 0; owner >= 0 && i < d->nr_fds; i++) {
+	for (i = 0; mapped && i < d->nr_fds; i++) {
 		struct pm_drain_fd *f = &d->fds[i];
 
-		if (f->ring == idx && f->fd == owner) {
+		if (f->ring == idx && f->fd >= 0 && f->fd == r->ring.fd) {
 			drain__hang_up(d, f);
 			f->fd = -1;
 		}
 	}
-}
-
-void drain__retire(struct pm_drain *d, size_t idx)
-{
-	struct pm_drain_ring *r = &d->rings[idx];
-
-	drain__let_go_fds(d, idx);
-	if (r->ring.own)
-		pm_ring__unmap(&r->ring);	/* kept memory: nothing of the kernel's */
-	else if (r->ring.ctl)
+	if (mapped)
 		d->ops->unmap(d->ops->arg, &r->ring);
 	pm_buf__exit(&r->copy);
 	r->state = PM_DRAIN_RETIRED;
@@ -242,68 +228,9 @@ static void drain__retire_ring(struct pm_drain *d, size_t ring, void *arg)
 		drain__retire(d, ring);
 }
 
-/* Whether retiring the ring calls the kernel: an fd to close or a mapping to let go. */
-static bool drain__ring_held(const struct pm_drain *d, size_t ring)
-{
-	size_t i;
-
-	if (d->rings[ring].ring.map || d->rings[ring].ring.fd >= 0)
-		return true;
-	for (i = 0; i < d->nr_fds; i++)
-		if (d->fds[i].ring == ring && d->fds[i].fd >= 0)
-			return true;
-	return false;
-}
-
 void drain__retire_all(struct pm_drain *d, const bool *which)
 {
-	bool *held = calloc(d->nr_rings ? d->nr_rings : 1, sizeof(*held));
-	size_t i;
-
-	if (!held) {
-		drain__each_ring(d, which, drain__retire_ring, NULL);
-		return;
-	}
-	/* A kept ring holds nothing of the kernel's: it retires without a move. */
-	for (i = 0; i < d->nr_rings; i++) {
-		if ((which && !which[i]) || d->rings[i].state == PM_DRAIN_RETIRED)
-			continue;
-		held[i] = drain__ring_held(d, i);
-		if (!held[i])
-			drain__retire(d, i);
-	}
-	drain__each_ring(d, held, drain__retire_ring, NULL);
-	free(held);
-}
-
-/*
- * The stop's one visit to a ring's CPU: its events disabled, their lost
- * counts read, the ring's pending bytes kept in memory of the engine's and
- * the mapping let go, which closes the last fd.  Every one of those calls
- * is local to that CPU, and the ring then retires with no second visit
- * (issue 43: at 64 emulated CPUs a round of visits took seconds).  Fuller
- * than keep_max or out of memory, the ring stays mapped and
- * retires from its CPU after the drain, as one whose fds hung up does.
- */
-static void drain__quiet_ring(struct pm_drain *d, size_t ring, void *arg)
-{
-	struct pm_drain_ring *r = &d->rings[ring];
-	unsigned long req = PERF_EVENT_IOC_DISABLE;
-	struct pm_ring kept;
-
-	drain__ioctl_ring(d, ring, &req);
-	if (!r->ring.ctl || r->ring.own || r->ring.backward ||
-	    pm_ring__keep(&r->ring, &kept, d->keep_max))
-		return;
-	drain__let_go_fds(d, ring);
-	d->ops->unmap(d->ops->arg, &r->ring);
-	kept.refcnt = r->ring.refcnt;
-	r->ring = kept;
-}
-
-void drain__quiet_all(struct pm_drain *d)
-{
-	drain__each_ring(d, NULL, drain__quiet_ring, NULL);
+	drain__each_ring(d, which, drain__retire_ring, NULL);
 }
 
 static int drain__stage(struct pm_drain *d)

@@ -85,8 +85,6 @@ struct pm_drain_config {
 	size_t pin_rings;
 	/* Above pin_rings, a mover per this many rings (drain_pin.c).  0: PM_DRAIN_RINGS_PER_MOVER. */
 	size_t rings_per_mover;
-	/* The stop copies out up to this many pending bytes a ring.  0: PM_DRAIN_KEEP_MAX. */
-	uint64_t keep_max;
 };
 
 /*
@@ -116,13 +114,6 @@ struct pm_drain_config {
 #ifndef PM_DRAIN_MAX_MOVERS
 #define PM_DRAIN_MAX_MOVERS 8
 #endif
-
-/*
- * At the stop a ring's pending bytes are copied out before it is unmapped
- * (pm_drain__stop) only up to this many: a fuller ring keeps its mapping
- * rather than doubling that memory, and costs a second visit.
- */
-#define PM_DRAIN_KEEP_MAX (8ULL << 20)
 
 /* What the opening of the events settled (pm_evset.opened), given at the start. */
 struct pm_drain_events {
@@ -186,10 +177,7 @@ int pm_drain__poll(struct pm_drain *d, int timeout_ms, bool *watched);
 int pm_drain__pass(struct pm_drain *d, bool *busy);
 /*
  * Disables every event and drains every ring to empty, then flushes the
- * stage.  Each CPU is visited once: its events disabled, their lost counts
- * read, the ring's pending bytes copied into the engine's memory and the
- * ring unmapped; the drain then reads those copies.  cut() is asked before
- * each pass; when it says so (a second
+ * stage.  cut() is asked before each pass; when it says so (a second
  * Ctrl-C), what the rings still hold is counted in skipped_bytes and left
  * out.
  */

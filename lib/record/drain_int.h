@@ -74,7 +74,6 @@ struct pm_drain {
 	struct pm_jitcap *jitcap;	/* MMAP2 and EXIT records are shown to it; or NULL */
 	size_t stage_size;
 	bool stage_writer;
-	uint64_t keep_max;		/* pm_drain_config.keep_max, resolved */
 	/* State. */
 	struct pm_drain_ring *rings;
 	size_t nr_rings;
@@ -102,13 +101,8 @@ int drain__build_pollfds(struct pm_drain *d);
 void drain__hang_up(struct pm_drain *d, struct pm_drain_fd *f);
 /* Ring idx retired: its fds' lost counts read, the fds closed, the ring unmapped. */
 void drain__retire(struct pm_drain *d, size_t idx);
-/*
- * Every ring not retired yet (which[ring], if which) retired: each from its
- * CPU, but for kept rings (drain__quiet_all), which need no move.
- */
+/* Every ring not retired yet (which[ring], if which) retired, each from its CPU. */
 void drain__retire_all(struct pm_drain *d, const bool *which);
-/* Every ring's events disabled and its bytes kept, its fds closed: one visit per CPU. */
-void drain__quiet_all(struct pm_drain *d);
 
 /* drain_pass.c */
 void mmap2__repair(struct perf_event_header *h, bool build_ids_asked);

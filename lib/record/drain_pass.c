@@ -546,7 +546,7 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 
 	if (d->windowed)
 		drain__mark_windows(d, true);
-	drain__quiet_all(d);
+	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
 	if (d->windowed && d->task) {
 		drain__peek(d);
 		drain__bound_exit(d);

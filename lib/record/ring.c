@@ -93,60 +93,11 @@ void pm_ring__unmap(struct pm_ring *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->scratch);
-	free(r->own);
-	r->own = NULL;
 	r->map = NULL;
 	r->ctl = NULL;
 	r->data = NULL;
 	r->scratch = NULL;
 	r->fd = -1;
-}
-
-/* Copies n bytes from src to ring position pos, across the end if need be. */
-static void ring__put(struct pm_ring *r, uint64_t pos, const void *src, size_t n)
-{
-	uint64_t off = pos & r->mask;
-	size_t first = r->size - off;
-
-	if (first >= n) {
-		memcpy(r->data + off, src, n);
-		return;
-	}
-	memcpy(r->data + off, src, first);
-	memcpy(r->data, (const unsigned char *)src + first, n - first);
-}
-
-int pm_ring__keep(struct pm_ring *r, struct pm_ring *kept, uint64_t max)
-{
-	const size_t hdr = sizeof(struct perf_event_mmap_page);
-	struct pm_span s;
-	uint64_t len = pm_ring__peek(r, &s), size = 64, pos = s.start;
-	unsigned char *base;
-	int i;
-
-	if (len > max)
-		return -E2BIG;
-	while (size < len)
-		size <<= 1;
-	base = malloc(hdr + size);
-	if (!base)
-		return -ENOMEM;
-	memset(base, 0, hdr);
-	memset(kept, 0, sizeof(*kept));
-	ring__init(kept, base, hdr, size);
-	kept->own = base;
-	kept->fd = -1;
-	kept->refcnt = r->refcnt;
-	kept->corrupt = r->corrupt;
-	kept->ctl->data_head = s.end;
-	kept->ctl->data_tail = s.start;
-	kept->tail = s.start;
-	for (i = 0; i < s.iovcnt; i++) {
-		ring__put(kept, pos, s.iov[i].iov_base, s.iov[i].iov_len);
-		pos += s.iov[i].iov_len;
-	}
-	pm_ring__release(r, &s);
-	return 0;
 }
 
 uint64_t pm_ring__peek(struct pm_ring *r, struct pm_span *s)

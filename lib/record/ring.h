@@ -35,12 +35,11 @@ struct pm_ring {
 	uint64_t tail;			/* everything before this was consumed */
 	void *map;			/* NULL for memory attached by tests */
 	size_t map_len;
-	int fd;				/* owner fd; -1 for attached or kept memory */
+	int fd;				/* owner fd; -1 for attached memory */
 	int refcnt;			/* fds writing here; lib/record/drain.c moves it */
 	bool backward;			/* write_backward, mapped read-only */
 	unsigned char *scratch;		/* PM_RING_MAX_RECORD bytes, on demand */
 	uint64_t corrupt;		/* times the reader had to resync */
-	void *own;			/* kept memory (pm_ring__keep), freed by unmap */
 };
 
 /* The bytes [start, end) of a ring, as one or two pieces of the mapping. */
@@ -62,15 +61,6 @@ void pm_ring__get(struct pm_ring *r);
 int pm_ring__put(struct pm_ring *r);
 /* Unmaps and closes the owner fd; the ring must be drained by the caller. */
 void pm_ring__unmap(struct pm_ring *r);
-/*
- * For a ring nothing writes into any more (its events disabled): its
- * pending bytes copied into kept, memory of kept's own, at the same
- * positions modulo the smallest power of two that holds them, and marked
- * consumed in r.  r's mapping can then go before they are drained, and
- * kept reads as r did; pm_ring__unmap(kept) frees it.  -E2BIG (more than
- * max bytes pending) and -ENOMEM leave r as it was.
- */
-int pm_ring__keep(struct pm_ring *r, struct pm_ring *kept, uint64_t max);
 
 /*
  * Snapshot of the pending bytes, from one load of data_head.  Returns the

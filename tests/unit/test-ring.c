@@ -404,63 +404,6 @@ static void test_backward(void)
 	pm_buf__exit(&b);
 }
 
-/*
- * The stop keeps a disabled ring's bytes before it unmaps it: the records
- * read back from the copy as from the ring, across the ends of both, and
- * the ring has none left.
- */
-static void test_keep(void)
-{
-	/* Where the copy wraps and the ring does not, and the other way round. */
-	static const uint64_t starts[] = { 0, 4096 - 40, 16384 - 8, ~(uint64_t)0 - 200 + 1 };
-	int bad = 0;
-	size_t i;
-
-	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
-		struct pm_ring kept;
-		struct fake f;
-		uint64_t seq, next = 0, lost = 0;
-		int n = 0, got;
-
-		fake__init(&f, 16384, starts[i] & ~(uint64_t)7);
-		/* 40 records of 72 bytes: 2,880 pending, kept in 4,096 bytes. */
-		for (seq = 0; seq < 40; seq++)
-			n += fake__produce(&f, seq, 72);
-		if (pm_ring__keep(&f.ring, &kept, 4096)) {
-			bad++;
-			fake__exit(&f);
-			continue;
-		}
-		bad += kept.size != 4096 || kept.fd != -1 || !kept.own;
-		bad += pm_ring__head(&f.ring) != f.ring.tail || f.ctl->data_tail != f.ctl->data_head;
-		/* Read the copy as drain_check reads a fake's ring. */
-		{
-			struct fake c = { .ring = kept, .size = kept.size };
-
-			got = drain_check(&c, &next, &lost);
-			kept = c.ring;
-		}
-		bad += got != n || next != 40 || lost;
-		pm_ring__unmap(&kept);
-		bad += kept.own != NULL;
-		fake__exit(&f);
-	}
-	{
-		struct pm_ring kept;
-		struct fake f;
-
-		fake__init(&f, 4096, 100 * 8);
-		fake__produce(&f, 0, 72);
-		bad += pm_ring__keep(&f.ring, &kept, 64) != -E2BIG || f.ring.tail != 800;
-		pm_ring__release(&f.ring, &(struct pm_span){ .end = 872 });
-		bad += pm_ring__keep(&f.ring, &kept, 0) != 0 || kept.size != 64 ||
-		       pm_ring__head(&kept) != kept.tail || kept.tail != 872;
-		pm_ring__unmap(&kept);
-		fake__exit(&f);
-	}
-	tap_ok(!bad, "keep: a ring's pending records read back the same from the copy, at any start; more than max are left in the ring");
-}
-
 int main(void)
 {
 	test_empty();
@@ -474,6 +417,5 @@ int main(void)
 	test_loss_conservation();
 	test_u64_wrap();
 	test_backward();
-	test_keep();
 	return tap_done();
 }
