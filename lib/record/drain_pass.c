@@ -348,15 +348,24 @@ static uint64_t drain__sample_at(struct pm_drain *d, struct pm_drain_ring *r, ui
 	return s.end;
 }
 
-/* The windows open at the command's exec, once a pass finds it. */
-static void drain__bound_exec(struct pm_drain *d)
+/* The time of the command's exec (or exit) in any ring's peeked span; 0 if none. */
+static uint64_t drain__find_task(struct pm_drain *d, bool exit)
 {
 	uint64_t t = 0;
 	size_t i;
 
 	for (i = 0; i < d->nr_rings && !t; i++)
 		if (d->rings[i].state != PM_DRAIN_RETIRED)
-			t = drain__task_time(d, &d->rings[i], false);
+			t = drain__task_time(d, &d->rings[i], exit);
+	return t;
+}
+
+/* The windows open at the command's exec, once a pass finds it. */
+static void drain__bound_exec(struct pm_drain *d)
+{
+	uint64_t t = drain__find_task(d, false);
+	size_t i;
+
 	d->task_looks = t ? 0 : d->task_looks - 1;
 	for (i = 0; t && i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
@@ -369,12 +378,9 @@ static void drain__bound_exec(struct pm_drain *d)
 /* The stop: the windows close at the command's exit, if it is in the rings. */
 static void drain__bound_exit(struct pm_drain *d)
 {
-	uint64_t t = 0;
+	uint64_t t = drain__find_task(d, true);
 	size_t i;
 
-	for (i = 0; i < d->nr_rings && !t; i++)
-		if (d->rings[i].state != PM_DRAIN_RETIRED)
-			t = drain__task_time(d, &d->rings[i], true);
 	for (i = 0; t && i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
 
