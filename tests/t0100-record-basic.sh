@@ -148,16 +148,18 @@ test_expect_success '-vv times each phase in wall and CPU time, in order' '
 		END { exit bad }" phases
 '
 
+# The command has a name of its own: other tests run sleep meanwhile.
 test_expect_success '-a with a command: the samples lie within its exec and exit, as perf reads them' '
-	"$PMREC" -q -a -o w.data -- sleep 0.3 &&
+	cp "$(command -v sleep)" lifesleep &&
+	"$PMREC" -q -a -o w.data -- ./lifesleep 0.3 &&
 	perf script --ns --show-task-events -F comm,pid,time,event -i w.data >script 2>/dev/null &&
 	awk "
 		function when(   i) {
 			for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) return substr(\$i, 1, length(\$i) - 1)
 			return -1
 		}
-		/PERF_RECORD_COMM exec: sleep:/ { x = when(); next }
-		/PERF_RECORD_EXIT/ && \$1 == \"sleep\" { e = when(); next }
+		/PERF_RECORD_COMM exec: lifesleep:/ { x = when(); next }
+		/PERF_RECORD_EXIT/ && \$1 == \"lifesleep\" { e = when(); next }
 		/PERF_RECORD_/ { next }
 		{ t[++n] = when() }
 		END {

@@ -156,7 +156,8 @@ void pm_drain__open_window(struct pm_drain *d);
  * rounds are: at 64 emulated CPUs the exec and the wake-up at the exit
  * took over a second each (issue 43).  The exec is looked for in the first
  * passes only (it is in the rings by the first, since pmrec waits for the
- * exec before it drains); an exit drained before the stop bounds nothing.
+ * exec before it drains); the exit in every pass until it is found, before
+ * that pass writes: a header walk a pass.
  */
 void pm_drain__window_task(struct pm_drain *d, pid_t pid);
 

@@ -375,17 +375,25 @@ static void drain__bound_exec(struct pm_drain *d)
 	}
 }
 
-/* The stop: the windows close at the command's exit, if it is in the rings. */
+/*
+ * The windows close at the command's exit once a pass finds it, before
+ * that pass writes anything: every sample after it, in this pass or a
+ * later one, is left out.  A header walk a pass until then.
+ */
 static void drain__bound_exit(struct pm_drain *d)
 {
 	uint64_t t = drain__find_task(d, true);
 	size_t i;
 
+	d->task_exited = t != 0;
 	for (i = 0; t && i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
+		uint64_t to = r->window.ended ? r->window.to : r->span.end;
 
-		if (r->state != PM_DRAIN_RETIRED && r->window.ended)
-			r->window.to = drain__sample_at(d, r, r->window.from, r->window.to, t, true);
+		if (r->state == PM_DRAIN_RETIRED)
+			continue;
+		r->window.to = drain__sample_at(d, r, r->window.from, to, t, true);
+		r->window.ended = true;
 	}
 }
 
@@ -400,6 +408,8 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 	pending = drain__peek(d);
 	if (pending && d->task_looks && d->windowed)
 		drain__bound_exec(d);
+	if (pending && d->task && !d->task_exited && d->windowed)
+		drain__bound_exit(d);
 	/* All of it and its round, or nothing: a pass split across rounds breaks their order. */
 	d->blocked = d->stage && pending &&
 		     pm_stage__reserve(d->stage, pending + sizeof(struct perf_event_header)) == -ENOSPC;
@@ -520,6 +530,8 @@ static void drain__mark_windows(struct pm_drain *d, bool closing)
 
 		if (r->state == PM_DRAIN_RETIRED || !r->ring.ctl)
 			continue;
+		if (closing && r->window.ended)
+			continue;	/* closed at the command's exit already */
 		if (closing)
 			r->window.to = pm_ring__head(&r->ring), r->window.ended = true;
 		else
@@ -553,7 +565,7 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 	if (d->windowed)
 		drain__mark_windows(d, true);
 	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
-	if (d->windowed && d->task) {
+	if (d->windowed && d->task && !d->task_exited) {
 		drain__peek(d);
 		drain__bound_exit(d);
 	}

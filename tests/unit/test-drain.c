@@ -714,6 +714,24 @@ static void test_window_task(void)
 	       "window and command: the stop leaves out what each ring sampled after its exit");
 	teardown(d, &s);
 
+	/* The exit drained by a pass before the stop: that pass and the later ones bounded. */
+	d = setup_with(&s, 2, 1, false, &task_events);
+	pm_drain__open_window(d);
+	pm_drain__window_task(d, 42);
+	produce_task(d, 0, false, 42, 5);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);	/* before ring 1's exit, scanned first */
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 60);
+	produce_task(d, 1, true, 42, 50);
+	pm_drain__pass(d, &busy);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 70);
+	pm_drain__pass(d, &busy);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(d->stats.samples == 2 && d->stats.outside == 2 && d->stats.last_time == 40 &&
+	       pm_drain__all_retired(d) && K.violations == 0,
+	       "window and command: an exit drained before the stop bounds that pass and the rest");
+	teardown(d, &s);
+
 	/* No exec in the first passes: nothing is bounded, at the start or the stop. */
 	d = setup_with(&s, 1, 1, false, &task_events);
 	pm_drain__open_window(d);
