@@ -115,7 +115,7 @@ test_expect_success 'three threads on one CPU wait for it about 2/3 of their liv
 test_expect_success '--wall: a thread'"'"'s on- and off-CPU time add up to its life (5 %)' '
 	"$PMREC" report -i "$R/w.data" --wall --sort tid --no-children -g none --json >wall.json &&
 	test_grep "\"event\":\"wall-time\"" wall.json &&
-	$CHECK wall "$R/w.out" wall.json
+	$CHECK wall "$R/w.out" wall.json "$R/w.exits"
 '
 
 test_expect_success 'the flame graph of offcpu-time says off-CPU, in colours of its own' '

@@ -24,9 +24,9 @@ offcpu-check.py queue OUT JSON [EXITS]
     queueN threads (three on one CPU): runnable time within 5 % of the
     time each was not running, which is at least 2/3 - 5 % of its life
     (other load only adds to it).
-offcpu-check.py wall OUT JSON
+offcpu-check.py wall OUT JSON [EXITS]
     JSON: report --wall --sort tid --json.  Every thread: on + off CPU
-    within 5 % of its life.
+    within 5 % of its life (up to its EXIT: report's wall time runs there).
 offcpu-check.py oracle OUT JSON SCRIPT
     SCRIPT: perf script --show-switch-events -F tid,cpu,time,event,trace.
     Pairing its lines (sched_switch prev_pid out; next_pid or
@@ -159,7 +159,7 @@ def oracle(out, js, script):
 
 def main():
     mode = sys.argv[1]
-    exits = sys.argv[4] if mode in ('blocked', 'queue') and len(sys.argv) > 4 else None
+    exits = sys.argv[4] if mode in ('blocked', 'queue', 'wall') and len(sys.argv) > 4 else None
     out = threads(sys.argv[2], exits)
     if not out:
         fail('no thread lines in ' + sys.argv[2])
