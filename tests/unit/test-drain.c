@@ -680,18 +680,25 @@ static void produce_task(struct pm_drain *d, size_t ring, bool exit, uint32_t pi
  * The window bounded by the command's life: samples before its exec (an
  * earlier one on another ring included) and after its exit are left out.
  */
-static void test_window_task(void)
+static struct pm_drain *setup_task(struct sink *s, size_t nr_rings)
 {
 	static const struct pm_drain_events task_events = {
 		.lost_format = true, .time_off = 32, .id_time_end = 24
 	};
+	struct pm_drain *d = setup_with(s, nr_rings, 1, false, &task_events);
+
+	pm_drain__open_window(d);
+	pm_drain__window_task(d, 42);
+	return d;
+}
+
+static void test_window_task(void)
+{
 	struct pm_drain *d;
 	struct sink s;
 	bool busy;
 
-	d = setup_with(&s, 2, 1, false, &task_events);
-	pm_drain__open_window(d);
-	pm_drain__window_task(d, 42);
+	d = setup_task(&s, 2);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
 	produce_task(d, 0, false, 41, 14);	/* another task's exec */
 	produce_task(d, 0, false, 42, 15);
@@ -715,13 +722,11 @@ static void test_window_task(void)
 	teardown(d, &s);
 
 	/* The exit drained by a pass before the stop: that pass and the later ones bounded. */
-	d = setup_with(&s, 2, 1, false, &task_events);
-	pm_drain__open_window(d);
-	pm_drain__window_task(d, 42);
+	d = setup_task(&s, 2);
 	produce_task(d, 0, false, 42, 5);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
-	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);	/* before ring 1's exit, scanned first */
-	produce(d, 1, PERF_RECORD_SAMPLE, 48, 60);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 60);	/* after the exit, written before its record */
 	produce_task(d, 1, true, 42, 50);
 	pm_drain__pass(d, &busy);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 70);
@@ -733,9 +738,7 @@ static void test_window_task(void)
 	teardown(d, &s);
 
 	/* No exec in the first passes: nothing is bounded, at the start or the stop. */
-	d = setup_with(&s, 1, 1, false, &task_events);
-	pm_drain__open_window(d);
-	pm_drain__window_task(d, 42);
+	d = setup_task(&s, 1);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
 	pm_drain__pass(d, &busy);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 11);
