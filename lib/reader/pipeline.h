@@ -8,8 +8,9 @@
  * names, a filter, then the consumers, in order, for every record that
  * passes.  A consumer is a value (a callback and its context): dump's
  * printer, dump's and report's stats, report's profile sink.  With
- * `threaded`, the consumers run on a thread of their own while the calling
- * thread reads, orders and checks the records.
+ * `threaded`, once the records come out of compressed data, the consumers
+ * run on a thread of their own while the calling thread inflates, orders
+ * and checks the records.
  *
  *	struct pm_consumer c[] = { { pm_stats__consume, &stats }, { sink_fn, &sink } };
  *	struct pm_pipeline p = { .r = r, .names = true, .queue_size = ...,
@@ -74,7 +75,7 @@ struct pm_pipeline {
 	bool kallsyms;			/* names printed: kallsyms read ahead */
 	struct pm_namer_opts naming;	/* unwinding, inlines, demangling */
 	uint64_t queue_size;		/* bytes held for time order */
-	bool threaded;			/* consumers on their own thread (needs names) */
+	bool threaded;			/* consumers on their own thread when inflating (needs names) */
 	const struct pm_consumer *consumers;
 	size_t nr_consumers;
 	pm_warn_fn *warn;		/* from both threads, one at a time */

@@ -139,6 +139,11 @@ size_t pm_reader__unflushed(const struct pm_reader *r, uint64_t *offset)
 	return r->unz_unflushed;
 }
 
+bool pm_reader__inflating(const struct pm_reader *r)
+{
+	return r->dstream;
+}
+
 bool pm_reader__features_skipped(const struct pm_reader *r)
 {
 	return r->features_skipped;

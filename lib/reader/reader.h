@@ -146,6 +146,8 @@ bool pm_reader__features_skipped(const struct pm_reader *r);
  * can leave what zstd still held unwritten; perf's reader drops the piece.
  */
 size_t pm_reader__unflushed(const struct pm_reader *r, uint64_t *offset);
+/* A COMPRESSED record was met: the records come out of zstd from there on. */
+bool pm_reader__inflating(const struct pm_reader *r);
 /* The file header (pipe mode: only magic and size are set). */
 const struct perf_file_header *pm_reader__header(const struct pm_reader *r);
 

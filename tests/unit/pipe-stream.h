@@ -59,4 +59,28 @@ static inline void put_prologue(void)
 	pm_buf__append_u64(&stream, 1);
 }
 
+/*
+ * The records from byte from on, as perf record -z writes them: one
+ * COMPRESSED record holding a zstd frame of one raw block (zstd's stored
+ * form, which every decoder reads: no compressor needed here).  At most
+ * 64 KiB of records.
+ */
+static inline void compress_from(size_t from)
+{
+	size_t len = stream.len - from;
+	unsigned char frame[] = {
+		0x28, 0xb5, 0x2f, 0xfd,		/* magic */
+		0, 0x38,			/* no content size nor checksum, 128 KiB window */
+		(unsigned char)(len << 3 | 1), (unsigned char)(len >> 5), (unsigned char)(len >> 13),
+	};
+	struct pm_buf records = { 0 };
+
+	pm_buf__append(&records, stream.data + from, len);
+	stream.len = from;
+	put_header(PERF_RECORD_COMPRESSED, (uint16_t)(8 + sizeof(frame) + len));
+	pm_buf__append(&stream, frame, sizeof(frame));
+	pm_buf__append(&stream, records.data, len);
+	pm_buf__exit(&records);
+}
+
 #endif

@@ -23,10 +23,15 @@
 /*
  * attr; COMM at 50; samples 300, 100, 200; round; sample 400; round.
  * Samples: (time, cpu, pid) = (300,0,10) (100,1,20) (200,0,10) (400,1,20).
+ * Compressed: all but the attr.
  */
-static void build_stream(void)
+static void build_stream(bool compressed)
 {
+	size_t from;
+
+	stream.len = 0;
 	put_prologue();
+	from = stream.len;
 	put_header(PERF_RECORD_COMM, 8 + 16 + 24);
 	pm_buf__append_u32(&stream, 10);
 	pm_buf__append_u32(&stream, 10);
@@ -41,6 +46,8 @@ static void build_stream(void)
 	put_header(PERF_RECORD_FINISHED_ROUND, 8);
 	put_sample(400, 1, 20);
 	put_header(PERF_RECORD_FINISHED_ROUND, 8);
+	if (compressed)
+		compress_from(from);
 }
 
 static int memfd_with(const void *p, size_t n)
@@ -145,8 +152,9 @@ static int on_consume(void *arg, const struct pm_record *rec, const struct pm_re
 }
 
 /*
- * Consumes the stream with names, on the consumers' own thread, the stats
- * first (as report does), filtered by f: the error.
+ * Consumes the stream (compressed: see test_consume) with names, on the
+ * consumers' own thread, the stats first (as report does), filtered by f:
+ * the error.
  */
 static int run_consume(struct pm_dump_filter *f, int fail_at)
 {
@@ -186,6 +194,8 @@ static void test_consume(void)
 	struct pm_dump_filter f;
 	int err;
 
+	/* The consumers get a thread once the records come out of compressed data. */
+	build_stream(true);
 	main_thread = pthread_self();
 	f = (struct pm_dump_filter){ 0 };
 	err = run_consume(&f, 0);
@@ -277,7 +287,7 @@ int main(void)
 {
 	struct pm_dumper d;
 
-	build_stream();
+	build_stream(false);
 	d = (struct pm_dumper){ .queue_size = 1 << 20 };
 	check("file order", &d,
 	      "HEADER_ATTR@- COMM@0.000000050 SAMPLE@0.000000300 SAMPLE@0.000000100 "
