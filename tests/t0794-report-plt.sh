@@ -40,7 +40,39 @@ test_expect_success 'setup: a program calling its library through the PLT, recor
 	gcc -O1 -Wl,-z,lazy -o plt main.c -L. -lbump -Wl,-rpath,"$T" &&
 	objdump -d -j .plt plt >plt.dis &&
 	test_grep "<cbump@plt>:" plt.dis &&
-	"$PMREC" record -q -F 5000 -o plt.data -- "$T/plt"
+	c=$(sed -n "s/^0*\([0-9a-f]*\) <cbump@plt>:/\1/p" plt.dis) &&
+	b=$(sed -n "s/^0*\([0-9a-f]*\) <_Z4bumpi@plt>:/\1/p" plt.dis) &&
+	# Under load one stub can go unsampled for a whole run (the CPU is
+	# interrupted where it pleases): record until each holds samples, by
+	# their raw addresses, so that the tests below test the names.
+	for try in 1 2 3 4 5; do
+		"$PMREC" record -q -F 5000 -o plt.data -- "$T/plt" &&
+		"$PMREC" dump plt.data >raw &&
+		awk -v c=$((0x$c)) -v b=$((0x$b)) -v f="$T/plt" "
+			function hex(s,  n, i) {
+				for (i = 3; i <= length(s); i++)
+					n = n * 16 + index(\"0123456789abcdef\", substr(s, i, 1)) - 1
+				return n
+			}
+			/ MMAP2 / && \$NF == \"filename=\" f && / prot=0x5 / {
+				split(\$0, kv, /[ =]/)
+				for (i = 1; i < length(kv); i++) {
+					if (kv[i] == \"addr\") a = hex(kv[i + 1])
+					if (kv[i] == \"pgoff\") o = hex(kv[i + 1])
+					if (kv[i] == \"len\") l = hex(kv[i + 1])
+				}
+			}
+			/ SAMPLE / && match(\$0, / ip=0x[0-9a-f]+/) {
+				ip = hex(substr(\$0, RSTART + 4, RLENGTH - 4))
+				if (ip >= a && ip < a + l) {
+					off = ip - a + o
+					if (off >= c && off < c + 16) nc++
+					if (off >= b && off < b + 16) nb++
+				}
+			}
+			END { exit !(nc > 0 && nb > 0) }" raw && break
+		test $try -lt 5 || { echo "a stub unsampled in 5 recordings"; exit 1; }
+	done
 '
 
 test_expect_success 'report names both stubs, the C++ one demangled' '

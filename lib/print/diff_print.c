@@ -146,15 +146,6 @@ struct graph_pair {
 	uint64_t base[2];
 };
 
-static bool frame_same(const struct pm_profile_frame *a, const struct pm_profile_frame *b)
-{
-	if ((a->sym == NULL) != (b->sym == NULL) || (a->dso == NULL) != (b->dso == NULL))
-		return false;
-	if (a->dso && strcmp(a->dso, b->dso))
-		return false;
-	return a->sym ? !strcmp(a->sym, b->sym) : a->addr == b->addr;
-}
-
 /* The child of node n of graph g (n 0: the root) that is frame f; 0: none. */
 static uint32_t graph_child(const struct pm_profile_graph *g, uint32_t n,
 			    const struct pm_profile_frame *f)
@@ -164,7 +155,7 @@ static uint32_t graph_child(const struct pm_profile_graph *g, uint32_t n,
 	if (!g->nodes || n == UINT32_MAX)
 		return 0;
 	for (c = g->nodes[n].first_child; c; c = g->nodes[c].next_sibling)
-		if (frame_same(g->nodes[c].frame, f))
+		if (pm_diff__frame_same(g->nodes[c].frame, f))
 			return c;
 	return 0;
 }
@@ -224,8 +215,9 @@ static void row_graph(struct pm_out *o, const struct pm_profile_result *old,
 		      const struct pm_profile_result *new, const struct pm_diff_row *r)
 {
 	static const struct pm_profile_graph none;
+	const struct pm_profile_graph *g0 = pm_diff_row__graph(r, 0), *g1 = pm_diff_row__graph(r, 1);
 	struct graph_pair gp = {
-		.g = { r->old ? &r->old->graph : &none, r->new ? &r->new->graph : &none },
+		.g = { g0 ? g0 : &none, g1 ? g1 : &none },
 		.base = { pm_profile_result__base(old), pm_profile_result__base(new) },
 	};
 	static const uint32_t root[2];

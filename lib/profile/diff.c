@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/hashtab.h"
 #include "profile/diff.h"
 
@@ -125,6 +126,168 @@ const struct pm_profile_row *pm_diff_row__key(const struct pm_diff_row *r)
 	return r->new ? r->new : r->old;
 }
 
+const struct pm_profile_graph *pm_diff_row__graph(const struct pm_diff_row *r, int side)
+{
+	const struct pm_profile_row *row = side ? r->new : r->old;
+
+	if (!row)
+		return NULL;
+	return r->graph[side].nodes ? &r->graph[side] : &row->graph;
+}
+
+bool pm_diff__frame_same(const struct pm_profile_frame *a, const struct pm_profile_frame *b)
+{
+	if ((a->sym == NULL) != (b->sym == NULL) || str_cmp(a->dso, b->dso))
+		return false;
+	return a->sym ? !strcmp(a->sym, b->sym) : a->addr == b->addr;
+}
+
+#define NO_NODE UINT32_MAX
+
+/* Two graphs merged into out: each side's node of a path, NO_NODE where it has none. */
+struct graph_merge {
+	const struct pm_profile_graph *g[2];
+	struct pm_profile_graph out;
+	size_t cap;
+};
+
+/* A child of the merged node: its node on each side, and their sums. */
+struct merge_kid {
+	uint32_t at[2];
+	uint64_t period;
+	const char *name;
+	size_t order;
+};
+
+static int kid_cmp(const void *va, const void *vb)
+{
+	const struct merge_kid *a = va, *b = vb;
+	int c;
+
+	/* As the graphs are sorted (profile_callgraph.c): largest first, then by name. */
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	c = str_cmp(a->name, b->name);
+	return c ? c : a->order < b->order ? -1 : a->order > b->order;
+}
+
+static size_t node__nr_kids(const struct pm_profile_graph *g, uint32_t n)
+{
+	size_t nr = 0;
+	uint32_t c;
+
+	if (n != NO_NODE)
+		for (c = g->nodes[n].first_child; c; c = g->nodes[c].next_sibling)
+			nr++;
+	return nr;
+}
+
+/*
+ * The children of at[0] and at[1], a child of both sides paired by
+ * function (as perf merges the call chains of entries it collapses).
+ */
+static struct merge_kid *merge__kids(const struct graph_merge *m, const uint32_t at[2], size_t *nr)
+{
+	size_t cap = node__nr_kids(m->g[0], at[0]) + node__nr_kids(m->g[1], at[1]), i;
+	struct merge_kid *k = malloc((cap ? cap : 1) * sizeof(*k));
+	int side;
+	uint32_t c;
+
+	*nr = 0;
+	if (!k)
+		return NULL;
+	for (side = 0; side < 2; side++) {
+		const struct pm_profile_graph *g = m->g[side];
+
+		if (at[side] == NO_NODE)
+			continue;
+		for (c = g->nodes[at[side]].first_child; c; c = g->nodes[c].next_sibling) {
+			const struct pm_profile_graph_node *x = &g->nodes[c];
+
+			for (i = 0; side && i < *nr; i++)
+				if (k[i].at[1] == NO_NODE &&
+				    pm_diff__frame_same(m->g[0]->nodes[k[i].at[0]].frame, x->frame))
+					break;
+			if (!side || i == *nr)
+				k[(*nr)++] = (struct merge_kid){
+					.at = { NO_NODE, NO_NODE }, .name = x->frame->sym, .order = *nr,
+				};
+			k[i].at[side] = c;
+			k[i].period += x->period;
+		}
+	}
+	qsort(k, *nr, sizeof(*k), kid_cmp);
+	return k;
+}
+
+/* Appends the merge of at[0] and at[1] and of their subtrees; its index, NO_NODE on ENOMEM. */
+static uint32_t merge__node(struct graph_merge *m, const uint32_t at[2])
+{
+	struct pm_profile_graph_node *n;
+	struct merge_kid *k;
+	uint32_t idx, sub, prev = 0;
+	size_t nr, i;
+	bool run = true;
+	int side;
+
+	if (pm_array__grow((void **)&m->out.nodes, &m->cap, m->out.nr, sizeof(*m->out.nodes)))
+		return NO_NODE;
+	idx = (uint32_t)m->out.nr++;
+	n = &m->out.nodes[idx];
+	*n = (struct pm_profile_graph_node){ 0 };
+	for (side = 0; side < 2; side++) {
+		const struct pm_profile_graph_node *x;
+
+		if (at[side] == NO_NODE)
+			continue;
+		x = &m->g[side]->nodes[at[side]];
+		n->frame = x->frame;
+		n->period += x->period;
+		n->samples += x->samples;
+		run = run && x->run;
+	}
+	k = merge__kids(m, at, &nr);
+	if (!k)
+		return NO_NODE;
+	m->out.nodes[idx].run = run && nr == 1;
+	for (i = 0; i < nr; i++) {
+		sub = merge__node(m, k[i].at);
+		if (sub == NO_NODE) {
+			free(k);
+			return NO_NODE;
+		}
+		if (i)
+			m->out.nodes[prev].next_sibling = sub;
+		else
+			m->out.nodes[idx].first_child = sub;
+		prev = sub;
+	}
+	free(k);
+	return idx;
+}
+
+/*
+ * Row row of side joins diff row r: its call graph merges into r's.  Each
+ * graph was cut at the query's limit on its own, so a path under it in
+ * every row of the name stays out even where their sum would be over it.
+ */
+static int row__merge_graph(struct pm_diff_row *r, int side, const struct pm_profile_row *row)
+{
+	const struct pm_profile_graph *base = pm_diff_row__graph(r, side);
+	struct graph_merge m = { .g = { base, &row->graph } };
+	static const uint32_t roots[2];
+
+	if (!base || !base->nodes || !row->graph.nodes)
+		return 0;
+	if (merge__node(&m, roots) == NO_NODE) {
+		free(m.out.nodes);
+		return -ENOMEM;
+	}
+	free(r->graph[side].nodes);
+	r->graph[side] = m.out;
+	return 0;
+}
+
 static bool in_list(const char *s, const char *const *list, size_t n)
 {
 	size_t i;
@@ -217,6 +380,7 @@ static int group_new(struct pm_diff *d, const struct pm_profile_result *new,
 		h = row__hash(&t, new, row);
 		if (pm_hashtab__find(&t, h, row, &v)) {
 			drow[i] = drow[v];
+			err = row__merge_graph(&d->rows[drow[i]], 1, row);
 		} else {
 			err = pm_hashtab__insert(&t, h, i);
 			drow[i] = d->nr++;
@@ -270,6 +434,8 @@ static int pair(struct pm_diff *d, const struct pm_profile_result *old,
 		}
 		r = &d->rows[old_drow[first[i]] - 1];
 		side__add(old, &old->rows[i], &r->old_period, &r->old_samples);
+		if (first[i] != i)
+			err = row__merge_graph(r, 0, &old->rows[i]);
 	}
 	pm_hashtab__exit(&t);
 	free(first);
@@ -373,6 +539,12 @@ int pm_diff__compute(const struct pm_profile_result *old, const struct pm_profil
 
 void pm_diff__exit(struct pm_diff *d)
 {
+	size_t i;
+
+	for (i = 0; d->rows && i < d->nr; i++) {
+		free(d->rows[i].graph[0].nodes);
+		free(d->rows[i].graph[1].nodes);
+	}
 	free(d->rows);
 	*d = (struct pm_diff){ 0 };
 }

@@ -36,6 +36,12 @@ struct pm_diff_row {
 	/* The delta's confidence interval, percentage points; significant: 0 outside it. */
 	double lo, hi;
 	bool significant;
+	/*
+	 * Rows of one name merged (see pm_diff__compute): their call graphs
+	 * merged, old then new; nodes NULL while the side has one row.
+	 * pm_diff_row__graph() says which graph a side has.
+	 */
+	struct pm_profile_graph graph[2];
 };
 
 struct pm_diff {
@@ -79,5 +85,12 @@ void pm_diff__interval(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, doubl
 
 /* The row's key value that names it: the new side's if there, else the old's. */
 const struct pm_profile_row *pm_diff_row__key(const struct pm_diff_row *r);
+/* The call graph of r's old (side 0) or new (1) rows; NULL without that side. */
+const struct pm_profile_graph *pm_diff_row__graph(const struct pm_diff_row *r, int side);
+/*
+ * Whether two frames are one function for a diff: the same file and
+ * symbol, or the same address where there is no symbol.
+ */
+bool pm_diff__frame_same(const struct pm_profile_frame *a, const struct pm_profile_frame *b);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * lib/profile/diff and lib/print/diff_print: two profiles of known
  * periods (totals 1000 and 2000, so every share is exact) paired by name,
- * a row on one side only each way, rows of one name merged, perf diff's order for delta,
+ * a row on one side only each way, rows of one name merged (their call
+ * graphs too), perf diff's order for delta,
  * delta-abs and ratio, its table, and the interval's coverage.
  */
 #include <errno.h>
@@ -217,6 +218,106 @@ static void test_same_names(void)
 	pm_profile__delete(pn);
 }
 
+/* A profile of samples with call chains: chains[i] innermost first, of periods[i]. */
+static struct pm_profile *build_chains(const struct spec (*chains)[2], const uint64_t *periods,
+				       size_t n)
+{
+	struct pm_profile *p = pm_profile__new();
+	bool ok = p && pm_profile__add_event(p, "cycles") == 0;
+	size_t i, k;
+
+	for (i = 0; ok && i < n; i++) {
+		struct pm_profile_frame f[2];
+		struct pm_profile_sample s = {
+			.comm = "prog", .pid = 1, .tid = 1, .time = i + 1, .period = periods[i],
+			.samples = periods[i] / 10, .last_time = i + 1, .frames = f, .nr_frames = 2,
+		};
+
+		for (k = 0; k < 2; k++)
+			f[k] = (struct pm_profile_frame){ .dso = chains[i][k].dso,
+							  .sym = chains[i][k].sym,
+							  .addr = chains[i][k].addr };
+		ok = pm_profile__add(p, &s) == 0;
+	}
+	if (!ok) {
+		printf("Bail out! cannot build a profile\n");
+		exit(1);
+	}
+	return p;
+}
+
+/*
+ * Merged rows merge their call graphs too, as perf diff merges the call
+ * chains of the entries it collapses: the _start of ld.so (called from
+ * boot) and the program's (from init) are one row under --sort sym, whose
+ * graph holds both paths, the larger first.  Its first frames stay two, as
+ * perf's do: they are functions of two files.
+ */
+static void test_same_names_graph(void)
+{
+	static const struct spec old_ch[][2] = {
+		{ { "prog", "_start", 0, 0, 0x1110 }, { "prog", "init", 0, 0, 0x1000 } },
+		{ { "prog", "main", 0, 0, 0x1200 }, { "prog", "init", 0, 0, 0x1000 } },
+	};
+	static const struct spec new_ch[][2] = {
+		{ { "ld-linux-x86-64.so.2", "_start", 0, 0, 0x1ab70 },
+		  { "ld-linux-x86-64.so.2", "boot", 0, 0, 0x1a000 } },
+		{ { "prog", "_start", 0, 0, 0x1110 }, { "prog", "init", 0, 0, 0x1000 } },
+		{ { "prog", "main", 0, 0, 0x1200 }, { "prog", "init", 0, 0, 0x1000 } },
+	};
+	static const uint64_t old_periods[] = { 100, 900 }, new_periods[] = { 300, 200, 500 };
+	static const enum pm_profile_key by_sym[] = { PM_PROFILE_KEY_SYM };
+	static const char want[] =
+		"            --+30.00%-- _start (0.00% -> 30.00%)\n"
+		"                --+30.00%-- boot (0.00% -> 30.00%)\n"
+		"            --+10.00%-- _start (10.00% -> 20.00%)\n"
+		"                --+10.00%-- init (10.00% -> 20.00%)\n";
+	struct pm_profile *po = build_chains(old_ch, old_periods, 2);
+	struct pm_profile *pn = build_chains(new_ch, new_periods, 3);
+	struct pm_profile_query q = { .keys = by_sym, .nr_keys = 1, .callchain = true,
+				      .order = PM_PROFILE_ORDER_CALLEE, .graph = true,
+				      .graph_limit = 0.5 };
+	struct pm_profile_result *o = NULL, *n = NULL;
+	const struct pm_profile_graph *g;
+	struct pm_diff d = { 0 };
+	struct pm_out out;
+	const char *text;
+
+	if (pm_out__init(&out, NULL, NULL, 4096) || pm_profile__query(po, &q, &o) ||
+	    pm_profile__query(pn, &q, &n) || run(o, n, PM_DIFF_DELTA, &d)) {
+		tap_ok(0, "rows of one name: their call graphs merged");
+		return;
+	}
+	g = d.nr ? pm_diff_row__graph(&d.rows[0], 1) : NULL;
+	if (g && g->nr == 5) {
+		const struct pm_profile_graph_node *ld = &g->nodes[g->nodes[0].first_child];
+		const struct pm_profile_graph_node *prog = &g->nodes[ld->next_sibling];
+
+		tap_ok(d.nr == 2 && !strcmp(sym(&d.rows[0]), "_start") &&
+		       g->nodes[0].period == 500 && g->nodes[0].samples == 50 &&
+		       !strcmp(ld->frame->dso, "ld-linux-x86-64.so.2") && ld->period == 300 &&
+		       !strcmp(g->nodes[ld->first_child].frame->sym, "boot") &&
+		       ld->next_sibling && !strcmp(prog->frame->dso, "prog") &&
+		       prog->period == 200 && !strcmp(g->nodes[prog->first_child].frame->sym, "init"),
+		       "rows of one name: their call graphs merged, the larger path first");
+	} else {
+		tap_ok(0, "rows of one name: their call graphs merged, the larger path first");
+		printf("# %zu rows, graph of %zu nodes\n", d.nr, g ? g->nr : 0);
+	}
+	pm_diff__print_text(&out, "cycles", o, n, &d,
+			    &(struct pm_diff_print_opts){ .compute = PM_DIFF_DELTA, .graph = true });
+	text = out.len ? strstr(out.buf, "[.] _start\n") : NULL;
+	if (!tap_ok(text && !strncmp(text + strlen("[.] _start\n"), want, strlen(want)),
+		    "the merged row's graph printed: both callers, shares of both sides"))
+		printf("# got:\n%.*s", (int)out.len, out.buf);
+	pm_diff__exit(&d);
+	pm_out__exit(&out);
+	pm_profile_result__delete(o);
+	pm_profile_result__delete(n);
+	pm_profile__delete(po);
+	pm_profile__delete(pn);
+}
+
 int main(void)
 {
 	static const enum pm_profile_key keys[] = { PM_PROFILE_KEY_DSO, PM_PROFILE_KEY_SYM };
@@ -238,6 +339,7 @@ int main(void)
 	       -EINVAL, "results of other keys are refused");
 	test_interval();
 	test_same_names();
+	test_same_names_graph();
 	pm_profile_result__delete(o);
 	pm_profile_result__delete(n);
 	pm_profile_result__delete(c);
