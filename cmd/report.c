@@ -332,6 +332,21 @@ static bool report__wants_lines(const struct report *rep)
 	return rep->opts.pprof.path != NULL;
 }
 
+/*
+ * Whether an output tells the samples' CPUs apart: the cpu key, --cpu,
+ * pprof's cpu label, speedscope (an idle thread per CPU).
+ */
+static bool report__tells_cpus(const struct report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->opts.nr_keys; i++)
+		if (rep->opts.keys[i] == PM_PROFILE_KEY_CPU)
+			return true;
+	return rep->opts.cpus.nr || rep->speedscope ||
+	       (rep->opts.pprof.path && (rep->opts.pprof.labels & PM_PPROF_LABEL_CPU));
+}
+
 static int report__read(struct report *rep)
 {
 	struct pm_pipeline *p = &rep->pipe;
@@ -371,6 +386,7 @@ static int report__read(struct report *rep)
 		return -ENOMEM;
 	if (rep->speedscope)
 		pm_speedscope__set_namer(rep->speedscope, p->namer);
+	rep->sink.any_cpu = !report__tells_cpus(rep);
 	rep->sink.addrs = rep->opts.pprof.path != NULL;
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;

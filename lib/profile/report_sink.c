@@ -529,7 +529,7 @@ static int sink__sample(struct pm_report_sink *k, const struct pm_record *rec,
 			const struct pm_sample *s)
 {
 	uint16_t cpumode = rec->header->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	int32_t cpu = s->fields & PERF_SAMPLE_CPU ? (int32_t)s->cpu : -1;
+	int32_t cpu = !k->any_cpu && (s->fields & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
 	struct pm_sink_repeat *repeat = NULL;
 	struct pm_profile_sample ps;
 	bool defer, hit;

@@ -75,6 +75,13 @@ struct pm_report_sink {
 	 * address, mapping, build id, linkage name and inlining.
 	 */
 	bool addrs;
+	/*
+	 * Samples' CPUs left out (-1), where no output tells them apart: a
+	 * thread then has one tree and one repeat slot per stack, not one
+	 * per CPU it ran on (perf's hist entries have no CPU either, unless
+	 * sorted by it).
+	 */
+	bool any_cpu;
 	/* Gives frames their source line (the srcline key); NULL: none.  The sink's once set. */
 	struct pm_srclines *srclines;
 	/* Profile event of each evsel (by pm_evsel.idx), registered in attr order. */

@@ -25,6 +25,8 @@
 static uint64_t now;
 /* The sink's repeat slots and chain ring lowered to one slot and ring addresses. */
 static bool one_slot;
+/* The sink leaves the samples' CPUs out (pm_report_sink.any_cpu). */
+static bool any_cpu;
 static uint32_t ring;
 
 /* sample_id_all's fields of SAMPLE_TYPE: pid, tid, time, cpu. */
@@ -107,6 +109,7 @@ static int run(const struct pm_profile_query *q, char *out, size_t size, uint64_
 		err = pm_pipeline__setup(&p) ?: pm_report_sink__init(&k, p.r, prof);
 	if (!err) {
 		k.namer = p.namer;
+		k.any_cpu = any_cpu;
 		if (one_slot) {
 			k.repeat_bits = 0;
 			k.chain_pool = ring;
@@ -222,6 +225,12 @@ int main(void)
 	put_chain_sample(10, 0, chain, 2);
 	put_chain_sample(10, 0, chain, 3);
 	check(&by_cpu, "b:0:4 a:0:3 b:1:1 c:0:1", 3, "another CPU is another place");
+	any_cpu = true;
+	check(&by_tid, "b:10:5 a:10:3 c:11:1", 4,
+	      "any_cpu: the same rows; a thread's chain on another CPU is placed again");
+	check(&by_cpu, "b:-1:5 a:-1:3 c:-1:1", 4, "any_cpu: the samples' CPUs are left out");
+	any_cpu = false;
+	check(&by_tid, "b:10:5 a:10:3 c:11:1", 3, "without it, another CPU is named again");
 	check(&callers,
 	      "b+1000:0:4/4 b+1fff:0:0/4 a+1000:0:3/3 a+1fff:0:0/3 a+2fff:0:0/3 b+2fff:0:0/2 "
 	      "b+1000:1:1/1 c+1000:0:1/1 b+3007:0:0/1 b+1fff:1:0/1 b+2fff:1:0/1 c+1fff:0:0/1 "
