@@ -90,6 +90,22 @@ void pm_bigmem__populate(void *p, size_t bytes)
 		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 }
 
+void pm_bigmem__populate_to(void *p, size_t bytes, size_t *done, size_t upto)
+{
+	uintptr_t start = (uintptr_t)p, from, to;
+
+	if (upto <= *done || *done >= bytes)
+		return;
+	/* Whole pages inside, to a step boundary of the address space: each page in one step. */
+	from = (start + *done + PAGE - 1) & ~(PAGE - 1);
+	to = (start + upto + POPULATE_MIN - 1) & ~(uintptr_t)(POPULATE_MIN - 1);
+	if (to > start + bytes)
+		to = (start + bytes) & ~(PAGE - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+	*done = to > start + *done ? to - start : bytes;
+}
+
 void pm_bigmem__free(void *p, size_t bytes)
 {
 	if (bytes < HUGE_PAGE)

@@ -24,6 +24,14 @@ void *pm_bigmem__resize(void *p, size_t old, size_t bytes);
  * before; the contents do not change.
  */
 void pm_bigmem__populate(void *p, size_t bytes);
+/*
+ * For a block written from its start on, as far as it is used (a ring's
+ * first lap, a chunk carved in turn): the pages of p up to byte upto
+ * faulted in, a 64 KiB step at a time, from *done (0 at first), which it
+ * moves on.  A small input that uses a few KiB of a 1 MiB buffer no
+ * longer pays for the whole of it (7 us a page in a virtual machine).
+ */
+void pm_bigmem__populate_to(void *p, size_t bytes, size_t *done, size_t upto);
 /* p of bytes (NULL: nothing). */
 void pm_bigmem__free(void *p, size_t bytes);
 /* pm_array__grow's rule (buf.h) over pm_bigmem: element nr of *arr made room for.  0 or -ENOMEM. */

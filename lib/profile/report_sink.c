@@ -410,11 +410,8 @@ static struct pm_sink_repeat *sink__repeat_chain(struct pm_report_sink *k,
 	/* Longer chains are not remembered: one would take too much of the ring. */
 	if (!nr || nr > k->chain_pool / 64)
 		return NULL;
-	if (!k->chains) {
-		if (!(k->chains = malloc(k->chain_pool * sizeof(*k->chains))))
-			return NULL;
-		pm_bigmem__populate(k->chains, k->chain_pool * sizeof(*k->chains));
-	}
+	if (!k->chains && !(k->chains = malloc(k->chain_pool * sizeof(*k->chains))))
+		return NULL;
 	key = sink__chain_hash(s);
 	e = sink__repeat_slot(k, s, key, cpumode, cpu);
 	*hit = e->nr == nr && sink__repeat_holds(k, e, s, key, cpumode, cpu) &&
@@ -431,6 +428,8 @@ static uint64_t sink__keep_chain(struct pm_report_sink *k, const struct pm_sampl
 	/* A chain is whole in the ring: one that would wrap starts it again. */
 	if (pos % k->chain_pool + s->callchain_nr > k->chain_pool)
 		pos += k->chain_pool - pos % k->chain_pool;
+	pm_bigmem__populate_to(k->chains, k->chain_pool * sizeof(*k->chains), &k->chains_populated,
+			       (pos % k->chain_pool + s->callchain_nr) * sizeof(*k->chains));
 	memcpy(k->chains + pos % k->chain_pool, s->callchain,
 	       s->callchain_nr * sizeof(uint64_t));
 	k->chains_written = pos + s->callchain_nr;

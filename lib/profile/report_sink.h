@@ -105,6 +105,7 @@ struct pm_report_sink {
 	 * than that was written since it.
 	 */
 	uint64_t *chains;
+	size_t chains_populated;	/* bytes faulted in, on the first lap */
 	uint64_t chains_written;
 	uint64_t nr_repeated;		/* samples placed by the repeat slots (tests) */
 	struct pm_sink_deferred *deferred;

@@ -129,6 +129,14 @@ int pm_input__init(struct pm_input *in, int fd, size_t cap)
 	if (S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_SET) == 0) {
 		in->seekable = true;
 		in->file_size = (uint64_t)st.st_size;
+		/*
+		 * No larger than the file (in steps of a cold read): the
+		 * buffers are faulted in whole, and a 45 KB file paid for 4 MiB
+		 * of them.  A file that grows meanwhile is read in more chunks;
+		 * a chunk still holds the largest record (64 KiB).
+		 */
+		if (cap > INPUT_COLD_READ && in->file_size < cap - INPUT_COLD_READ)
+			in->cap = cap = (in->file_size + INPUT_COLD_READ) & ~(size_t)(INPUT_COLD_READ - 1);
 		/* Headroom, then a chunk, as the read-ahead's buffers are. */
 		in->buf = malloc(2 * cap);
 		if (!in->buf)

@@ -2,7 +2,8 @@
 /*
  * base/bigmem: blocks from 2 MiB up start on a huge page and come zeroed,
  * and a block keeps its bytes as it grows, within one kind and across
- * the two (malloc's below 2 MiB, mapped above).
+ * the two (malloc's below 2 MiB, mapped above); populating faults pages
+ * in, at once or a step at a time.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -133,11 +134,62 @@ static void test_populate(void)
 	munmap(map, 2 * MIB);
 }
 
+/* How many of the pages of [from, to) (page-aligned) are resident. */
+static size_t resident_pages(uintptr_t from, uintptr_t to)
+{
+	size_t i, n = 0, pages = (to - from) / 4096;
+	unsigned char *vec = malloc(pages ? pages : 1);
+
+	if (vec && pages && !mincore((void *)from, to - from, vec))
+		for (i = 0; i < pages; i++)
+			n += vec[i] & 1;
+	free(vec);
+	return n;
+}
+
+/*
+ * populate_to faults a block in a 64 KiB step at a time, ahead of where it
+ * is written: up to the step boundary past upto, never again what is done,
+ * never past the block, its bytes kept.
+ */
+static void test_populate_to(void)
+{
+	size_t n = MIB, done = 0, first;
+	unsigned char *map, *p;
+	uintptr_t start;
+
+	map = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		tap_ok(0, "populate_to: no memory");
+		return;
+	}
+	/* A block that starts 4 KiB past a 64 KiB boundary. */
+	p = (unsigned char *)((((uintptr_t)map + 0xffff) & ~(uintptr_t)0xffff) + 4096);
+	start = (uintptr_t)p;
+	p[0] = 42;
+	pm_bigmem__populate_to(p, n, &done, 1);
+	first = done;
+	tap_ok(first == 60 << 10 && resident_pages(start, start + first) == 15 &&
+	       resident_pages(start + first, start + n) == 0 && p[0] == 42,
+	       "populate_to: the first step ends at the boundary, nothing past it (%zu)", first);
+	pm_bigmem__populate_to(p, n, &done, first);
+	pm_bigmem__populate_to(p, n, &done, (60 << 10) + 1);
+	tap_ok(done == (124 << 10) && resident_pages(start, start + done) == 31 &&
+	       resident_pages(start + done, start + n) == 0,
+	       "populate_to: asked again for what is done, nothing; the next step is 64 KiB (%zu)", done);
+	pm_bigmem__populate_to(p, n, &done, n);
+	tap_ok(done == n && resident_pages(start, start + n) == n / 4096 &&
+	       resident_pages(start + n, start + n + (60 << 10)) == 0,
+	       "populate_to: to the block's end, not past it");
+	munmap(map, 2 * MIB);
+}
+
 int main(void)
 {
 	test_alloc();
 	test_resize();
 	test_grow();
 	test_populate();
+	test_populate_to();
 	return tap_done();
 }
