@@ -253,9 +253,13 @@ static void test_consume(void)
 	 */
 	{
 		size_t len = stream.len, bad = stream.len;
+		struct perf_event_header h;
 
 		put_sample(450, 0, 10);
-		((struct perf_event_header *)(stream.data + bad))->size = 40;
+		/* Copied: after the COMPRESSED record the stream is not 8-aligned. */
+		memcpy(&h, stream.data + bad, sizeof(h));
+		h.size = 40;
+		memcpy(stream.data + bad, &h, sizeof(h));
 		stream.len -= 8;
 		put_sample(460, 0, 10);
 		put_header(PERF_RECORD_FINISHED_ROUND, 8);
