@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * base/bigmem: blocks from 2 MiB up start on a huge page and come zeroed,
+ * base/bigmem: blocks from 512 KiB up start on a huge page and come zeroed,
  * and a block keeps its bytes as it grows, within one kind and across
- * the two (malloc's below 2 MiB, mapped above); populating faults pages
+ * the two (malloc's below 512 KiB, mapped above, in place within its
+ * 2 MiB step); populating faults pages
  * in, at once or a step at a time.
  */
 #include <errno.h>
@@ -53,20 +54,24 @@ static int kept(const unsigned char *p, size_t n)
 static void test_alloc(void)
 {
 	unsigned char *small = pm_bigmem__alloc(1000), *big = pm_bigmem__alloc(3 * MIB);
+	unsigned char *mid = pm_bigmem__alloc(600 << 10);
 
 	tap_ok(small && all_zero(small, 1000), "a small block comes zeroed");
 	tap_ok(big && all_zero(big, 3 * MIB), "a large block comes zeroed");
 	tap_ok(big && (uintptr_t)big % (2 * MIB) == 0, "a large block starts on a huge page");
+	tap_ok(mid && all_zero(mid, 600 << 10) && (uintptr_t)mid % (2 * MIB) == 0,
+	       "a block of 600 KiB comes zeroed, on a huge page");
 	pm_bigmem__free(small, 1000);
 	pm_bigmem__free(big, 3 * MIB);
+	pm_bigmem__free(mid, 600 << 10);
 	pm_bigmem__free(NULL, 3 * MIB);
 }
 
 static void test_resize(void)
 {
-	static const size_t sizes[] = { 4096, MIB, 2 * MIB, 5 * MIB, 16 * MIB };
+	static const size_t sizes[] = { 4096, 600 << 10, MIB, 2 * MIB, 5 * MIB, 16 * MIB };
 	unsigned char *p = pm_bigmem__alloc(sizes[0]), *n;
-	size_t i, ok = 1;
+	size_t i, ok = 1, stayed = 0;
 
 	fill(p, sizes[0]);
 	for (i = 1; p && i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -75,11 +80,14 @@ static void test_resize(void)
 			ok = 0;
 			break;
 		}
+		/* 600 KiB to 1 MiB and to 2 MiB: one 2 MiB step. */
+		stayed += (i == 2 || i == 3) && n == p;
 		p = n;
 		ok &= kept(p, sizes[i - 1]);
 		fill(p, sizes[i]);
 	}
-	tap_ok(p && ok, "grown from 4 KiB to 16 MiB, across the 2 MiB line, every byte kept");
+	tap_ok(p && ok, "grown from 4 KiB to 16 MiB, across the 512 KiB line, every byte kept");
+	tap_ok(stayed == 2, "grown within its 2 MiB step, a block stays where it is");
 	tap_ok(p && (uintptr_t)p % (2 * MIB) == 0, "a large block moved stays on a huge page");
 	n = p ? pm_bigmem__resize(p, 16 * MIB, 3 * MIB) : NULL;
 	tap_ok(n && kept(n, 3 * MIB), "shrunk from 16 MiB to 3 MiB, every byte kept: %s",
