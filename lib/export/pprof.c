@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "symbols/naming.h"
 #include "base/cache.h"
@@ -634,7 +635,11 @@ int pm_pprof__write(const struct pm_profile *p, const struct pm_pprof_opts *o,
 {
 	struct pm_gzout g;
 	struct pm_out out;
-	int err = pm_gzout__init(&g, -1, write, arg);
+	/*
+	 * gzip's fastest level, as Go's runtime/pprof writes its profiles: on
+	 * a 48 MB recording's profile the default level took 28 ms of 370.
+	 */
+	int err = pm_gzout__init(&g, Z_BEST_SPEED, write, arg);
 
 	if (!err)
 		err = pm_out__init(&out, pm_gzout__write, &g, PM_GZOUT_CHUNK);
