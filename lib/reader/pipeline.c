@@ -16,9 +16,10 @@
  * the reading thread then inflates, checks and orders while the consumers
  * work.  Before that, reading and ordering are a quarter of the work, and
  * handing each record to the other CPU cost more than running beside it
- * saved: report on a 48 MB file took 146 ms of wall and 192 ms of CPU with
- * the thread, 151 ms and 160 ms without; on 12 MB compressed -a -g (2.1
- * million samples), 412 ms and 620 ms with it, 486 ms and 490 ms without.
+ * saved: report on a 48 MB file took 150 ms of wall and 208 ms of CPU with
+ * the thread, 148 ms and 159 ms without (lower quartiles of 15 runs); on
+ * 12 MB compressed -a -g (2.1 million samples), 412 ms and 620 ms with it,
+ * 486 ms and 490 ms without.
  *
  * The reading thread copies each record it has
  * checked and put in time order into batches; the consumers' thread
