@@ -208,9 +208,11 @@ static struct merge_kid *merge__kids(const struct graph_merge *m, const uint32_t
 				if (k[i].at[1] == NO_NODE &&
 				    pm_diff__frame_same(m->g[0]->nodes[k[i].at[0]].frame, x->frame))
 					break;
-			if (!side || i == *nr)
+			if (!side)
+				i = *nr;
+			if (i == *nr)
 				k[(*nr)++] = (struct merge_kid){
-					.at = { NO_NODE, NO_NODE }, .name = x->frame->sym, .order = *nr,
+					.at = { NO_NODE, NO_NODE }, .name = x->frame->sym, .order = i,
 				};
 			k[i].at[side] = c;
 			k[i].period += x->period;

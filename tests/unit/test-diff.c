@@ -262,18 +262,24 @@ static void test_same_names_graph(void)
 	static const struct spec new_ch[][2] = {
 		{ { "ld-linux-x86-64.so.2", "_start", 0, 0, 0x1ab70 },
 		  { "ld-linux-x86-64.so.2", "boot", 0, 0, 0x1a000 } },
+		{ { "ld-linux-x86-64.so.2", "_start", 0, 0, 0x1ab70 },
+		  { "ld-linux-x86-64.so.2", "boot2", 0, 0, 0x1a100 } },
 		{ { "prog", "_start", 0, 0, 0x1110 }, { "prog", "init", 0, 0, 0x1000 } },
+		{ { "prog", "_start", 0, 0, 0x1110 }, { "prog", "fini", 0, 0, 0x1300 } },
 		{ { "prog", "main", 0, 0, 0x1200 }, { "prog", "init", 0, 0, 0x1000 } },
 	};
-	static const uint64_t old_periods[] = { 100, 900 }, new_periods[] = { 300, 200, 500 };
+	static const uint64_t old_periods[] = { 100, 900 };
+	static const uint64_t new_periods[] = { 600, 200, 400, 200, 600 };
 	static const enum pm_profile_key by_sym[] = { PM_PROFILE_KEY_SYM };
 	static const char want[] =
-		"            --+30.00%-- _start (0.00% -> 30.00%)\n"
+		"            --+40.00%-- _start (0.00% -> 40.00%)\n"
 		"                --+30.00%-- boot (0.00% -> 30.00%)\n"
-		"            --+10.00%-- _start (10.00% -> 20.00%)\n"
-		"                --+10.00%-- init (10.00% -> 20.00%)\n";
+		"                --+10.00%-- boot2 (0.00% -> 10.00%)\n"
+		"            --+20.00%-- _start (10.00% -> 30.00%)\n"
+		"                --+10.00%-- init (10.00% -> 20.00%)\n"
+		"                --+10.00%-- fini (0.00% -> 10.00%)\n";
 	struct pm_profile *po = build_chains(old_ch, old_periods, 2);
-	struct pm_profile *pn = build_chains(new_ch, new_periods, 3);
+	struct pm_profile *pn = build_chains(new_ch, new_periods, 5);
 	struct pm_profile_query q = { .keys = by_sym, .nr_keys = 1, .callchain = true,
 				      .order = PM_PROFILE_ORDER_CALLEE, .graph = true,
 				      .graph_limit = 0.5 };
@@ -289,16 +295,20 @@ static void test_same_names_graph(void)
 		return;
 	}
 	g = d.nr ? pm_diff_row__graph(&d.rows[0], 1) : NULL;
-	if (g && g->nr == 5) {
+	if (g && g->nr == 7) {
 		const struct pm_profile_graph_node *ld = &g->nodes[g->nodes[0].first_child];
 		const struct pm_profile_graph_node *prog = &g->nodes[ld->next_sibling];
+		const struct pm_profile_graph_node *boot = &g->nodes[ld->first_child];
+		const struct pm_profile_graph_node *init = &g->nodes[prog->first_child];
 
 		tap_ok(d.nr == 2 && !strcmp(sym(&d.rows[0]), "_start") &&
-		       g->nodes[0].period == 500 && g->nodes[0].samples == 50 &&
-		       !strcmp(ld->frame->dso, "ld-linux-x86-64.so.2") && ld->period == 300 &&
-		       !strcmp(g->nodes[ld->first_child].frame->sym, "boot") &&
-		       ld->next_sibling && !strcmp(prog->frame->dso, "prog") &&
-		       prog->period == 200 && !strcmp(g->nodes[prog->first_child].frame->sym, "init"),
+		       g->nodes[0].period == 1400 && g->nodes[0].samples == 140 &&
+		       !strcmp(ld->frame->dso, "ld-linux-x86-64.so.2") && ld->period == 800 &&
+		       !strcmp(boot->frame->sym, "boot") && boot->next_sibling &&
+		       !strcmp(g->nodes[boot->next_sibling].frame->sym, "boot2") &&
+		       ld->next_sibling && !strcmp(prog->frame->dso, "prog") && prog->period == 600 &&
+		       !strcmp(init->frame->sym, "init") && init->next_sibling &&
+		       !strcmp(g->nodes[init->next_sibling].frame->sym, "fini"),
 		       "rows of one name: their call graphs merged, the larger path first");
 	} else {
 		tap_ok(0, "rows of one name: their call graphs merged, the larger path first");
@@ -308,7 +318,7 @@ static void test_same_names_graph(void)
 			    &(struct pm_diff_print_opts){ .compute = PM_DIFF_DELTA, .graph = true });
 	text = out.len ? strstr(out.buf, "[.] _start\n") : NULL;
 	if (!tap_ok(text && !strncmp(text + strlen("[.] _start\n"), want, strlen(want)),
-		    "the merged row's graph printed: both callers, shares of both sides"))
+		    "the merged row's graph printed: every path, shares of both sides"))
 		printf("# got:\n%.*s", (int)out.len, out.buf);
 	pm_diff__exit(&d);
 	pm_out__exit(&out);
