@@ -182,9 +182,23 @@ static size_t node__nr_kids(const struct pm_profile_graph *g, uint32_t n)
 	return nr;
 }
 
+/* Of k[0..nr), the first side's child of frame f's function not paired yet; nr if none. */
+static size_t merge__partner(const struct graph_merge *m, const struct merge_kid *k, size_t nr,
+			     const struct pm_profile_frame *f)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (k[i].at[0] != NO_NODE && k[i].at[1] == NO_NODE &&
+		    pm_diff__frame_same(m->g[0]->nodes[k[i].at[0]].frame, f))
+			break;
+	return i;
+}
+
 /*
- * The children of at[0] and at[1], a child of both sides paired by
- * function (as perf merges the call chains of entries it collapses).
+ * The children of at[0] and at[1]: the first side's, each joined by the
+ * second side's child of its function, then the second side's others (as
+ * perf merges the call chains of entries it collapses).
  */
 static struct merge_kid *merge__kids(const struct graph_merge *m, const uint32_t at[2], size_t *nr)
 {
@@ -204,12 +218,7 @@ static struct merge_kid *merge__kids(const struct graph_merge *m, const uint32_t
 		for (c = g->nodes[at[side]].first_child; c; c = g->nodes[c].next_sibling) {
 			const struct pm_profile_graph_node *x = &g->nodes[c];
 
-			for (i = 0; side && i < *nr; i++)
-				if (k[i].at[1] == NO_NODE &&
-				    pm_diff__frame_same(m->g[0]->nodes[k[i].at[0]].frame, x->frame))
-					break;
-			if (!side)
-				i = *nr;
+			i = side ? merge__partner(m, k, *nr, x->frame) : *nr;
 			if (i == *nr)
 				k[(*nr)++] = (struct merge_kid){
 					.at = { NO_NODE, NO_NODE }, .name = x->frame->sym, .order = i,
