@@ -340,7 +340,8 @@ static void *oqueue__carve(struct pm_oqueue *q, size_t size, struct pm_qchunk **
 	 * time cost a trap per page (report on 12 MB: 3,450 faults, 2,590
 	 * populated; CPU -4 %), the whole chunk at once a small input's 1 MiB.
 	 */
-	pm_bigmem__populate_to(c->mem, PM_QCHUNK_SIZE, &c->populated, c->used + size);
+	if (c->used + size > c->populated)
+		pm_bigmem__populate_to(c->mem, PM_QCHUNK_SIZE, &c->populated, c->used + size);
 	p = c->mem + c->used;
 	c->used += size;
 	c->live++;
