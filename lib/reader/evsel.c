@@ -26,6 +26,90 @@ int reader__room_for_evsel(struct pm_reader *r, uint64_t nr_ids, uint64_t offset
 	return 0;
 }
 
+/* Beyond this many entries (2 MiB) the ids are left to the table. */
+#define ID_DENSE_MAX (1u << 18)
+
+static void reader__drop_dense(struct pm_reader *r)
+{
+	free(r->id_dense);
+	r->id_dense = NULL;
+	r->id_lo = 0;
+	r->id_span = 0;
+	r->id_sparse = true;
+}
+
+/*
+ * Makes the dense array cover [lo, hi) with room to spare on both sides,
+ * so that it is remade only when the range doubles, and fills it from
+ * every event in order: the first to claim an id keeps it, as in the table.
+ */
+static void reader__remake_dense(struct pm_reader *r, uint64_t lo, uint64_t hi)
+{
+	size_t span = 64, i, j;
+	uint64_t start;
+
+	while (span < 2 * (hi - lo))
+		span *= 2;
+	if (span > ID_DENSE_MAX) {
+		reader__drop_dense(r);
+		return;
+	}
+	start = lo - (lo < (span - (hi - lo)) / 2 ? lo : (span - (hi - lo)) / 2);
+	if (start > UINT64_MAX - span) {
+		reader__drop_dense(r);
+		return;
+	}
+	free(r->id_dense);
+	r->id_span = 0;
+	r->id_dense = calloc(span, sizeof(*r->id_dense));
+	if (!r->id_dense) {
+		reader__drop_dense(r);
+		return;
+	}
+	for (i = 0; i < r->nr_evsels; i++)
+		for (j = 0; j < r->evsels[i]->nr_ids; j++) {
+			uint64_t id = r->evsels[i]->ids[j];
+
+			if (id - start < span && !r->id_dense[id - start])
+				r->id_dense[id - start] = r->evsels[i];
+		}
+	r->id_lo = start;
+	r->id_span = span;
+}
+
+/* Adds e's ids (e is the last event) to the dense array, or drops it. */
+static void reader__dense_ids(struct pm_reader *r, struct pm_evsel *e)
+{
+	uint64_t lo = r->id_span ? r->id_lo : UINT64_MAX;
+	uint64_t hi = r->id_span ? r->id_lo + r->id_span : 0;
+	bool outside = false;
+	size_t i;
+
+	if (r->id_sparse || !e->nr_ids)
+		return;
+	for (i = 0; i < e->nr_ids; i++) {
+		uint64_t id = e->ids[i];
+
+		if (id - r->id_lo >= r->id_span)
+			outside = true;
+		if (id < lo)
+			lo = id;
+		if (id >= hi)
+			hi = id + 1;
+	}
+	if (!hi || hi - lo > ID_DENSE_MAX) {
+		reader__drop_dense(r);
+		return;
+	}
+	if (outside) {
+		reader__remake_dense(r, lo, hi);
+		return;
+	}
+	for (i = 0; i < e->nr_ids; i++)
+		if (!r->id_dense[e->ids[i] - r->id_lo])
+			r->id_dense[e->ids[i] - r->id_lo] = e;
+}
+
 /* The first event to claim an id keeps it. */
 static int reader__add_id(struct pm_reader *r, uint64_t id, struct pm_evsel *e)
 {
@@ -38,6 +122,8 @@ struct pm_evsel *pm_reader__evsel_by_id(const struct pm_reader *r, uint64_t id)
 {
 	uint64_t e;
 
+	if (id - r->id_lo < r->id_span)
+		return r->id_dense[id - r->id_lo];
 	return pm_hashtab__find_int(&r->ids, id, &e) ? (struct pm_evsel *)(uintptr_t)e : NULL;
 }
 
@@ -67,6 +153,8 @@ void reader__delete_evsels(struct pm_reader *r)
 		evsel__delete(r->evsels[i]);
 	free(r->evsels);
 	pm_hashtab__exit(&r->ids);
+	reader__drop_dense(r);
+	r->id_sparse = false;
 	r->evsels = NULL;
 	r->nr_evsels = r->cap_evsels = r->nr_evsel_ids = 0;
 }
@@ -126,6 +214,7 @@ struct pm_evsel *reader__add_evsel(struct pm_reader *r, const void *attr, size_t
 	for (i = 0; i < nr_ids; i++)
 		if (reader__add_id(r, e->ids[i], e))
 			return NULL;
+	reader__dense_ids(r, e);
 	if (e->idx == 0) {
 		r->sample_id_all = e->attr.sample_id_all;
 		reader__calc_id_pos(r, e->attr.sample_type);

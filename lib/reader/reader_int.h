@@ -59,6 +59,17 @@ struct pm_reader {
 	size_t nr_evsels;
 	size_t cap_evsels;
 	struct pm_hashtab ids;	/* sample id -> its pm_evsel */
+	/*
+	 * The same, as an array over [id_lo, id_lo + id_span), while the ids
+	 * lie close together: the kernel numbers a session's events in turn,
+	 * and every record asks for its event, twice on the way to a report.
+	 * Once they spread too far (or no memory), id_span is 0 for good and
+	 * the table answers alone.
+	 */
+	struct pm_evsel **id_dense;
+	uint64_t id_lo;
+	size_t id_span;
+	bool id_sparse;
 	size_t nr_evsel_ids;	/* ids of all events, repeats included */
 	/* From the first attr (perf does the same): u64 index of the id. */
 	int id_pos;		/* in a SAMPLE from the start, -1 if none */

@@ -382,6 +382,65 @@ static void test_ids(void)
 	pm_buf__exit(&p);
 }
 
+/*
+ * Events whose ids lie far apart, and an id two events claim: each sample
+ * finds its event, and the first claimer keeps the shared id, whether the
+ * reader indexes the ids in an array (close) or hashes them (far).
+ */
+static void check_ids_at(uint64_t base, uint64_t far)
+{
+	struct perf_pipe_file_header h = { .magic = PERF_MAGIC2, .size = PERF_PIPE_HEADER_SIZE };
+	struct perf_event_header rh = { .type = PERF_RECORD_HEADER_ATTR, .size = 8 + 128 + 16 };
+	struct perf_event_header sh = { .type = PERF_RECORD_SAMPLE, .size = 24 };
+	uint64_t type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP;
+	uint64_t ids[3][2] = { { base, base + 1 }, { far, base + 1 }, { base - 3, far + 5 } };
+	uint64_t ask[] = { base, base + 1, far, base - 3, far + 5 };
+	const char *want[] = { "task-clock", "task-clock", "page-faults", "cpu-clock", "cpu-clock" };
+	uint64_t config[] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+			      PERF_COUNT_SW_CPU_CLOCK };
+	struct pm_buf p = { 0 };
+	struct pm_record rec;
+	struct pm_sample s;
+	struct pm_reader *r;
+	int err, i, good = 0;
+
+	pm_buf__append(&p, &h, sizeof(h));
+	for (i = 0; i < 3; i++) {
+		pm_buf__append(&p, &rh, sizeof(rh));
+		put_attr(&p, type, config[i]);
+		pm_buf__append(&p, ids[i], sizeof(ids[i]));
+	}
+	for (i = 0; i < 5; i++) {
+		pm_buf__append(&p, &sh, sizeof(sh));
+		pm_buf__append_u64(&p, ask[i]);
+		pm_buf__append_u64(&p, 0x1000 + (uint64_t)i);
+	}
+	r = reader_of(&p, p.len, false, &err);
+	for (i = 0; (err = pm_reader__next(r, &rec)) > 0;) {
+		if (rec.header->type != PERF_RECORD_SAMPLE)
+			continue;
+		if (!pm_reader__parse_sample(r, &rec, &s) && s.ip == 0x1000 + (uint64_t)i &&
+		    !strcmp(pm_evsel__name((struct pm_evsel *)s.evsel), want[i]))
+			good++;
+		i++;
+	}
+	ok(err == 0 && good == 5, "ids %#llx and %#llx apart: all 5 samples find their event, "
+	   "the first claimer keeps a shared id", (unsigned long long)base,
+	   (unsigned long long)far);
+	ok(!pm_reader__evsel_by_id(r, base + 2) && !pm_reader__evsel_by_id(r, far + 1) &&
+	   !pm_reader__evsel_by_id(r, 0), "ids no event claims find none");
+	pm_reader__delete(r);
+	pm_buf__exit(&p);
+}
+
+static void test_ids_spread(void)
+{
+	check_ids_at(100, 140);			/* one array */
+	check_ids_at(1000, 1000 + 300);		/* the array made again, larger */
+	check_ids_at(5000, 5000 + (1ull << 40));	/* too far apart: hashed */
+	check_ids_at(10, UINT64_MAX - 5);	/* the top of the range */
+}
+
 static void test_tpformat(void)
 {
 	static const char fmt[] =
@@ -892,6 +951,7 @@ int main(void)
 	test_zero_size();
 	test_garbage();
 	test_ids();
+	test_ids_spread();
 	test_tpformat();
 	test_tpformat_counts();
 	test_sample_time();
