@@ -347,6 +347,24 @@ static bool report__tells_cpus(const struct report *rep)
 	       (rep->opts.pprof.path && (rep->opts.pprof.labels & PM_PPROF_LABEL_CPU));
 }
 
+/*
+ * Whether an output tells a command's threads apart: the pid and tid keys,
+ * --pid and --tid, pprof's pid and tid labels, speedscope (a profile per
+ * thread).
+ */
+static bool report__tells_threads(const struct report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->opts.nr_keys; i++)
+		if (rep->opts.keys[i] == PM_PROFILE_KEY_PID ||
+		    rep->opts.keys[i] == PM_PROFILE_KEY_TID)
+			return true;
+	return rep->opts.pids.nr || rep->opts.tids.nr || rep->speedscope ||
+	       (rep->opts.pprof.path &&
+		(rep->opts.pprof.labels & (PM_PPROF_LABEL_PID | PM_PPROF_LABEL_TID)));
+}
+
 static int report__read(struct report *rep)
 {
 	struct pm_pipeline *p = &rep->pipe;
@@ -387,6 +405,8 @@ static int report__read(struct report *rep)
 	if (rep->speedscope)
 		pm_speedscope__set_namer(rep->speedscope, p->namer);
 	rep->sink.any_cpu = !report__tells_cpus(rep);
+	if (!report__tells_threads(rep))
+		pm_profile__merge_threads(rep->profile);
 	rep->sink.addrs = rep->opts.pprof.path != NULL;
 	rep->sink.ip_only = rep->opts.graph == GRAPH_NONE && rep->opts.children != 1 &&
 			    !rep->sink.addrs;

@@ -186,8 +186,20 @@ static uint32_t node__new(struct pm_profile *p, uint32_t parent, uint32_t frame,
 	p->nodes[id] = (struct node){
 		.parent = parent, .frame = frame, .ctx = ctx,
 		.depth = parent == NONE || frame == NONE ? 0 : p->nodes[parent].depth + 1,
+		.pid = p->adding_pid, .tid = p->adding_tid,
 	};
 	return id;
+}
+
+/* The thread a sample's context keeps: none when threads are merged. */
+static int32_t ctx_pid(const struct pm_profile *p, const struct pm_profile_sample *s)
+{
+	return p->merge_threads ? -1 : s->pid;
+}
+
+static int32_t ctx_tid(const struct pm_profile *p, const struct pm_profile_sample *s)
+{
+	return p->merge_threads ? -1 : s->tid;
 }
 
 static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s, int *err)
@@ -205,7 +217,7 @@ static uint32_t ctx_find(struct pm_profile *p, const struct pm_profile_sample *s
 	}
 	k = (struct ctx){
 		.event = s->event, .comm = str_find(p, comm, strlen(comm), err),
-		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.pid = ctx_pid(p, s), .tid = ctx_tid(p, s), .cpu = s->cpu,
 		.state = s->state < PM_PROFILE_STATE__NR ? s->state : PM_PROFILE_STATE_ON_CPU,
 	};
 	if (*err)
@@ -413,14 +425,16 @@ static uint32_t stack_find(struct pm_profile *p, uint32_t ctx, const uint32_t *i
 static bool same_ctx(const struct pm_profile *p, const struct ctx *c,
 		     const struct pm_profile_sample *s)
 {
-	return c->event == s->event && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu &&
+	return c->event == s->event && c->pid == ctx_pid(p, s) && c->tid == ctx_tid(p, s) &&
+	       c->cpu == s->cpu &&
 	       c->state == s->state && s->comm && !strcmp(s->comm, str_at(p, c->comm));
 }
 
 /* The ctx_seen slot of a sample's thread, CPU and event. */
 static uint32_t *ctx_seen_slot(struct pm_profile *p, const struct pm_profile_sample *s)
 {
-	uint64_t h = pm_cache__mix((uint64_t)(uint32_t)s->tid << 32 | (uint32_t)s->cpu, s->event);
+	uint64_t h = pm_cache__mix((uint64_t)(uint32_t)ctx_tid(p, s) << 32 | (uint32_t)s->cpu,
+				   s->event);
 
 	return &p->ctx_seen[pm_cache__slot(h, CTX_SEEN_BITS)];
 }
@@ -443,6 +457,11 @@ static void profile__count(struct pm_profile *p, uint32_t ctx, uint32_t node, ui
 	pm_add_sat(&ev->samples, n);
 	if (p->observe)
 		p->observe(p->observe_arg, node, first, n, period);
+}
+
+void pm_profile__merge_threads(struct pm_profile *p)
+{
+	p->merge_threads = true;
 }
 
 void pm_profile__observe(struct pm_profile *p, pm_profile_observe_fn *fn, void *arg)
@@ -481,6 +500,8 @@ int pm_profile__add_placed(struct pm_profile *p, const struct pm_profile_sample 
 		return -EINVAL;
 	if (!in_time(p, s->time))
 		return 0;
+	p->adding_pid = s->pid;
+	p->adding_tid = s->tid;
 	seen = ctx_seen_slot(p, s);
 	if (!*seen || !same_ctx(p, &p->ctxs[*seen - 1], s)) {
 		ctx = ctx_find(p, s, &err);

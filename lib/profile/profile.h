@@ -146,6 +146,17 @@ typedef void pm_profile_observe_fn(void *arg, uint32_t node, uint64_t time, uint
 void pm_profile__observe(struct pm_profile *p, pm_profile_observe_fn *fn, void *arg);
 bool pm_profile__observed(const struct pm_profile *p);
 
+/*
+ * From now on, one context for all the threads of a command (pid and tid
+ * -1 in results), where no output tells threads apart: perf's hist entries
+ * have no thread unless sorted or filtered by one.  A command that starts
+ * again and again (a shell loop), or runs many threads, then has one stack
+ * tree, not one per thread to build, walk and merge again into rows.  A
+ * row's pid and tid stay those of the first sample that reached it, as in
+ * perf, so rows and their order are the same.
+ */
+void pm_profile__merge_threads(struct pm_profile *p);
+
 /* O(frames).  0, -EINVAL (unknown event, no frame, an unknown id) or -ENOMEM. */
 int pm_profile__add(struct pm_profile *p, const struct pm_profile_sample *s);
 

@@ -48,6 +48,11 @@ struct frame {
 
 struct node {
 	uint32_t parent, frame, ctx, depth;
+	/*
+	 * The thread of the sample that made it: a row's thread, which perf's
+	 * children order compares, when contexts do not keep threads apart.
+	 */
+	int32_t pid, tid;
 	uint64_t self_period, self_samples;
 };
 
@@ -98,6 +103,10 @@ struct pm_profile {
 
 	uint64_t (*slices)[2];
 	size_t nr_slices;
+
+	/* Contexts without threads (pm_profile__merge_threads). */
+	bool merge_threads;
+	int32_t adding_pid, adding_tid;	/* the sample being added: new nodes are its */
 
 	pm_profile_observe_fn *observe;	/* NULL: nobody watches the samples go in */
 	void *observe_arg;

@@ -134,7 +134,8 @@ static uint32_t row_find(struct qstate *qs, const struct rowkey *k, uint32_t nod
 {
 	struct pm_profile *p = qs->p;
 	struct pm_profile_result *r = qs->r;
-	const struct ctx *c = &p->ctxs[p->nodes[node].ctx];
+	const struct node *n = &p->nodes[node];
+	const struct ctx *c = &p->ctxs[n->ctx];
 	uint64_t h = rowkey_hash(&qs->row_tab, k), found;
 	uint32_t id;
 
@@ -149,8 +150,8 @@ static uint32_t row_find(struct qstate *qs, const struct rowkey *k, uint32_t nod
 		return NONE;
 	r->nr_rows++;
 	r->rows[id] = (struct pm_profile_row){
-		.comm = str_at(p, c->comm), .pid = c->pid, .tid = c->tid, .cpu = c->cpu,
-		.state = c->state, .frame = &frame_at(p, p->nodes[node].frame)->f,
+		.comm = str_at(p, c->comm), .pid = n->pid, .tid = n->tid, .cpu = c->cpu,
+		.state = c->state, .frame = &frame_at(p, n->frame)->f,
 		.first_node = node,
 	};
 	return id;

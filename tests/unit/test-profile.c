@@ -783,6 +783,77 @@ static bool profiles_agree(struct pm_profile *a, struct pm_profile *b)
 	return same;
 }
 
+/* The specs, then a caller and its callee in thread 102 and another root in 103. */
+static struct pm_profile *build_threads(bool merge)
+{
+	static const struct pm_profile_frame ta[] = { F("prog", "ta"), F("prog", "tx") };
+	static const struct pm_profile_frame tb[] = { F("prog", "tb") };
+	struct pm_profile *p = build();
+	struct pm_profile_sample s = { .comm = "prog", .pid = 102, .tid = 102, .cpu = 0,
+				       .time = 12, .period = 40, .frames = ta, .nr_frames = 2 };
+
+	if (merge)
+		pm_profile__merge_threads(p);
+	pm_profile__add(p, &s);
+	s.pid = s.tid = 103;
+	s.frames = tb;
+	s.nr_frames = 1;
+	pm_profile__add(p, &s);
+	return p;
+}
+
+/* q's rows as text, with their pids and tids. */
+static char *rows_of(struct pm_profile *p, const struct pm_profile_query *q)
+{
+	struct pm_profile_result *r = query(p, q);
+	char *t = text(r, true), *out = NULL;
+	size_t i, n = t ? strlen(t) + 32 * r->nr_rows : 0;
+
+	if (t && (out = malloc(n + 1))) {
+		size_t at = (size_t)snprintf(out, n, "%s", t);
+
+		for (i = 0; i < r->nr_rows && at < n; i++)
+			at += (size_t)snprintf(out + at, n - at, "%d/%d ", r->rows[i].pid,
+					       r->rows[i].tid);
+	}
+	free(t);
+	pm_profile_result__delete(r);
+	return out;
+}
+
+/*
+ * Threads merged: one tree for the command, and every query answers as
+ * with a tree per thread, rows' threads and children order included (the
+ * depth tie-break compares rows of one thread only: ta and tx, not tb).
+ */
+static void test_merge_threads(void)
+{
+	struct pm_profile *a = build_threads(false), *b = build_threads(true);
+	struct pm_profile_query q = { .event = 0, .graph = true, .callchain = true };
+	int i, same = 0;
+
+	for (i = 0; i < 4; i++) {
+		char *ra, *rb;
+
+		q.children = i & 1;
+		q.order = i & 2 ? PM_PROFILE_ORDER_CALLER : PM_PROFILE_ORDER_CALLEE;
+		ra = rows_of(a, &q);
+		rb = rows_of(b, &q);
+		if (ra && rb && !strcmp(ra, rb))
+			same++;
+		else
+			printf("# per thread:\n%s\n# merged:\n%s\n", ra ? ra : "", rb ? rb : "");
+		free(ra);
+		free(rb);
+	}
+	tap_ok(same == 4, "threads merged: rows, their threads, order and graphs as per thread");
+	tap_ok(pm_profile__nr_nodes(b) < pm_profile__nr_nodes(a),
+	       "threads merged: fewer stack nodes (%zu, per thread %zu)", pm_profile__nr_nodes(b),
+	       pm_profile__nr_nodes(a));
+	pm_profile__delete(a);
+	pm_profile__delete(b);
+}
+
 /* Event 0 of p: samples, period and first and last times. */
 static bool event_is(struct pm_profile *p, uint64_t samples, uint64_t period, uint64_t first,
 		     uint64_t last)
@@ -1063,5 +1134,6 @@ int main(void)
 	test_frame_ids();
 	test_add_again();
 	test_add_many();
+	test_merge_threads();
 	return tap_done();
 }
