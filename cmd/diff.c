@@ -330,9 +330,10 @@ static int diff_input__read(struct diff_input *in, const struct diff_opts *o)
 	if (err)
 		return err;
 	in->sink.namer = p->namer;
-	/* A sample's innermost frame is all a flat table needs; no key is a CPU. */
+	/* A sample's innermost frame is all a flat table needs; no key is a CPU or a thread. */
 	in->sink.ip_only = !o->children && !o->graph && !o->flame;
 	in->sink.any_cpu = true;
+	pm_profile__merge_threads(in->profile);
 	err = pm_pipeline__records(p);
 	ferr = pm_report_sink__finish(&in->sink);
 	pm_pipeline__end(p);
