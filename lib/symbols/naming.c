@@ -205,6 +205,9 @@ int pm_namer__track(struct pm_namer *n, const struct pm_record *rec, size_t body
 	struct pm_build_id_entry e;
 	uint32_t type = rec->header->type;
 
+	/* Most records: a sample names nothing new, the machine only counts its bytes. */
+	if (type == PERF_RECORD_SAMPLE)
+		return pm_machine__event(n->machine, rec->header, body_len);
 	if (type == PERF_RECORD_HEADER_BUILD_ID)
 		return pm_build_id_entry__decode(rec->data, rec->header->size, &e) ? 0 :
 										 namer__expect(n, &e);
