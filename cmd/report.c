@@ -321,15 +321,21 @@ static void report__warn(void *arg, const struct pm_warning *w)
 	pm_cmd__warn(rep->name, w);
 }
 
-/* Source lines: for the srcline key, and for pprof's Line entries. */
-static bool report__wants_lines(const struct report *rep)
+/* Whether the table is sorted by key k. */
+static bool report__sorts_by(const struct report *rep, enum pm_profile_key k)
 {
 	size_t i;
 
 	for (i = 0; i < rep->opts.nr_keys; i++)
-		if (rep->opts.keys[i] == PM_PROFILE_KEY_SRCLINE)
+		if (rep->opts.keys[i] == k)
 			return true;
-	return rep->opts.pprof.path != NULL;
+	return false;
+}
+
+/* Source lines: for the srcline key, and for pprof's Line entries. */
+static bool report__wants_lines(const struct report *rep)
+{
+	return report__sorts_by(rep, PM_PROFILE_KEY_SRCLINE) || rep->opts.pprof.path != NULL;
 }
 
 /*
@@ -338,12 +344,7 @@ static bool report__wants_lines(const struct report *rep)
  */
 static bool report__tells_cpus(const struct report *rep)
 {
-	size_t i;
-
-	for (i = 0; i < rep->opts.nr_keys; i++)
-		if (rep->opts.keys[i] == PM_PROFILE_KEY_CPU)
-			return true;
-	return rep->opts.cpus.nr || rep->speedscope ||
+	return report__sorts_by(rep, PM_PROFILE_KEY_CPU) || rep->opts.cpus.nr || rep->speedscope ||
 	       (rep->opts.pprof.path && (rep->opts.pprof.labels & PM_PPROF_LABEL_CPU));
 }
 
@@ -354,13 +355,9 @@ static bool report__tells_cpus(const struct report *rep)
  */
 static bool report__tells_threads(const struct report *rep)
 {
-	size_t i;
-
-	for (i = 0; i < rep->opts.nr_keys; i++)
-		if (rep->opts.keys[i] == PM_PROFILE_KEY_PID ||
-		    rep->opts.keys[i] == PM_PROFILE_KEY_TID)
-			return true;
-	return rep->opts.pids.nr || rep->opts.tids.nr || rep->speedscope ||
+	return report__sorts_by(rep, PM_PROFILE_KEY_PID) ||
+	       report__sorts_by(rep, PM_PROFILE_KEY_TID) || rep->opts.pids.nr ||
+	       rep->opts.tids.nr || rep->speedscope ||
 	       (rep->opts.pprof.path &&
 		(rep->opts.pprof.labels & (PM_PPROF_LABEL_PID | PM_PPROF_LABEL_TID)));
 }

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "reader/reader_int.h"
 #include "base/bigmem.h"
 #include "reader/queue.h"
+#include "reader/reader_int.h"
 
 /*
  * Records live in chunks (PM_QCHUNK_SIZE), carved in arrival order and freed
