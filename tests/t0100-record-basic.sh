@@ -155,7 +155,7 @@ test_expect_success '-a with a command: the samples lie within its exec and exit
 	perf script --ns --show-task-events -F comm,pid,time,event -i w.data >script 2>/dev/null &&
 	awk "
 		function when(   i) {
-			for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) return substr(\$i, 1, length(\$i) - 1)
+			for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) return substr(\$i, 1, length(\$i) - 1) + 0
 			return -1
 		}
 		/PERF_RECORD_COMM exec: lifesleep:/ { x = when(); next }
@@ -164,7 +164,7 @@ test_expect_success '-a with a command: the samples lie within its exec and exit
 		{ t[++n] = when() }
 		END {
 			if (!x || !e || n < 10) { print \"exec \" x \" exit \" e \" samples \" n; exit 1 }
-			for (i = 1; i <= n; i++) if (t[i] < x || t[i] > e) { print t[i] \" outside \" x \"-\" e; bad++ }
+			for (i = 1; i <= n; i++) if (t[i] < x || t[i] > e) { printf \"%.9f outside %.9f-%.9f\\n\", t[i], x, e; bad++ }
 			exit bad > 0
 		}" script
 '

@@ -157,7 +157,9 @@ void pm_drain__open_window(struct pm_drain *d);
  * took over a second each (issue 43).  The exec is looked for in the first
  * passes only (it is in the rings by the first, since pmrec waits for the
  * exec before it drains); the exit in every pass until it is found, before
- * that pass writes: a header walk a pass.
+ * that pass writes: a header walk and a look at the command's state a
+ * pass.  A pass that finds the command exiting but its EXIT not yet in the
+ * rings writes nothing: a sample timed after the exit may be in them.
  */
 void pm_drain__window_task(struct pm_drain *d, pid_t pid);
 

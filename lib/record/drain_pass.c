@@ -385,7 +385,7 @@ static void drain__bound_exit(struct pm_drain *d)
 	uint64_t t = drain__find_task(d, true);
 	size_t i;
 
-	d->task_exited = t != 0;
+	d->exit_bounded = t != 0;
 	for (i = 0; t && i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
 		uint64_t to = r->window.ended ? r->window.to : r->span.end;
@@ -395,6 +395,20 @@ static void drain__bound_exit(struct pm_drain *d)
 		r->window.to = drain__sample_at(d, r, r->window.from, to, t, true);
 		r->window.ended = true;
 	}
+}
+
+/*
+ * Whether the command has begun to exit, asked after the peek.  A sample
+ * is timed before the kernel publishes it, so while the command still runs
+ * every sample peeked is older than its exit.  Once it exits, a sample
+ * timed after its EXIT can be in one ring before that EXIT is in another
+ * (the exiting CPU between timing the record and publishing it, or the
+ * rings peeked one after the other): the pass then waits for the EXIT,
+ * which the next pass or the stop finds, rather than write such a sample.
+ */
+static bool drain__task_exiting(struct pm_drain *d)
+{
+	return d->ops->task_exiting && d->ops->task_exiting(d->ops->arg, d->task) > 0;
 }
 
 int pm_drain__pass(struct pm_drain *d, bool *busy)
@@ -408,8 +422,11 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 	pending = drain__peek(d);
 	if (pending && d->task_looks && d->windowed)
 		drain__bound_exec(d);
-	if (pending && d->task && !d->task_exited && d->windowed)
+	if (pending && d->task && !d->exit_bounded && d->windowed) {
 		drain__bound_exit(d);
+		if (!d->exit_bounded && drain__task_exiting(d))
+			return 0;
+	}
 	/* All of it and its round, or nothing: a pass split across rounds breaks their order. */
 	d->blocked = d->stage && pending &&
 		     pm_stage__reserve(d->stage, pending + sizeof(struct perf_event_header)) == -ENOSPC;
@@ -565,10 +582,11 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 	if (d->windowed)
 		drain__mark_windows(d, true);
 	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
-	if (d->windowed && d->task && !d->task_exited) {
+	if (d->windowed && d->task && !d->exit_bounded) {
 		drain__peek(d);
 		drain__bound_exit(d);
 	}
+	d->exit_bounded = true;	/* the rings hold all there is: no pass waits for more */
 	for (i = 0; i < d->nr_rings; i++)
 		if (d->rings[i].state == PM_DRAIN_ACTIVE)
 			d->rings[i].state = PM_DRAIN_DRAINING;

@@ -2,11 +2,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/smallfile.h"
 #include "record/perf_ops.h"
 #include "record/ring.h"
 
@@ -104,6 +107,31 @@ static void kernel_run_threads(void *arg, size_t n, void (*fn)(void *ctx, size_t
 	free(th);
 }
 
+/*
+ * The kernel's PF_EXITING (include/linux/sched.h), in /proc/PID/stat's
+ * ninth field: do_exit sets it before perf_event_exit_task writes the EXIT.
+ */
+#define TASK_PF_EXITING 0x4u
+
+static int kernel_task_exiting(void *arg, pid_t pid)
+{
+	char path[32], buf[1024], *p, state;
+	unsigned long flags;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	err = pm_read_small(path, buf, sizeof(buf));
+	if (err == -ENOENT || err == -ESRCH)
+		return 1;
+	if (err)
+		return err;
+	/* pid (comm) state ppid pgrp session tty_nr tpgid flags: comm may hold ')'. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return -EINVAL;
+	return state == 'Z' || state == 'X' || (flags & TASK_PF_EXITING);
+}
+
 const struct pm_perf_ops pm_perf_ops__kernel = {
 	.open = kernel_open,
 	.ioctl = kernel_ioctl,
@@ -115,4 +143,5 @@ const struct pm_perf_ops pm_perf_ops__kernel = {
 	.get_affinity = kernel_get_affinity,
 	.set_affinity = kernel_set_affinity,
 	.run_threads = kernel_run_threads,
+	.task_exiting = kernel_task_exiting,
 };

@@ -51,6 +51,12 @@ struct pm_perf_ops {
 	 */
 	void (*run_threads)(void *arg, size_t n, void (*fn)(void *ctx, size_t t), void *ctx,
 			    bool *ran);
+	/*
+	 * 1 once task pid has begun to exit (the kernel marks it so before
+	 * perf writes its EXIT) or is gone, 0 while it runs, -errno if that
+	 * cannot be told.  NULL (fakes): it runs.
+	 */
+	int (*task_exiting)(void *arg, pid_t pid);
 	void *arg;
 };
 

@@ -9,9 +9,12 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "record/drain_int.h"
 #include "format/perf_data.h"
@@ -167,6 +170,14 @@ static int f_poll(void *arg, struct pollfd *fds, nfds_t nr, int timeout_ms)
 	return n;
 }
 
+/* The command's state as the fake kernel reports it: running unless set. */
+static int task_exiting;
+
+static int f_task_exiting(void *arg, pid_t pid)
+{
+	return pid == 42 ? task_exiting : -ESRCH;
+}
+
 static const struct pm_perf_ops fake_ops = {
 	.ioctl = f_ioctl,
 	.mmap = f_mmap,
@@ -174,6 +185,7 @@ static const struct pm_perf_ops fake_ops = {
 	.read = f_read,
 	.close = f_close,
 	.poll = f_poll,
+	.task_exiting = f_task_exiting,
 };
 
 /* The thread's affinity: CPUs 0-3 at home; each move is logged. */
@@ -696,6 +708,7 @@ static void test_window_task(void)
 {
 	struct pm_drain *d;
 	struct sink s;
+	size_t len;
 	bool busy;
 
 	d = setup_task(&s, 2);
@@ -736,6 +749,56 @@ static void test_window_task(void)
 	       pm_drain__all_retired(d) && K.violations == 0,
 	       "window and command: an exit drained before the stop bounds that pass and the rest");
 	teardown(d, &s);
+
+	/*
+	 * The command exiting, its EXIT not yet published on ring 1 while ring
+	 * 0 holds a sample timed after it: the pass waits, the next one bounds.
+	 */
+	d = setup_task(&s, 2);
+	produce_task(d, 0, false, 42, 5);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	pm_drain__pass(d, &busy);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 60);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);
+	task_exiting = 1;
+	len = s.got.len;
+	pm_drain__pass(d, &busy);
+	tap_ok(d->stats.samples == 1 && s.got.len == len &&
+	       pending(d, 0) == 48 && pending(d, 1) == 48,
+	       "window and command: exiting with no EXIT in the rings, a pass writes nothing");
+	produce_task(d, 1, true, 42, 50);
+	pm_drain__pass(d, &busy);
+	tap_ok(d->stats.samples == 2 && d->stats.outside == 1 && d->stats.last_time == 40,
+	       "window and command: the pass after it finds the EXIT and leaves out what follows");
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(d->stats.samples == 2 && pm_drain__all_retired(d) && K.violations == 0,
+	       "window and command: the stop after a held pass drains every ring");
+	teardown(d, &s);
+
+	/* A command whose whole life falls before the first pass: the stop bounds both ends. */
+	d = setup_task(&s, 2);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 3);
+	produce_task(d, 0, false, 42, 5);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	produce_task(d, 0, true, 42, 20);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 25);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(d->stats.samples == 1 && d->stats.outside == 2 && d->stats.first_time == 10 &&
+	       d->stats.last_time == 10 && pm_drain__all_retired(d),
+	       "window and command: exec and exit both drained by the stop bound the file");
+	teardown(d, &s);
+
+	/* Exiting, and its EXIT never seen: the stop still drains everything. */
+	d = setup_task(&s, 1);
+	produce_task(d, 0, false, 42, 5);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
+	pm_drain__pass(d, &busy);
+	tap_ok(d->stats.samples == 0, "window and command: exiting, the first pass holds too");
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(d->stats.samples == 1 && pm_drain__all_retired(d) && K.violations == 0,
+	       "window and command: an EXIT never published holds nothing past the stop");
+	teardown(d, &s);
+	task_exiting = 0;
 
 	/* No exec in the first passes: nothing is bounded, at the start or the stop. */
 	d = setup_task(&s, 1);
@@ -992,6 +1055,28 @@ static void test_pin(void)
 	use_ops = &fake_ops;
 }
 
+/* The kernel's answer for a child running, a zombie and a reaped one. */
+static void test_kernel_task_exiting(void)
+{
+	int (*exiting)(void *arg, pid_t pid) = pm_perf_ops__kernel.task_exiting;
+	siginfo_t si;
+	pid_t child;
+	int running;
+
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	running = exiting(NULL, child);
+	kill(child, SIGKILL);
+	waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
+	tap_ok(child > 0 && running == 0 && exiting(NULL, getpid()) == 0 && exiting(NULL, child) == 1,
+	       "kernel: a task running is not exiting, its zombie is");
+	waitpid(child, NULL, 0);
+	tap_ok(exiting(NULL, child) == 1, "kernel: a task reaped counts as exited");
+}
+
 int main(void)
 {
 	test_hangup_order("owner first", true, false);
@@ -1005,6 +1090,7 @@ int main(void)
 	test_mmap2_repair();
 	test_window();
 	test_window_task();
+	test_kernel_task_exiting();
 	test_snapshot();
 	test_poll_and_close();
 	test_loop();
