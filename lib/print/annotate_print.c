@@ -38,7 +38,7 @@ static void print__operands(struct pm_out *o, const struct pm_annotation *a,
 	else if (in->jump)
 		pm_out__printf(o, "%" PRIx64, in->target);
 	else
-		pm_out__str(o, in->operands);
+		pm_out__str(o, pm_annotation__operands(a, in));
 }
 
 static void print__summary(struct pm_annotate_print *p, const struct pm_annotation *a)
@@ -121,11 +121,11 @@ static void print__text_one(struct pm_annotate_print *p, const struct pm_annotat
 		}
 		pm_out__printf(p->out, "%8.2f :   %" PRIx64 ":   ", percent(in->period, a->period),
 			       in->addr);
-		if (in->operands[0] || in->jump) {
-			pm_out__printf(p->out, "%-6s ", in->mnemonic);
+		if (*pm_annotation__operands(a, in) || in->jump) {
+			pm_out__printf(p->out, "%-6s ", pm_annotation__mnemonic(a, in));
 			print__operands(p->out, a, in);
 		} else {
-			pm_out__str(p->out, in->mnemonic);
+			pm_out__str(p->out, pm_annotation__mnemonic(a, in));
 		}
 		pm_out__ch(p->out, '\n');
 	}
@@ -166,9 +166,9 @@ static void print__json_insn(struct pm_annotate_print *p, const struct pm_annota
 {
 	pm_out__printf(p->out, "{\"addr\":\"0x%" PRIx64 "\",\"size\":%u", in->addr, in->size);
 	pm_out__ch(p->out, ',');
-	json__str(p->out, "mnemonic", in->mnemonic);
+	json__str(p->out, "mnemonic", pm_annotation__mnemonic(a, in));
 	pm_out__ch(p->out, ',');
-	json__str(p->out, "operands", in->operands);
+	json__str(p->out, "operands", pm_annotation__operands(a, in));
 	pm_out__printf(p->out, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 ",\"percent\":%.2f",
 		       in->samples, in->period, percent(in->period, a->period));
 	if (in->jump)

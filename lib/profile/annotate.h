@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/buf.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
 #include "base/hashtab.h"
@@ -70,17 +71,20 @@ int pm_annotate_sink__record(void *arg, const struct pm_record *rec,
 void pm_annotate_sink__sort(struct pm_annotate_sink *k);
 
 /* One instruction of an annotated function. */
+/*
+ * 64 bytes: a hostile file's function may be an instruction a byte, so
+ * the text is apart, in the annotation's pool (pm_annotation__mnemonic).
+ */
 struct pm_annotate_insn {
 	uint64_t addr;			/* in the file's address space, as objdump shows it */
-	uint16_t size;
-	char mnemonic[32];
-	char operands[160];
-	bool jump;			/* a branch or call with a known target */
-	uint64_t target;		/* its target, in the file's address space */
+	uint64_t target;		/* a jump's target, in the file's address space */
 	uint64_t period, samples;
 	const char *file;		/* source file of the line table, or NULL */
-	uint32_t line;			/* its line, 0: none */
 	const char *inlined;		/* innermost function inlined here, or NULL */
+	uint32_t line;			/* its line, 0: none */
+	uint32_t mnemonic, operands;	/* offsets of the strings in the annotation's text */
+	uint8_t size;
+	bool jump;			/* a branch or call with a known target */
 };
 
 /* A source line's samples. */
@@ -108,6 +112,7 @@ struct pm_annotation {
 	uint64_t start, size;		/* in the file's address space */
 	struct pm_annotate_insn *insns;
 	size_t nr_insns;
+	struct pm_buf text;		/* the instructions' mnemonics and operands */
 	uint64_t period, samples;	/* on these instructions */
 	uint64_t lost;			/* samples at no instruction start (skid, bad data) */
 	bool has_lines;			/* the line table was found */
@@ -172,6 +177,18 @@ int pm_annotation__build(struct pm_annotation *a, const struct pm_annotate_func 
 			 struct pm_dso_cache *cache, struct pm_annotate_kernel *k,
 			 struct pm_annotate_error *e);
 void pm_annotation__exit(struct pm_annotation *a);
+
+static inline const char *pm_annotation__mnemonic(const struct pm_annotation *a,
+						  const struct pm_annotate_insn *in)
+{
+	return (const char *)a->text.data + in->mnemonic;
+}
+
+static inline const char *pm_annotation__operands(const struct pm_annotation *a,
+						  const struct pm_annotate_insn *in)
+{
+	return (const char *)a->text.data + in->operands;
+}
 
 /*
  * Source text of files named by debug info, read whole once each (opened

@@ -22,9 +22,11 @@
 
 /*
  * A function larger than this is not read: few compilers make one, a
- * hostile file may, and each byte may be an instruction of ~230 bytes here.
+ * hostile file may, and each byte may be an instruction of ~75 bytes here
+ * (its entry and the text of a ".byte").
  */
 #define CODE_MAX (256u << 10)
+_Static_assert(sizeof(struct pm_annotate_insn) <= 64, "an instruction per byte of CODE_MAX");
 
 /* The innermost function with a name inlined at vaddr, or NULL. */
 static const char *annotation__inlined(struct pm_annotation *a, uint64_t vaddr)
@@ -122,6 +124,13 @@ static bool insn__target(csh cs, const cs_insn *ci, int machine, uint64_t *targe
 	return false;
 }
 
+/* s, with its NUL, into a's text: *off is where. */
+static int code__text(struct pm_annotation *a, const char *s, uint32_t *off)
+{
+	*off = (uint32_t)a->text.len;
+	return pm_buf__append(&a->text, s, strlen(s) + 1);
+}
+
 static int code__disasm(struct pm_annotation *a, const unsigned char *code, int machine)
 {
 	const uint8_t *p = code;
@@ -162,9 +171,12 @@ static int code__disasm(struct pm_annotation *a, const unsigned char *code, int 
 			break;
 		}
 		in = &a->insns[a->nr_insns++];
-		*in = (struct pm_annotate_insn){ .addr = ci->address, .size = ci->size };
-		snprintf(in->mnemonic, sizeof(in->mnemonic), "%s", ci->mnemonic);
-		snprintf(in->operands, sizeof(in->operands), "%s", ci->op_str);
+		*in = (struct pm_annotate_insn){ .addr = ci->address, .size = (uint8_t)ci->size };
+		err = code__text(a, ci->mnemonic, &in->mnemonic);
+		if (!err)
+			err = code__text(a, ci->op_str, &in->operands);
+		if (err)
+			break;
 		in->jump = insn__target(cs, ci, machine, &in->target);
 	}
 	pm_libcapstone.free(ci, 1);
@@ -501,6 +513,7 @@ void pm_annotation__exit(struct pm_annotation *a)
 {
 	free(a->sym);
 	free(a->insns);
+	pm_buf__exit(&a->text);
 	free(a->lines);
 	pm_dwfile__close(a->src);
 	*a = (struct pm_annotation){ 0 };

@@ -230,7 +230,7 @@ static void test_kernel(void)
 		       a.insns[4].samples == 3 && a.samples == 10 && !a.lost && !a.has_lines &&
 		       !a.nr_lines,
 	       "kernel: the samples on their instructions by address, no lines (%d)", err);
-	tap_ok(!err && !strcmp(a.insns[4].mnemonic, "jne") && a.insns[4].jump &&
+	tap_ok(!err && !strcmp(pm_annotation__mnemonic(&a, &a.insns[4]), "jne") && a.insns[4].jump &&
 		       a.insns[4].target == KTEXT + 0x1004, "kernel: the jump's target is kernel code");
 	pm_annotation__exit(&a);
 	err = build_kernel(&a, &f, kcore, ks, 0x22, &e);
