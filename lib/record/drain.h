@@ -159,7 +159,8 @@ void pm_drain__open_window(struct pm_drain *d);
  * exec before it drains); the exit in every pass until it is found, before
  * that pass writes: a header walk and a look at the command's state a
  * pass.  A pass that finds the command exiting but its EXIT not yet in the
- * rings writes nothing: a sample timed after the exit may be in them.
+ * rings writes nothing (a sample timed after the exit may be in them),
+ * unless a ring is half full.
  */
 void pm_drain__window_task(struct pm_drain *d, pid_t pid);
 

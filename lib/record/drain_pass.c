@@ -398,17 +398,29 @@ static void drain__bound_exit(struct pm_drain *d)
 }
 
 /*
- * Whether the command has begun to exit, asked after the peek.  A sample
- * is timed before the kernel publishes it, so while the command still runs
- * every sample peeked is older than its exit.  Once it exits, a sample
- * timed after its EXIT can be in one ring before that EXIT is in another
- * (the exiting CPU between timing the record and publishing it, or the
- * rings peeked one after the other): the pass then waits for the EXIT,
- * which the next pass or the stop finds, rather than write such a sample.
+ * Whether the pass should wait for the command's EXIT, asked after the
+ * peek.  A sample is timed before the kernel publishes it, so while the
+ * command still runs every sample peeked is older than its exit.  Once it
+ * has begun to exit, a sample timed after its EXIT can be in one ring
+ * before that EXIT is in another (the exiting CPU between timing the
+ * record and publishing it, or the rings peeked one after the other): the
+ * pass waits for the EXIT, which the next pass or the stop finds, rather
+ * than write such a sample.  Not once a ring is half full: the exit may
+ * be long (its memory unmapped first), and losing samples is worse.
  */
-static bool drain__task_exiting(struct pm_drain *d)
+static bool drain__wait_exit(struct pm_drain *d)
 {
-	return d->ops->task_exiting && d->ops->task_exiting(d->ops->arg, d->task) > 0;
+	size_t i;
+
+	if (!d->ops->task_exiting || d->ops->task_exiting(d->ops->arg, d->task) <= 0)
+		return false;
+	for (i = 0; i < d->nr_rings; i++) {
+		const struct pm_drain_ring *r = &d->rings[i];
+
+		if (r->state != PM_DRAIN_RETIRED && r->span.end - r->span.start > r->ring.size / 2)
+			return false;
+	}
+	return true;
 }
 
 int pm_drain__pass(struct pm_drain *d, bool *busy)
@@ -424,7 +436,7 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 		drain__bound_exec(d);
 	if (pending && d->task && !d->exit_bounded && d->windowed) {
 		drain__bound_exit(d);
-		if (!d->exit_bounded && drain__task_exiting(d))
+		if (!d->exit_bounded && drain__wait_exit(d))
 			return 0;
 	}
 	/* All of it and its round, or nothing: a pass split across rounds breaks their order. */

@@ -708,7 +708,7 @@ static void test_window_task(void)
 {
 	struct pm_drain *d;
 	struct sink s;
-	size_t len;
+	size_t len, i;
 	bool busy;
 
 	d = setup_task(&s, 2);
@@ -797,6 +797,17 @@ static void test_window_task(void)
 	pm_drain__stop(d, no_cut, NULL);
 	tap_ok(d->stats.samples == 1 && pm_drain__all_retired(d) && K.violations == 0,
 	       "window and command: an EXIT never published holds nothing past the stop");
+	teardown(d, &s);
+
+	/* Exiting, no EXIT yet, a ring over half full: the pass writes rather than lose. */
+	d = setup_task(&s, 2);
+	produce_task(d, 0, false, 42, 5);
+	for (i = 0; i < RING_SIZE / 2 / 48 + 1; i++)
+		produce(d, 0, PERF_RECORD_SAMPLE, 48, 10 + i);
+	pm_drain__pass(d, &busy);
+	tap_ok(d->stats.samples == RING_SIZE / 2 / 48 + 1 && pending(d, 0) == 0,
+	       "window and command: exiting, a ring half full is drained without its EXIT");
+	pm_drain__stop(d, no_cut, NULL);
 	teardown(d, &s);
 	task_exiting = 0;
 
