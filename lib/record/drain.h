@@ -156,11 +156,12 @@ void pm_drain__open_window(struct pm_drain *d);
  * rounds are: at 64 emulated CPUs the exec and the wake-up at the exit
  * took over a second each (issue 43).  The exec is looked for in the first
  * passes only (it is in the rings by the first, since pmrec waits for the
- * exec before it drains); the exit in every pass until it is found, before
- * that pass writes: a header walk and a look at the command's state a
- * pass.  A pass that finds the command exiting but its EXIT not yet in the
- * rings writes nothing (a sample timed after the exit may be in them),
- * unless a ring is half full.
+ * exec before it drains), and once found each later pass also leaves out
+ * the samples timed before it that a ring published late; the exit is
+ * looked for in every pass until it is found, before that pass writes: a
+ * header walk and a look at the command's state a pass.  A pass that finds
+ * the command exiting but its EXIT not yet in the rings writes nothing (a
+ * sample timed after the exit may be in them), unless a ring is half full.
  */
 void pm_drain__window_task(struct pm_drain *d, pid_t pid);
 

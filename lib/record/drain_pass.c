@@ -360,12 +360,17 @@ static uint64_t drain__find_task(struct pm_drain *d, bool exit)
 	return t;
 }
 
-/* The windows open at the command's exec, once a pass finds it. */
+/*
+ * The windows open at the command's exec, once a pass finds it.  Every
+ * later pass leaves out what a ring starts with timed before it: a CPU
+ * can publish such a sample after the pass that found the exec peeked.
+ */
 static void drain__bound_exec(struct pm_drain *d)
 {
-	uint64_t t = drain__find_task(d, false);
+	uint64_t t = d->exec_time ? d->exec_time : drain__find_task(d, false);
 	size_t i;
 
+	d->exec_time = t;
 	d->task_looks = t ? 0 : d->task_looks - 1;
 	for (i = 0; t && i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
@@ -432,7 +437,7 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 
 	*busy = false;
 	pending = drain__peek(d);
-	if (pending && d->task_looks && d->windowed)
+	if (pending && (d->task_looks || d->exec_time) && d->windowed)
 		drain__bound_exec(d);
 	if (pending && d->task && !d->exit_bounded && d->windowed) {
 		drain__bound_exit(d);

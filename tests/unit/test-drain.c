@@ -774,6 +774,21 @@ static void test_window_task(void)
 	tap_ok(d->stats.samples == 2 && pm_drain__all_retired(d) && K.violations == 0,
 	       "window and command: the stop after a held pass drains every ring");
 	teardown(d, &s);
+	task_exiting = 0;
+
+	/* A sample timed before the exec, published after the pass that found it. */
+	d = setup_task(&s, 2);
+	produce_task(d, 0, false, 42, 15);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 20);
+	pm_drain__pass(d, &busy);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 12);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 25);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 30);
+	pm_drain__pass(d, &busy);
+	tap_ok(d->stats.samples == 3 && d->stats.outside == 1 && d->stats.first_time == 20,
+	       "window and command: a sample before the exec published late is left out");
+	pm_drain__stop(d, no_cut, NULL);
+	teardown(d, &s);
 
 	/* A command whose whole life falls before the first pass: the stop bounds both ends. */
 	d = setup_task(&s, 2);
@@ -789,6 +804,7 @@ static void test_window_task(void)
 	teardown(d, &s);
 
 	/* Exiting, and its EXIT never seen: the stop still drains everything. */
+	task_exiting = 1;
 	d = setup_task(&s, 1);
 	produce_task(d, 0, false, 42, 5);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
