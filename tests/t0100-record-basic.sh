@@ -169,4 +169,26 @@ test_expect_success '-a with a command: the samples lie within its exec and exit
 		}" script
 '
 
+# The process lives on in its second thread: the window ends at that
+# thread's EXIT, not at the main thread's.
+test_expect_success '-a with a command whose main thread ends first: its other thread is recorded to its exit' '
+	"$PMREC" -q -a -o m.data -- "$HELPERS/mainexit" 0.3 &&
+	perf script --ns --show-task-events -F comm,tid,time,event -i m.data >script 2>/dev/null &&
+	awk "
+		function when(   i) {
+			for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) return substr(\$i, 1, length(\$i) - 1) + 0
+			return -1
+		}
+		/PERF_RECORD_EXIT/ && \$1 == \"mainexit\" { e[++n] = when(); next }
+		/PERF_RECORD_/ { next }
+		{ t = when(); last = t > last ? t : last; if (\$1 == \"mainexit\") s[++m] = t }
+		END {
+			if (n != 2) { print n \" EXITs of mainexit\"; exit 1 }
+			for (i = 1; i <= m; i++) after += s[i] > e[1]
+			printf \"%d samples of mainexit, %d after its main thread exit\\n\", m, after
+			if (last > e[2]) printf \"a sample at %.9f after its last thread exit at %.9f\\n\", last, e[2]
+			exit !(after > 0 && last <= e[2])
+		}" script
+'
+
 test_done

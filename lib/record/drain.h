@@ -150,18 +150,19 @@ void pm_drain__ioctl_all(struct pm_drain *d, unsigned long req);
 void pm_drain__open_window(struct pm_drain *d);
 /*
  * With a command, system-wide: the window also opens no sooner than its
- * exec and, at the stop, closes at its exit, as its COMM (exec) and EXIT
- * records time them.  The samples the other CPUs took while the command
+ * exec and closes at its end, as its COMM (exec) and its last thread's
+ * EXIT records time them.  The samples the other CPUs took while the command
  * was being started or reaped are left out (stats.outside) as those of the
  * rounds are: at 64 emulated CPUs the exec and the wake-up at the exit
  * took over a second each (issue 43).  The exec is looked for in the first
  * passes only (it is in the rings by the first, since pmrec waits for the
  * exec before it drains), and once found each later pass also leaves out
- * the samples timed before it that a ring published late; the exit is
- * looked for in every pass until it is found, before that pass writes: a
- * header walk and a look at the command's state a pass.  A pass that finds
- * the command exiting but its EXIT not yet in the rings writes nothing (a
- * sample timed after the exit may be in them), unless a ring is half full.
+ * the samples timed before it that a ring published late.  Every pass
+ * asks the kernel where the command is in its exit (pm_perf_ops'
+ * task_state) before it writes: ended, its rings are peeked again and the
+ * windows close at the last EXIT; exiting, the pass writes nothing (a
+ * sample timed after the end may be in the rings before the EXIT), unless
+ * a ring is half full.
  */
 void pm_drain__window_task(struct pm_drain *d, pid_t pid);
 

@@ -295,30 +295,37 @@ static uint64_t drain__peek(struct pm_drain *d)
 
 /*
  * The time of the command's exec (a COMM record flagged EXEC) or, with
- * exit, of its EXIT in ring r's peeked span; 0 if there is none.
+ * exit, of the last EXIT of one of its threads in ring r's peeked span; 0
+ * if there is none.
  */
 static uint64_t drain__task_time(struct pm_drain *d, struct pm_drain_ring *r, bool exit)
 {
 	const struct perf_event_header *h;
-	uint64_t pos = r->span.start, t;
+	uint64_t pos = r->span.start, t, last = 0;
 	uint32_t pid, tid;
 
 	while (pm_ring__next(&r->ring, &r->span, &pos, &h) > 0) {
 		const unsigned char *rec = (const unsigned char *)h;
 
-		if (exit ? h->type != PERF_RECORD_EXIT || h->size < 32 :
+		if (exit ? h->type != PERF_RECORD_EXIT || h->size < 32 + d->id_time_end :
 			   h->type != PERF_RECORD_COMM || !(h->misc & PERF_RECORD_MISC_COMM_EXEC) ||
 			   h->size < 16 + d->id_time_end)
 			continue;
-		/* EXIT: pid, ppid, tid, ptid, time; COMM: pid, tid, the name, the trailer. */
+		/* EXIT: pid, ppid, tid, ptid, time, the trailer; COMM: pid, tid, the name, the trailer. */
 		memcpy(&pid, rec + 8, sizeof(pid));
 		memcpy(&tid, rec + (exit ? 16 : 12), sizeof(tid));
-		if (pid != (uint32_t)d->task || tid != pid)
+		if (pid != (uint32_t)d->task || (!exit && tid != pid))
 			continue;
-		memcpy(&t, rec + (exit ? 24 : h->size - d->id_time_end), sizeof(t));
-		return t;
+		/*
+		 * The trailer's time, as perf orders and shows the record: an
+		 * EXIT's own is read after it, once its ring has room.
+		 */
+		memcpy(&t, rec + h->size - d->id_time_end, sizeof(t));
+		if (!exit)
+			return t;
+		last = t > last ? t : last;
 	}
-	return 0;
+	return last;
 }
 
 /*
@@ -348,15 +355,21 @@ static uint64_t drain__sample_at(struct pm_drain *d, struct pm_drain_ring *r, ui
 	return s.end;
 }
 
-/* The time of the command's exec (or exit) in any ring's peeked span; 0 if none. */
+/*
+ * The time of the command's exec, or of its last thread's EXIT, in the
+ * rings' peeked spans; 0 if none.
+ */
 static uint64_t drain__find_task(struct pm_drain *d, bool exit)
 {
-	uint64_t t = 0;
+	uint64_t t = 0, u;
 	size_t i;
 
-	for (i = 0; i < d->nr_rings && !t; i++)
-		if (d->rings[i].state != PM_DRAIN_RETIRED)
-			t = drain__task_time(d, &d->rings[i], exit);
+	for (i = 0; i < d->nr_rings && (exit || !t); i++) {
+		if (d->rings[i].state == PM_DRAIN_RETIRED)
+			continue;
+		u = drain__task_time(d, &d->rings[i], exit);
+		t = u > t ? u : t;
+	}
 	return t;
 }
 
@@ -381,16 +394,15 @@ static void drain__bound_exec(struct pm_drain *d)
 }
 
 /*
- * The windows close at the command's exit once a pass finds it, before
- * that pass writes anything: every sample after it, in this pass or a
- * later one, is left out.  A header walk a pass until then.
+ * The windows close at the command's end, its last thread's EXIT, before
+ * the pass that finds it writes anything: every sample after it, in this
+ * pass or a later one, is left out.
  */
 static void drain__bound_exit(struct pm_drain *d)
 {
 	uint64_t t = drain__find_task(d, true);
 	size_t i;
 
-	d->exit_bounded = t != 0;
 	for (i = 0; t && i < d->nr_rings; i++) {
 		struct pm_drain_ring *r = &d->rings[i];
 		uint64_t to = r->window.ended ? r->window.to : r->span.end;
@@ -402,23 +414,16 @@ static void drain__bound_exit(struct pm_drain *d)
 	}
 }
 
-/*
- * Whether the pass should wait for the command's EXIT, asked after the
- * peek.  A sample is timed before the kernel publishes it, so while the
- * command still runs every sample peeked is older than its exit.  Once it
- * has begun to exit, a sample timed after its EXIT can be in one ring
- * before that EXIT is in another (the exiting CPU between timing the
- * record and publishing it, or the rings peeked one after the other): the
- * pass waits for the EXIT, which the next pass or the stop finds, rather
- * than write such a sample.  Not once a ring is half full: the exit may
- * be long (its memory unmapped first), and losing samples is worse.
- */
-static bool drain__wait_exit(struct pm_drain *d)
+static int drain__task_state(struct pm_drain *d)
+{
+	return d->ops->task_state ? d->ops->task_state(d->ops->arg, d->task) : PM_TASK_RUNS;
+}
+
+/* Every ring under half full: a pass can wait without losing samples. */
+static bool drain__room_to_wait(const struct pm_drain *d)
 {
 	size_t i;
 
-	if (!d->ops->task_exiting || d->ops->task_exiting(d->ops->arg, d->task) <= 0)
-		return false;
 	for (i = 0; i < d->nr_rings; i++) {
 		const struct pm_drain_ring *r = &d->rings[i];
 
@@ -426,6 +431,33 @@ static bool drain__wait_exit(struct pm_drain *d)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Where the command is in its exit, asked after the peek; false when the
+ * pass must wait.  A sample is timed before the kernel publishes it, so
+ * while the command runs every sample peeked is older than its end.  Once
+ * it has ended, every EXIT of its threads is published: peeked again, the
+ * rings hold the last, and the windows close there.  While its main thread
+ * exits, a sample timed after the end can be in one ring before the EXIT
+ * is in another (the exiting CPU between timing and publishing it, or the
+ * rings peeked one after the other): the pass waits, unless a ring is half
+ * full (an exit that unmaps much memory first is long, and lost samples
+ * are worse).  A main thread ended before the others is not the end.
+ */
+static bool drain__at_exit(struct pm_drain *d, uint64_t *pending)
+{
+	switch (drain__task_state(d)) {
+	case PM_TASK_ENDED:
+		*pending = drain__peek(d);
+		drain__bound_exit(d);
+		d->exit_bounded = true;
+		return true;
+	case PM_TASK_EXITING:
+		return !drain__room_to_wait(d);
+	default:
+		return true;
+	}
 }
 
 int pm_drain__pass(struct pm_drain *d, bool *busy)
@@ -437,13 +469,10 @@ int pm_drain__pass(struct pm_drain *d, bool *busy)
 
 	*busy = false;
 	pending = drain__peek(d);
+	if (pending && d->task && !d->exit_bounded && d->windowed && !drain__at_exit(d, &pending))
+		return 0;
 	if (pending && (d->task_looks || d->exec_time) && d->windowed)
 		drain__bound_exec(d);
-	if (pending && d->task && !d->exit_bounded && d->windowed) {
-		drain__bound_exit(d);
-		if (!d->exit_bounded && drain__wait_exit(d))
-			return 0;
-	}
 	/* All of it and its round, or nothing: a pass split across rounds breaks their order. */
 	d->blocked = d->stage && pending &&
 		     pm_stage__reserve(d->stage, pending + sizeof(struct perf_event_header)) == -ENOSPC;
@@ -599,7 +628,8 @@ int pm_drain__stop(struct pm_drain *d, bool (*cut)(void *arg), void *arg)
 	if (d->windowed)
 		drain__mark_windows(d, true);
 	pm_drain__ioctl_all(d, PERF_EVENT_IOC_DISABLE);
-	if (d->windowed && d->task && !d->exit_bounded) {
+	/* A command still running (stopped by a signal or a deadline) has no end to bound. */
+	if (d->windowed && d->task && !d->exit_bounded && drain__task_state(d) == PM_TASK_ENDED) {
 		drain__peek(d);
 		drain__bound_exit(d);
 	}

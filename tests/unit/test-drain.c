@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -170,12 +171,12 @@ static int f_poll(void *arg, struct pollfd *fds, nfds_t nr, int timeout_ms)
 	return n;
 }
 
-/* The command's state as the fake kernel reports it: running unless set. */
-static int task_exiting;
+/* The command's state as the fake kernel reports it; setup_task() starts it running. */
+static int task_state;
 
-static int f_task_exiting(void *arg, pid_t pid)
+static int f_task_state(void *arg, pid_t pid)
 {
-	return pid == 42 ? task_exiting : -ESRCH;
+	return pid == 42 ? task_state : -ESRCH;
 }
 
 static const struct pm_perf_ops fake_ops = {
@@ -185,7 +186,7 @@ static const struct pm_perf_ops fake_ops = {
 	.read = f_read,
 	.close = f_close,
 	.poll = f_poll,
-	.task_exiting = f_task_exiting,
+	.task_state = f_task_state,
 };
 
 /* The thread's affinity: CPUs 0-3 at home; each move is logged. */
@@ -663,8 +664,9 @@ static void test_window(void)
 	teardown(d, &s);
 }
 
-/* A COMM (exec) or EXIT record of task pid at time t, published at head. */
-static void produce_task(struct pm_drain *d, size_t ring, bool exit, uint32_t pid, uint64_t t)
+/* A COMM (exec) or EXIT record of thread tid of process pid at time t, published at head. */
+static void produce_thread(struct pm_drain *d, size_t ring, bool exit, uint32_t pid,
+			   uint32_t tid, uint64_t t)
 {
 	struct pm_ring *r = &d->rings[ring].ring;
 	unsigned char rec[64] = { 0 };
@@ -678,14 +680,27 @@ static void produce_task(struct pm_drain *d, size_t ring, bool exit, uint32_t pi
 
 	memcpy(rec, &h, sizeof(h));
 	memcpy(rec + 8, &pid, 4);
-	memcpy(rec + (exit ? 16 : 12), &pid, 4);
+	memcpy(rec + (exit ? 16 : 12), &tid, 4);
 	if (!exit)
 		memcpy(rec + 16, "sleep", 6);
-	/* EXIT's time is its own; COMM's is the trailer's: {pid, tid}, time, {cpu}, id. */
-	memcpy(rec + (exit ? 24 : h.size - 24), &t, sizeof(t));
+	/*
+	 * The trailer: {pid, tid}, time, {cpu}, id.  An EXIT's own time, read
+	 * later by the kernel, is later here too: the drain goes by the trailer's.
+	 */
+	memcpy(rec + h.size - 24, &t, sizeof(t));
+	if (exit) {
+		uint64_t own = t + 3;
+
+		memcpy(rec + 24, &own, sizeof(own));
+	}
 	for (i = 0; i < h.size; i++)
 		r->data[(head + i) & r->mask] = rec[i];
 	__atomic_store_n(&r->ctl->data_head, head + h.size, __ATOMIC_RELEASE);
+}
+
+static void produce_task(struct pm_drain *d, size_t ring, bool exit, uint32_t pid, uint64_t t)
+{
+	produce_thread(d, ring, exit, pid, pid, t);
 }
 
 /*
@@ -699,6 +714,7 @@ static struct pm_drain *setup_task(struct sink *s, size_t nr_rings)
 	};
 	struct pm_drain *d = setup_with(s, nr_rings, 1, false, &task_events);
 
+	task_state = PM_TASK_RUNS;
 	pm_drain__open_window(d);
 	pm_drain__window_task(d, 42);
 	return d;
@@ -724,6 +740,7 @@ static void test_window_task(void)
 	       "window and command: samples before its exec left out on every ring, its COMM kept");
 	produce(d, 1, PERF_RECORD_SAMPLE, 48, 30);
 	produce_task(d, 1, true, 42, 35);
+	task_state = PM_TASK_ENDED;
 	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);
 	/* A ring's window closes at its first sample past the exit: what follows is out too. */
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 36);
@@ -741,6 +758,7 @@ static void test_window_task(void)
 	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);
 	produce(d, 1, PERF_RECORD_SAMPLE, 48, 60);	/* after the exit, written before its record */
 	produce_task(d, 1, true, 42, 50);
+	task_state = PM_TASK_ENDED;
 	pm_drain__pass(d, &busy);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 70);
 	pm_drain__pass(d, &busy);
@@ -760,21 +778,52 @@ static void test_window_task(void)
 	pm_drain__pass(d, &busy);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 60);
 	produce(d, 1, PERF_RECORD_SAMPLE, 48, 40);
-	task_exiting = 1;
+	task_state = PM_TASK_EXITING;
 	len = s.got.len;
 	pm_drain__pass(d, &busy);
 	tap_ok(d->stats.samples == 1 && s.got.len == len &&
 	       pending(d, 0) == 48 && pending(d, 1) == 48,
-	       "window and command: exiting with no EXIT in the rings, a pass writes nothing");
+	       "window and command: while it exits, a pass writes nothing");
 	produce_task(d, 1, true, 42, 50);
+	task_state = PM_TASK_ENDED;
 	pm_drain__pass(d, &busy);
 	tap_ok(d->stats.samples == 2 && d->stats.outside == 1 && d->stats.last_time == 40,
-	       "window and command: the pass after it finds the EXIT and leaves out what follows");
+	       "window and command: ended, the pass bounds at its EXIT and leaves out what follows");
 	pm_drain__stop(d, no_cut, NULL);
 	tap_ok(d->stats.samples == 2 && pm_drain__all_retired(d) && K.violations == 0,
 	       "window and command: the stop after a held pass drains every ring");
 	teardown(d, &s);
-	task_exiting = 0;
+
+	/*
+	 * Its main thread ended before another: the end is the last thread's
+	 * EXIT, and a stop while that one runs bounds nothing.
+	 */
+	d = setup_task(&s, 2);
+	produce_task(d, 0, false, 42, 5);
+	produce_task(d, 0, true, 42, 10);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 20);
+	pm_drain__pass(d, &busy);
+	produce(d, 1, PERF_RECORD_SAMPLE, 48, 30);
+	produce_thread(d, 1, true, 42, 43, 35);
+	produce_thread(d, 0, true, 42, 44, 33);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 34);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 37);
+	produce_thread(d, 0, true, 42, 45, 38);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 40);
+	task_state = PM_TASK_ENDED;
+	pm_drain__pass(d, &busy);
+	tap_ok(d->stats.samples == 4 && d->stats.outside == 1 && d->stats.last_time == 37,
+	       "window and command: its main thread's EXIT is not its end, its last thread's is");
+	pm_drain__stop(d, no_cut, NULL);
+	teardown(d, &s);
+	d = setup_task(&s, 1);
+	produce_task(d, 0, false, 42, 5);
+	produce_task(d, 0, true, 42, 10);
+	produce(d, 0, PERF_RECORD_SAMPLE, 48, 20);
+	pm_drain__stop(d, no_cut, NULL);
+	tap_ok(d->stats.samples == 1 && d->stats.outside == 0,
+	       "window and command: stopped while a thread runs, nothing past its main thread's EXIT is left out");
+	teardown(d, &s);
 
 	/* A sample timed before the exec, published after the pass that found it. */
 	d = setup_task(&s, 2);
@@ -796,6 +845,7 @@ static void test_window_task(void)
 	produce_task(d, 0, false, 42, 5);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
 	produce_task(d, 0, true, 42, 20);
+	task_state = PM_TASK_ENDED;
 	produce(d, 1, PERF_RECORD_SAMPLE, 48, 25);
 	pm_drain__stop(d, no_cut, NULL);
 	tap_ok(d->stats.samples == 1 && d->stats.outside == 2 && d->stats.first_time == 10 &&
@@ -804,8 +854,8 @@ static void test_window_task(void)
 	teardown(d, &s);
 
 	/* Exiting, and its EXIT never seen: the stop still drains everything. */
-	task_exiting = 1;
 	d = setup_task(&s, 1);
+	task_state = PM_TASK_EXITING;
 	produce_task(d, 0, false, 42, 5);
 	produce(d, 0, PERF_RECORD_SAMPLE, 48, 10);
 	pm_drain__pass(d, &busy);
@@ -817,6 +867,7 @@ static void test_window_task(void)
 
 	/* Exiting, no EXIT yet, a ring over half full: the pass writes rather than lose. */
 	d = setup_task(&s, 2);
+	task_state = PM_TASK_EXITING;
 	produce_task(d, 0, false, 42, 5);
 	for (i = 0; i < RING_SIZE / 2 / 48 + 1; i++)
 		produce(d, 0, PERF_RECORD_SAMPLE, 48, 10 + i);
@@ -825,7 +876,6 @@ static void test_window_task(void)
 	       "window and command: exiting, a ring half full is drained without its EXIT");
 	pm_drain__stop(d, no_cut, NULL);
 	teardown(d, &s);
-	task_exiting = 0;
 
 	/* No exec in the first passes: nothing is bounded, at the start or the stop. */
 	d = setup_task(&s, 1);
@@ -1082,26 +1132,71 @@ static void test_pin(void)
 	use_ops = &fake_ops;
 }
 
-/* The kernel's answer for a child running, a zombie and a reaped one. */
-static void test_kernel_task_exiting(void)
+static void *pause_thread(void *arg)
 {
-	int (*exiting)(void *arg, pid_t pid) = pm_perf_ops__kernel.task_exiting;
+	pause();
+	return arg;
+}
+
+/* A child whose main thread ends while another pauses: a zombie with two threads. */
+static pid_t fork_main_ended(void)
+{
+	pthread_t t;
+	pid_t child = fork();
+
+	if (child == 0) {
+		if (pthread_create(&t, NULL, pause_thread, NULL))
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	return child;
+}
+
+/* The kernel's answer for a child running, a zombie and a reaped one. */
+static void test_kernel_task_state(void)
+{
+	int (*state)(void *arg, pid_t pid) = pm_perf_ops__kernel.task_state;
+	int running, main_ended = -1, tries;
 	siginfo_t si;
 	pid_t child;
-	int running;
 
 	child = fork();
 	if (child == 0) {
 		pause();
 		_exit(0);
 	}
-	running = exiting(NULL, child);
+	running = state(NULL, child);
 	kill(child, SIGKILL);
 	waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
-	tap_ok(child > 0 && running == 0 && exiting(NULL, getpid()) == 0 && exiting(NULL, child) == 1,
-	       "kernel: a task running is not exiting, its zombie is");
+	tap_ok(child > 0 && running == PM_TASK_RUNS && state(NULL, getpid()) == PM_TASK_RUNS &&
+	       state(NULL, child) == PM_TASK_ENDED,
+	       "kernel: a process running runs, its zombie has ended");
 	waitpid(child, NULL, 0);
-	tap_ok(exiting(NULL, child) == 1, "kernel: a task reaped counts as exited");
+	tap_ok(state(NULL, child) == PM_TASK_ENDED, "kernel: a process reaped has ended");
+
+	child = fork_main_ended();
+	/* Its main thread is a zombie once pthread_exit is through. */
+	for (tries = 0; child > 0 && tries < 1000; tries++) {
+		char path[64], buf[512] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = 0;
+			fclose(f);
+		}
+		if (strstr(buf, ") Z ")) {
+			main_ended = state(NULL, child);
+			break;
+		}
+		usleep(1000);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	tap_ok(main_ended == PM_TASK_RUNS,
+	       "kernel: a process whose main thread ended runs while another thread does");
 }
 
 int main(void)
@@ -1117,7 +1212,7 @@ int main(void)
 	test_mmap2_repair();
 	test_window();
 	test_window_task();
-	test_kernel_task_exiting();
+	test_kernel_task_state();
 	test_snapshot();
 	test_poll_and_close();
 	test_loop();
