@@ -92,7 +92,7 @@ struct pm_drain {
 	pid_t task;			/* pm_drain__window_task's command, or 0 */
 	unsigned task_looks;		/* passes left to look for its exec in */
 	uint64_t exec_time;		/* of its exec, once found */
-	bool exit_bounded;		/* its EXIT found, or looked for by the stop */
+	bool exit_bounded;		/* its end found ended (a pass or the stop): no more asking */
 	struct pm_drain_stats staged;	/* the stage's counts already in stats */
 	struct pm_drain_pin pin;
 };
