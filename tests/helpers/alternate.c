@@ -4,7 +4,9 @@
  * tests: from a common start, time is cut into windows of WINDOW_MS
  * (default 500); thread "alt-even" runs alt_hot() in the even windows and
  * alt_cool() in the odd ones, thread "alt-odd" the other way round, for
- * SECONDS in all (default 2).  Prints each thread's tid as "NAME TID".
+ * SECONDS in all (default 2).  Prints each thread's tid as "NAME TID",
+ * and on stderr the common start's wall-clock time (seconds, CLOCK_REALTIME)
+ * as "start SECONDS": a timeline lines its windows up on it.
  *
  *	alternate [SECONDS [WINDOW_MS]]
  */
@@ -78,6 +80,7 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
+	struct timespec wall;
 	pthread_t th[2];
 	long i;
 
@@ -90,6 +93,8 @@ int main(int argc, char **argv)
 		if (pthread_create(&th[i], NULL, run, (void *)i))
 			return 1;
 	start = now();
+	clock_gettime(CLOCK_REALTIME, &wall);
+	fprintf(stderr, "start %lld.%09ld\n", (long long)wall.tv_sec, wall.tv_nsec);
 	pthread_barrier_wait(&go);
 	for (i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);

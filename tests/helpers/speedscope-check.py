@@ -13,13 +13,19 @@ speedscope-check.py --against REPORT FILE
                                        (report --json -s tid)
 speedscope-check.py --windows FILE WINDOW FUNC,... NAME...
                                        for each FUNC and profile NAME, from the
-                                       earliest non-empty sample of those profiles,
-                                       prints "FUNC NAME WINDOW-INDEX WEIGHT" for the
+                                       earliest non-empty sample of those profiles
+                                       (or, with START set to a wall-clock time in
+                                       seconds, from START as the file's name dates
+                                       its time 0), prints "FUNC NAME WINDOW-INDEX
+                                       WEIGHT" for the
                                        samples with FUNC on their stack in each window
                                        of WINDOW units, leaving out those whose middle
                                        lies within WINDOW/10 of a boundary
 Exits 1 with the reason when a check fails."""
+import datetime
 import json
+import os
+import re
 import sys
 
 
@@ -50,6 +56,15 @@ def intervals(doc, prof):
     return out
 
 
+def named_start(doc):
+    """The wall-clock time of time 0, from the name's "from YYYY-MM-DD HH:MM:SS.ffffff UTC"."""
+    m = re.search(r'from (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{6}) UTC$', doc['name'])
+    if not m:
+        fail('no wall-clock start in the name %r' % doc['name'])
+    day = datetime.datetime.strptime(m.group(1), '%Y-%m-%d %H:%M:%S')
+    return day.replace(tzinfo=datetime.timezone.utc).timestamp() + int(m.group(2)) / 1e6
+
+
 def main(argv):
     if len(argv) < 2:
         fail('usage: see the top of this file')
@@ -73,6 +88,8 @@ def main(argv):
         window, funcs, names = int(argv[3]), argv[4].split(','), argv[5:]
         runs = {n: intervals(doc, profs[n]) for n in names}
         t0 = min(r[0][0] for r in runs.values() if r)
+        if os.environ.get('START'):
+            t0 = round((float(os.environ['START']) - named_start(doc)) * 1e9)
         margin = window // 10
         for func in funcs:
             for n in names:
