@@ -13,8 +13,8 @@
  * Blocks from here up are mapped, on huge pages: a 4 KiB page costs a
  * fault of 5 to 13 us in a virtual machine (measured on two days), a
  * 2 MiB one a little more than one, and the arrays a report grows past
- * this size (its stack tree, its graphs) took 700 of its 1,900 faults.  Report on 12 and 48 MB: wall -7 to -8 %,
- * 5 MB more resident.
+ * this size (its stack tree, its graphs) took 700 of its 1,900 faults.
+ * Report on 12 and 48 MB: wall -7 to -8 %, 5 MB more resident.
  */
 #define MAPPED_MIN ((size_t)512 << 10)
 

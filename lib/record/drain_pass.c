@@ -16,6 +16,7 @@
 #include "record/drain_int.h"
 #include "record/jitcap.h"
 #include "record/ring.h"
+#include "record/target.h"
 #include "record/stage.h"
 
 int pm_drain__poll(struct pm_drain *d, int timeout_ms, bool *watched)

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "base/smallfile.h"
 #include "record/perf_ops.h"
 #include "record/ring.h"
+#include "record/target.h"
 
 static int kernel_open(void *arg, struct perf_event_attr *attr, pid_t pid, int cpu,
 		       unsigned long flags)
@@ -108,91 +105,9 @@ static void kernel_run_threads(void *arg, size_t n, void (*fn)(void *ctx, size_t
 	free(th);
 }
 
-/*
- * The kernel's PF_EXITING (include/linux/sched.h), in /proc/PID/stat's
- * ninth field: do_exit sets it before perf_event_exit_task writes the EXIT.
- */
-#define TASK_PF_EXITING 0x4u
-
-/*
- * A task's state letter, flags and its process's thread count from its
- * stat file: 0, -ENOENT once it is gone, or -errno.
- */
-static int task__stat(const char *path, char *state, unsigned long *flags, long *threads)
-{
-	char buf[1024], *p;
-	int err = pm_read_small(path, buf, sizeof(buf));
-
-	if (err == -ESRCH)
-		return -ENOENT;
-	if (err)
-		return err;
-	/*
-	 * pid (comm) state ppid pgrp session tty_nr tpgid flags, six fault
-	 * and time counts, four more, num_threads.  comm may hold ')'.
-	 */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld",
-			 state, flags, threads) != 3)
-		return -EINVAL;
-	return 0;
-}
-
-/* Past this many threads left, a process whose main thread ended is taken as running. */
-#define TASK_THREADS_LOOKED 64
-
-/*
- * The main thread has ended and others are left: the process is ending
- * once each of them is (a group exit, or the last one's own), else it runs.
- */
-static int task__others_state(pid_t pid)
-{
-	char path[64], state;
-	unsigned long flags;
-	struct dirent *e;
-	long threads;
-	int ret = PM_TASK_EXITING;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return errno == ENOENT || errno == ESRCH ? PM_TASK_ENDED : -errno;
-	while (ret == PM_TASK_EXITING && (e = readdir(dir))) {
-		long tid = strtol(e->d_name, NULL, 10);
-
-		if (tid <= 0 || tid == pid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%ld/stat", (int)pid, tid);
-		if (task__stat(path, &state, &flags, &threads))
-			continue;	/* gone since the listing */
-		if (state != 'Z' && state != 'X' && !(flags & TASK_PF_EXITING))
-			ret = PM_TASK_RUNS;
-	}
-	closedir(dir);
-	return ret;
-}
-
 static int kernel_task_state(void *arg, pid_t pid)
 {
-	char path[32], state;
-	unsigned long flags;
-	long threads;
-	int err;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	err = task__stat(path, &state, &flags, &threads);
-	if (err == -ENOENT)
-		return PM_TASK_ENDED;
-	if (err)
-		return err;
-	/* A zombie main thread is counted until it is reaped. */
-	if (state == 'Z' || state == 'X') {
-		if (threads <= 1)
-			return PM_TASK_ENDED;
-		return threads > TASK_THREADS_LOOKED ? PM_TASK_RUNS : task__others_state(pid);
-	}
-	return flags & TASK_PF_EXITING ? PM_TASK_EXITING : PM_TASK_RUNS;
+	return pm_task__state(pid);
 }
 
 const struct pm_perf_ops pm_perf_ops__kernel = {

@@ -18,15 +18,6 @@
 
 struct pm_ring;
 
-enum pm_task_state {
-	/* Its main thread runs, or has ended while others run. */
-	PM_TASK_RUNS,
-	/* Its main thread is in its exit: the kernel marks it so before perf writes the EXIT. */
-	PM_TASK_EXITING,
-	/* Every thread has ended (each EXIT written), or it is gone. */
-	PM_TASK_ENDED,
-};
-
 struct pm_perf_ops {
 	/*
 	 * perf_event_open(2) with PERF_FLAG_FD_CLOEXEC and flags (e.g.
@@ -61,8 +52,8 @@ struct pm_perf_ops {
 	void (*run_threads)(void *arg, size_t n, void (*fn)(void *ctx, size_t t), void *ctx,
 			    bool *ran);
 	/*
-	 * Where process pid is in its exit (enum pm_task_state), or -errno
-	 * if that cannot be told.  NULL: it runs.
+	 * Where process pid is in its exit (pm_task__state, record/target.h),
+	 * or -errno if that cannot be told.  NULL: it runs.
 	 */
 	int (*task_state)(void *arg, pid_t pid);
 	void *arg;

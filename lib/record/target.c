@@ -128,6 +128,93 @@ pid_t pm_tgid_of(pid_t tid)
 	return p ? (pid_t)atoi(p + 6) : tid;
 }
 
+/*
+ * The kernel's PF_EXITING (include/linux/sched.h), in /proc/PID/stat's
+ * ninth field: do_exit sets it before perf_event_exit_task writes the EXIT.
+ */
+#define TASK_PF_EXITING 0x4u
+/* Past this many threads left, a process whose main thread ended is taken as running. */
+#define TASK_THREADS_LOOKED 64
+
+/*
+ * A task's state letter, flags and its process's thread count from its
+ * stat file: 0, -ENOENT once it is gone, or -errno.
+ */
+static int task__stat(const char *path, char *state, unsigned long *flags, long *threads)
+{
+	char buf[1024], *p;
+	int err = pm_read_small(path, buf, sizeof(buf));
+
+	if (err == -ESRCH)
+		return -ENOENT;
+	if (err)
+		return err;
+	/*
+	 * pid (comm) state ppid pgrp session tty_nr tpgid flags, six fault
+	 * and time counts, four more, num_threads.  comm may hold ')'.
+	 */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld",
+			 state, flags, threads) != 3)
+		return -EINVAL;
+	return 0;
+}
+
+static bool task__ended(char state)
+{
+	return state == 'Z' || state == 'X';
+}
+
+/*
+ * The main thread has ended and others are left: the process is ending
+ * once each of them is (a group exit, or the last one's own), else it runs.
+ */
+static int task__others_state(pid_t pid)
+{
+	struct pm_target t = { 0 };
+	int err = target__add_threads(&t, (unsigned long long)pid), ret = PM_TASK_EXITING;
+	unsigned long flags;
+	char path[64], state;
+	long threads;
+	size_t i;
+
+	if (err)
+		return err == -ENOENT || err == -ESRCH ? PM_TASK_ENDED : err;
+	for (i = 0; i < t.nr && ret == PM_TASK_EXITING; i++) {
+		if (t.tids[i] == pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)t.tids[i]);
+		/* One gone since the listing has ended. */
+		if (!task__stat(path, &state, &flags, &threads) && !task__ended(state) &&
+		    !(flags & TASK_PF_EXITING))
+			ret = PM_TASK_RUNS;
+	}
+	pm_target__exit(&t);
+	return ret;
+}
+
+int pm_task__state(pid_t pid)
+{
+	char path[32], state;
+	unsigned long flags;
+	long threads;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	err = task__stat(path, &state, &flags, &threads);
+	if (err == -ENOENT)
+		return PM_TASK_ENDED;
+	if (err)
+		return err;
+	/* A zombie main thread is counted until it is reaped. */
+	if (task__ended(state)) {
+		if (threads <= 1)
+			return PM_TASK_ENDED;
+		return threads > TASK_THREADS_LOOKED ? PM_TASK_RUNS : task__others_state(pid);
+	}
+	return flags & TASK_PF_EXITING ? PM_TASK_EXITING : PM_TASK_RUNS;
+}
+
 rlim_t pm_raise_nofile(rlim_t need)
 {
 	struct rlimit rl;

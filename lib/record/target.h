@@ -45,6 +45,23 @@ void pm_target__exit(struct pm_target *t);
 /* The process (thread group) of a thread; tid itself when unknown. */
 pid_t pm_tgid_of(pid_t tid);
 
+enum pm_task_state {
+	/* Its main thread runs, or has ended while others run. */
+	PM_TASK_RUNS,
+	/* It is in its exit: the kernel marks a thread so before perf writes its EXIT. */
+	PM_TASK_EXITING,
+	/* Every thread has ended (each EXIT written), or it is gone. */
+	PM_TASK_ENDED,
+};
+
+/*
+ * Where process pid is in its exit, from /proc: its main thread's state,
+ * flags and thread count and, once that thread has ended with others left
+ * (up to 64 of them; past that it runs), theirs.  -errno if /proc cannot
+ * tell.
+ */
+int pm_task__state(pid_t pid);
+
 /*
  * Raises the soft RLIMIT_NOFILE to need, up to the hard limit (perf does
  * the same).  Returns the new limit, or 0 when nothing changed.

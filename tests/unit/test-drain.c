@@ -9,16 +9,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "record/drain_int.h"
 #include "format/perf_data.h"
+#include "record/target.h"
 #include "tap.h"
 
 #define CTL_SIZE 4096
@@ -1132,73 +1129,6 @@ static void test_pin(void)
 	use_ops = &fake_ops;
 }
 
-static void *pause_thread(void *arg)
-{
-	pause();
-	return arg;
-}
-
-/* A child whose main thread ends while another pauses: a zombie with two threads. */
-static pid_t fork_main_ended(void)
-{
-	pthread_t t;
-	pid_t child = fork();
-
-	if (child == 0) {
-		if (pthread_create(&t, NULL, pause_thread, NULL))
-			_exit(1);
-		pthread_exit(NULL);
-	}
-	return child;
-}
-
-/* The kernel's answer for a child running, a zombie and a reaped one. */
-static void test_kernel_task_state(void)
-{
-	int (*state)(void *arg, pid_t pid) = pm_perf_ops__kernel.task_state;
-	int running, main_ended = -1, tries;
-	siginfo_t si;
-	pid_t child;
-
-	child = fork();
-	if (child == 0) {
-		pause();
-		_exit(0);
-	}
-	running = state(NULL, child);
-	kill(child, SIGKILL);
-	waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
-	tap_ok(child > 0 && running == PM_TASK_RUNS && state(NULL, getpid()) == PM_TASK_RUNS &&
-	       state(NULL, child) == PM_TASK_ENDED,
-	       "kernel: a process running runs, its zombie has ended");
-	waitpid(child, NULL, 0);
-	tap_ok(state(NULL, child) == PM_TASK_ENDED, "kernel: a process reaped has ended");
-
-	child = fork_main_ended();
-	/* Its main thread is a zombie once pthread_exit is through. */
-	for (tries = 0; child > 0 && tries < 1000; tries++) {
-		char path[64], buf[512] = "";
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
-		f = fopen(path, "r");
-		if (f) {
-			if (!fgets(buf, sizeof(buf), f))
-				buf[0] = 0;
-			fclose(f);
-		}
-		if (strstr(buf, ") Z ")) {
-			main_ended = state(NULL, child);
-			break;
-		}
-		usleep(1000);
-	}
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
-	tap_ok(main_ended == PM_TASK_RUNS,
-	       "kernel: a process whose main thread ended runs while another thread does");
-}
-
 int main(void)
 {
 	test_hangup_order("owner first", true, false);
@@ -1212,7 +1142,6 @@ int main(void)
 	test_mmap2_repair();
 	test_window();
 	test_window_task();
-	test_kernel_task_state();
 	test_snapshot();
 	test_poll_and_close();
 	test_loop();

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* -u's listing of a user's threads from /proc. */
+/* -u's listing of a user's threads from /proc, and where a process is in its exit. */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +54,72 @@ static pid_t spawn_as(uid_t uid)
 	return pid;
 }
 
+static void *pause_thread(void *arg)
+{
+	pause();
+	return arg;
+}
+
+/* A child whose main thread ends while another pauses: a zombie with two threads. */
+static pid_t fork_main_ended(void)
+{
+	pthread_t t;
+	pid_t child = fork();
+
+	if (child == 0) {
+		if (pthread_create(&t, NULL, pause_thread, NULL))
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	return child;
+}
+
+/* Where a child running, a zombie, a reaped one and one whose main thread ended are. */
+static void test_task_state(void)
+{
+	int running, main_ended = -1, tries;
+	siginfo_t si;
+	pid_t child;
+
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	running = pm_task__state(child);
+	kill(child, SIGKILL);
+	waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
+	tap_ok(child > 0 && running == PM_TASK_RUNS && pm_task__state(getpid()) == PM_TASK_RUNS &&
+	       pm_task__state(child) == PM_TASK_ENDED,
+	       "task state: a process running runs, its zombie has ended");
+	waitpid(child, NULL, 0);
+	tap_ok(pm_task__state(child) == PM_TASK_ENDED, "task state: a process reaped has ended");
+
+	child = fork_main_ended();
+	/* Its main thread is a zombie once pthread_exit is through. */
+	for (tries = 0; child > 0 && tries < 1000; tries++) {
+		char path[64], buf[512] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = 0;
+			fclose(f);
+		}
+		if (strstr(buf, ") Z ")) {
+			main_ended = pm_task__state(child);
+			break;
+		}
+		usleep(1000);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	tap_ok(main_ended == PM_TASK_RUNS,
+	       "task state: a process whose main thread ended runs while another thread does");
+}
+
 int main(void)
 {
 	struct pm_target t = { 0 };
@@ -70,6 +139,7 @@ int main(void)
 	pm_target__exit(&t);
 
 	/* Making a process of another user takes root (make check runs as root). */
+	test_task_state();
 	if (geteuid() != 0)
 		return tap_done();
 	child = spawn_as(other);
